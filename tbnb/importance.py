@@ -23,7 +23,6 @@ two-valued hparam that matters; read it together with the correlations.
 Examples
 --------
 >>> import pandas as pd
-from sklearn.ensemble import RandomForestRegressor
 >>> df = pd.DataFrame({"lr": [0.1, 0.01, 0.001, 0.1, 0.01, 0.001],
 ...                    "opt": ["adam", "sgd"] * 3,
 ...                    "acc.last": [0.5, 0.7, 0.9, 0.52, 0.71, 0.88]})
@@ -39,6 +38,7 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
 
 __all__ = ["parameter_importance"]
 
