@@ -643,3 +643,21 @@ class _FakeSource:
 
     def run_path(self, run: str) -> str:
         return str(self.base / run)
+
+
+# --------------------------------------------------------------------------- the loader
+
+
+@pytest.mark.parametrize("fixture", ["torch_sweep", "keras_logdir"])
+def test_experiment_gives_the_same_frame(fixture: str, request: pytest.FixtureRequest) -> None:
+    """tbnb.load implements HParamsSource: exp.hparams equals the frame from the test double."""
+    import tbnb
+
+    logdir = request.getfixturevalue(fixture)
+    exp = tbnb.load(logdir, progress=False)
+    assert isinstance(exp, HParamsSource)
+    expected = _load(logdir, metrics=["last", "min", "max"])
+    got = hparams_frame(exp, metrics=["last", "min", "max"])
+    pd.testing.assert_frame_equal(got, expected)
+    assert got.attrs == expected.attrs
+    pd.testing.assert_frame_equal(exp.hparams, _load(logdir))
