@@ -655,9 +655,10 @@ def test_experiment_gives_the_same_frame(fixture: str, request: pytest.FixtureRe
 
     logdir = request.getfixturevalue(fixture)
     exp = tbnb.load(logdir, progress=False)
+    own = exp.hparams
     assert isinstance(exp, HParamsSource)
     expected = _load(logdir, metrics=["last", "min", "max"])
     got = hparams_frame(exp, metrics=["last", "min", "max"])
     pd.testing.assert_frame_equal(got, expected)
     assert got.attrs == expected.attrs
-    pd.testing.assert_frame_equal(exp.hparams, _load(logdir))
+    pd.testing.assert_frame_equal(own, _load(logdir))
