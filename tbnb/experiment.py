@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.discovery import find_runs, open_logdir
+from tbnb.embeddings import list_embeddings, read_embedding
 from tbnb.frames import COLUMNS, histogram_percentiles, records_frame
 from tbnb.normalize import (
     AUDIO,
@@ -326,6 +327,29 @@ class Experiment:
 
             frame = self._cache["hparams"] = hparams_frame(self)
         return frame.copy(deep=False)
+
+    @property
+    def embeddings(self) -> pd.DataFrame:
+        """Embeddings declared in ``projector_config.pbtxt`` files (one row each; vectors lazy)."""
+        frame = self._cache.get("embeddings")
+        if frame is None:
+            frame = self._cache["embeddings"] = list_embeddings(self.fs, self.root)
+        return frame.copy(deep=False)
+
+    def embedding(self, which: int | str = 0) -> tuple[np.ndarray, pd.DataFrame]:
+        """Return ``(vectors, metadata)`` of an embedding, by row number or name.
+
+        Examples
+        --------
+        >>> vectors, labels = exp.embedding("features:00010")   # doctest: +SKIP
+        """
+        table = self.embeddings
+        if isinstance(which, str):
+            matches = table.index[table["name"] == which]
+            if len(matches) == 0:
+                raise KeyError(f"no embedding named {which!r}; have {table['name'].tolist()}")
+            which = int(matches[-1])
+        return read_embedding(self.fs, table.iloc[which])
 
     @property
     def hparams_values(self) -> list[tuple[str, str, int, bytes]]:
