@@ -648,7 +648,9 @@ def hparams_frame(
     pandas.DataFrame
         Index ``run``; ``attrs`` carries ``hparam_columns``, ``metric_columns``,
         ``domains`` (declared types and domains), ``declared_metrics``, ``sources``
-        (per run, where its hparams came from), ``status`` (per session) and ``notes``.
+        (per row, where its hparams came from), ``members`` (per row, the runs whose
+        scalars it holds: itself, merged ``add_hparams`` sub-runs, metric groups),
+        ``status`` (per session) and ``notes``.
 
     Examples
     --------
@@ -752,6 +754,7 @@ def hparams_frame(
             "declared_metrics": declared_metrics,
             "sources": sources,
             "status": {row: layout.status[row] for row in layout.rows if row in layout.status},
+            "members": {row: [run for run, _ in layout.members[row]] for row in layout.rows},
             "notes": notes,
         }
     )

@@ -168,6 +168,8 @@ def test_torch_add_hparams_merges_sub_run(torch_sweep: Path) -> None:
     assert df.attrs["declared_metrics"] == ["hparam/acc", "hparam/loss"]
     assert df.attrs["status"] == {"run0": "success", "run1": "success", "run2": "success"}
     assert df.attrs["sources"]["run1"] == ["events"]
+    (sub,) = (run for run in source.runs if run.startswith("run1/"))
+    assert df.attrs["members"]["run1"] == ["run1", sub]
     assert df.attrs["notes"] == []
 
 
@@ -332,6 +334,10 @@ def test_tf2_sessions_and_metric_groups(keras_logdir: Path) -> None:
     assert domains["units"] == {"type": "float64", "values": [16.0, 32.0]}
     assert domains["optimizer"] == {"type": "string", "values": ["adam", "sgd"]}
     assert df.attrs["declared_metrics"] == ["validation/epoch_loss"]
+    assert df.attrs["members"] == {
+        "run-0": ["run-0", "run-0/train", "run-0/validation"],
+        "run-1": ["run-1", "run-1/train", "run-1/validation"],
+    }
 
 
 def test_metric_tags_select_by_name_and_pattern(keras_logdir: Path) -> None:
