@@ -1,0 +1,303 @@
+// A small canvas line chart: per-series x arrays (runs log at different steps),
+// a faint raw line behind the smoothed one, optional bands (aggregates), linear/log y,
+// linear/time x, hover readout and drag-to-zoom. d3-scale gives scales and nice ticks.
+import { scaleLinear, scaleLog, scaleTime } from "d3-scale";
+import { finiteExtent, yDomain } from "./domain.js";
+import { isSorted, nearestScan, nearestSorted } from "./util.js";
+
+const MARGIN = { left: 54, right: 20, top: 8, bottom: 24 };
+const DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+
+export class LineChart {
+  /**
+   * @param {HTMLElement} host element the canvas goes into
+   * @param {{height:number, onZoom:(d:[number,number]|null)=>void, tooltip:()=>{sort:string}}} opts
+   */
+  constructor(host, opts) {
+    this.host = host;
+    this.opts = opts;
+    this.height = opts.height || 220;
+    this.series = [];
+    this.xType = "linear";
+    this.logY = false;
+    this.outliers = false;
+    this.yRange = [null, null];
+    this.zoom = null;
+    this.showRaw = true;
+    this.hoverX = null;
+    this.wrap = document.createElement("div");
+    this.wrap.className = "tbnb-canvas-wrap";
+    this.canvas = document.createElement("canvas");
+    this.canvas.className = "tbnb-canvas";
+    this.tip = document.createElement("div");
+    this.tip.className = "tbnb-tooltip";
+    this.tip.style.display = "none";
+    this.wrap.append(this.canvas, this.tip);
+    host.append(this.wrap);
+    this.width = host.clientWidth || 360;
+    this._bindEvents();
+  }
+
+  setData(state) {
+    Object.assign(this, state);
+    for (const s of this.series) if (s.sorted === undefined) s.sorted = isSorted(s.x);
+  }
+
+  xDomain() {
+    if (this.zoom) return this.zoom;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const s of this.series) [lo, hi] = finiteExtent(s.x, lo, hi);
+    if (lo === Infinity) return [0, 1];
+    if (lo === hi) return [lo - 1, hi + 1];
+    return [lo, hi];
+  }
+
+  scales() {
+    const w = Math.max(this.width, 120);
+    const h = this.height;
+    const xd = this.xDomain();
+    const xs = (this.xType === "time" ? scaleTime() : scaleLinear())
+      .domain(this.xType === "time" ? xd.map((v) => new Date(v)) : xd)
+      .range([MARGIN.left, w - MARGIN.right]);
+    let yd = yDomain(this.series, xd, { logY: this.logY, outliers: this.outliers, showRaw: this.showRaw });
+    const [mlo, mhi] = this.yRange || [null, null];
+    if (mlo !== null && mlo !== undefined && Number.isFinite(mlo) && (!this.logY || mlo > 0)) yd = [mlo, yd[1]];
+    if (mhi !== null && mhi !== undefined && Number.isFinite(mhi) && (!this.logY || mhi > 0)) yd = [yd[0], mhi];
+    if (!(yd[1] > yd[0])) yd = [yd[0], yd[0] + (this.logY ? yd[0] : 1)];
+    const ys = (this.logY ? scaleLog() : scaleLinear()).domain(yd).range([h - MARGIN.bottom, MARGIN.top]);
+    const manual = mlo !== null && mlo !== undefined || mhi !== null && mhi !== undefined;
+    if (!this.logY && !this.outliers && !manual) ys.nice(5);
+    return { xs, ys, w, h };
+  }
+
+  draw() {
+    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const width = this.host.clientWidth || this.width || 360;
+    this.width = width;
+    const { xs, ys, w, h } = this.scales();
+    this._scales = { xs, ys };
+    const c = this.canvas;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+      c.style.width = `${w}px`;
+      c.style.height = `${h}px`;
+    }
+    const ctx = c.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const style = getComputedStyle(this.host);
+    const fg = style.color || "#333";
+    ctx.font = `10px ${style.fontFamily || "sans-serif"}`;
+    this._axes(ctx, xs, ys, w, h, fg);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(MARGIN.left, MARGIN.top, w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom);
+    ctx.clip();
+    const fx = this.xType === "time" ? (v) => xs(new Date(v)) : xs;
+    const logY = this.logY;
+    const fy = (v) => (logY && !(v > 0) ? NaN : ys(v));
+    for (const s of this.series) {
+      ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
+      if (s.lo) this._band(ctx, s, fx, fy);
+      if (this.showRaw && s.y !== s.ys) {
+        ctx.globalAlpha = 0.25;
+        this._line(ctx, s.x, s.y, fx, fy, s.color, 1);
+      }
+      ctx.globalAlpha = 1;
+      this._line(ctx, s.x, s.ys, fx, fy, s.color, 1.6);
+    }
+    ctx.setLineDash([]);
+    ctx.restore();
+    if (this.hoverX !== null) this._hover(ctx, fx, fy, h);
+    if (this._drag) {
+      ctx.fillStyle = "rgba(100,100,100,0.15)";
+      const a = Math.min(this._drag.a, this._drag.b);
+      ctx.fillRect(a, MARGIN.top, Math.abs(this._drag.b - this._drag.a), h - MARGIN.top - MARGIN.bottom);
+    }
+  }
+
+  _axes(ctx, xs, ys, w, h, fg) {
+    ctx.strokeStyle = fg;
+    ctx.fillStyle = fg;
+    ctx.globalAlpha = 0.12;
+    ctx.lineWidth = 1;
+    const yt = this.logY ? ys.ticks(4) : ys.ticks(5);
+    const xt = xs.ticks(Math.max(2, Math.floor((w - MARGIN.left) / 90)));
+    ctx.beginPath();
+    for (const t of yt) {
+      const y = Math.round(ys(t)) + 0.5;
+      ctx.moveTo(MARGIN.left, y);
+      ctx.lineTo(w - MARGIN.right, y);
+    }
+    for (const t of xt) {
+      const x = Math.round(xs(t)) + 0.5;
+      ctx.moveTo(x, MARGIN.top);
+      ctx.lineTo(x, h - MARGIN.bottom);
+    }
+    ctx.stroke();
+    ctx.globalAlpha = 0.7;
+    const yf = this.logY ? ys.tickFormat(4, "~g") : ys.tickFormat(5);
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (const t of yt) {
+      const label = yf(t);
+      if (label) ctx.fillText(label, MARGIN.left - 4, ys(t));
+    }
+    const xf = this.xType === "time" ? xs.tickFormat() : xs.tickFormat(xt.length, "~s");
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    for (const t of xt) ctx.fillText(xf(t), xs(t), h - MARGIN.bottom + 5);
+    ctx.globalAlpha = 1;
+  }
+
+  _line(ctx, xsArr, ysArr, fx, fy, color, width) {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    let pen = false;
+    for (let i = 0; i < xsArr.length; i++) {
+      const px = fx(xsArr[i]);
+      const py = fy(ysArr[i]);
+      if (!Number.isFinite(px) || !Number.isFinite(py)) {
+        pen = false;
+        continue;
+      }
+      if (pen) ctx.lineTo(px, py);
+      else ctx.moveTo(px, py);
+      pen = true;
+    }
+    ctx.stroke();
+  }
+
+  _band(ctx, s, fx, fy) {
+    ctx.fillStyle = s.color;
+    ctx.globalAlpha = 0.18;
+    // One polygon per run of points where x, lo and hi are all drawable.
+    let start = -1;
+    const flush = (end) => {
+      if (start < 0 || end - start < 1) return;
+      ctx.beginPath();
+      for (let i = start; i <= end; i++) ctx.lineTo(fx(s.x[i]), fy(s.hi[i]));
+      for (let i = end; i >= start; i--) ctx.lineTo(fx(s.x[i]), fy(s.lo[i]));
+      ctx.closePath();
+      ctx.fill();
+    };
+    for (let i = 0; i < s.x.length; i++) {
+      const ok = Number.isFinite(fx(s.x[i])) && Number.isFinite(fy(s.lo[i])) && Number.isFinite(fy(s.hi[i]));
+      if (ok && start < 0) start = i;
+      if (!ok && start >= 0) {
+        flush(i - 1);
+        start = -1;
+      }
+    }
+    if (start >= 0) flush(s.x.length - 1);
+    ctx.globalAlpha = 1;
+  }
+
+  /** Rows of the hover readout: each series' point nearest to x. */
+  readout(x) {
+    const rows = [];
+    for (const s of this.series) {
+      const i = s.sorted ? nearestSorted(s.x, x) : nearestScan(s.x, x);
+      if (i < 0) continue;
+      rows.push({ name: s.label, color: s.color, x: s.x[i], step: s.step ? s.step[i] : s.x[i], value: s.y[i], smoothed: s.ys[i], i, s });
+    }
+    const sort = (this.opts.tooltip && this.opts.tooltip().sort) || "value-desc";
+    if (sort === "name") rows.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    else if (sort === "value-asc") rows.sort((a, b) => a.smoothed - b.smoothed);
+    else if (sort === "value-desc") rows.sort((a, b) => b.smoothed - a.smoothed);
+    else if (sort === "nearest") rows.sort((a, b) => Math.abs(a.x - x) - Math.abs(b.x - x));
+    return rows;
+  }
+
+  _hover(ctx, fx, fy, h) {
+    const rows = this.readout(this.hoverX);
+    ctx.globalAlpha = 0.5;
+    ctx.strokeStyle = getComputedStyle(this.host).color || "#333";
+    ctx.beginPath();
+    const hx = fx(this.hoverX);
+    ctx.moveTo(hx, MARGIN.top);
+    ctx.lineTo(hx, h - MARGIN.bottom);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    for (const r of rows) {
+      const px = fx(r.x);
+      const py = fy(r.smoothed);
+      if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+      ctx.fillStyle = r.color;
+      ctx.beginPath();
+      ctx.arc(px, py, 3, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    const fmt = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(4) : +v.toPrecision(6)) : String(v));
+    const timeX = this.xType === "time";
+    const head = `<tr><th></th><th>run</th><th>smoothed</th><th>value</th><th>step</th>${this.xLabel && this.xLabel !== "step" ? `<th>${this.xLabel}</th>` : ""}</tr>`;
+    const body = rows
+      .slice(0, 40)
+      .map((r) => {
+        const extra = this.xLabel && this.xLabel !== "step" ? `<td>${timeX ? new Date(r.x).toISOString().replace("T", " ").slice(0, 19) : fmt(r.x)}</td>` : "";
+        return `<tr><td><span class="tbnb-swatch" style="background:${r.color}"></span></td><td>${escapeHtml(r.name)}</td><td>${fmt(r.smoothed)}</td><td>${fmt(r.value)}</td><td>${r.step}</td>${extra}</tr>`;
+      })
+      .join("");
+    this.tip.innerHTML = `<table>${head}${body}</table>`;
+    this.tip.style.display = rows.length ? "block" : "none";
+    const wrapW = this.width;
+    const left = hx + 12 + 260 > wrapW ? Math.max(0, hx - 12 - 260) : hx + 12;
+    this.tip.style.left = `${left}px`;
+    this.tip.style.top = `${MARGIN.top}px`;
+  }
+
+  _bindEvents() {
+    const c = this.canvas;
+    const pos = (e) => {
+      const r = c.getBoundingClientRect();
+      return e.clientX - r.left;
+    };
+    const invert = (px) => {
+      if (!this._scales) return null;
+      const v = this._scales.xs.invert(px);
+      return v instanceof Date ? v.getTime() : v;
+    };
+    c.addEventListener("mousemove", (e) => {
+      const px = pos(e);
+      if (this._drag) this._drag.b = px;
+      this.hoverX = invert(px);
+      this.draw();
+    });
+    c.addEventListener("mouseleave", () => {
+      this.hoverX = null;
+      this._drag = null;
+      this.tip.style.display = "none";
+      this.draw();
+    });
+    c.addEventListener("mousedown", (e) => {
+      const px = pos(e);
+      this._drag = { a: px, b: px };
+    });
+    c.addEventListener("mouseup", (e) => {
+      const d = this._drag;
+      this._drag = null;
+      if (!d) return;
+      d.b = pos(e);
+      if (Math.abs(d.b - d.a) > 5) {
+        const lo = invert(Math.min(d.a, d.b));
+        const hi = invert(Math.max(d.a, d.b));
+        this.zoom = [lo, hi];
+        this.opts.onZoom && this.opts.onZoom(this.zoom);
+      }
+      this.draw();
+    });
+    c.addEventListener("dblclick", () => {
+      this.zoom = null;
+      this.opts.onZoom && this.opts.onZoom(null);
+      this.draw();
+    });
+  }
+}
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
+}

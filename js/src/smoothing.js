@@ -1,0 +1,87 @@
+// TensorBoard's debiased EMA and its time-weighted variant: the mirror of
+// tbnb/transforms/smoothing.py (a test runs both on the same data).
+// Smoothing applies to the series as sampled (what the chart holds), as in TensorBoard.
+
+export const MAX_WEIGHT = 0.999;
+
+function isConstant(values) {
+  // TensorBoard: every point == the first (a NaN makes it non-constant; empty is constant).
+  if (values.length === 0) return true;
+  const first = values[0];
+  for (let i = 0; i < values.length; i++) if (!(values[i] == first)) return false;
+  return true;
+}
+
+function clampWeight(weight) {
+  if (!Number.isFinite(weight)) return 0;
+  return Math.max(0, Math.min(weight, MAX_WEIGHT));
+}
+
+/** Debiased EMA over the finite values; non-finite values pass through. Returns Float64Array. */
+export function ema(values, weight) {
+  const w = clampWeight(weight);
+  const out = Float64Array.from(values);
+  if (isConstant(values)) return out;
+  let last = 0;
+  let count = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) continue;
+    last = last * w + (1 - w) * v;
+    count += 1;
+    out[i] = last / (1 - Math.pow(w, count));
+  }
+  return out;
+}
+
+function lowerMedianGap(xs, values) {
+  const gaps = [];
+  let prev = NaN;
+  for (let i = 0; i < xs.length; i++) {
+    if (!Number.isFinite(values[i])) continue;
+    const x = xs[i];
+    if (!Number.isNaN(prev)) {
+      const g = x - prev;
+      if (Number.isFinite(g) && g > 0) gaps.push(g);
+    }
+    prev = x;
+  }
+  if (gaps.length === 0) return 1;
+  gaps.sort((a, b) => a - b);
+  return gaps[(gaps.length - 1) >> 1];
+}
+
+/** EMA whose decay per point is w ** (dx / median gap). Equals ema() on even spacing. */
+export function timeWeightedEma(xs, values, weight) {
+  const w = clampWeight(weight);
+  const out = Float64Array.from(values);
+  if (isConstant(values)) return out;
+  const unit = lowerMedianGap(xs, values);
+  let last = 0;
+  let exponent = 0;
+  let prevX = NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) continue;
+    const x = xs[i];
+    let gap;
+    if (Number.isNaN(prevX)) gap = 1;
+    else if (Number.isFinite(x)) gap = Math.max(x - prevX, 0) / unit;
+    else gap = 0;
+    if (Number.isFinite(x)) prevX = x;
+    const decay = Math.pow(w, gap);
+    last = last * decay + (1 - decay) * v;
+    exponent += gap;
+    out[i] = last / (1 - Math.pow(w, exponent));
+  }
+  return out;
+}
+
+/** smooth(values, weight, {x, mode}) with mode "ema" (TensorBoard) or "time". */
+export function smooth(values, weight, { x = null, mode = "ema" } = {}) {
+  if (mode === "time") {
+    if (!x) throw new Error("mode 'time' needs x");
+    return timeWeightedEma(x, values, weight);
+  }
+  return ema(values, weight);
+}

@@ -1,0 +1,136 @@
+"""The widget platform: one base class every tbnb widget derives from.
+
+A widget is one Python module ``tbnb/widgets/<key>.py`` (a subclass of
+:class:`TbnbWidget` with ``_widget_key = "<key>"``) and one front-end module
+``js/src/<key>.js``, bundled by ``js/build.mjs`` into ``tbnb/static/<key>.js``
+and served as the anywidget ``_esm``. Traits hold state; requests from the
+browser arrive as custom messages ``{"type": ..., "id": ...}`` and are answered
+by the method ``_request_<type>`` with arrays sent as binary buffers (see
+:mod:`tbnb.widgets.serializers`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any, ClassVar
+
+import anywidget
+
+from tbnb.widgets.serializers import pack, unpack
+
+__all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "run_color"]
+
+log = logging.getLogger(__name__)
+
+#: Package folder holding the built front-end bundles.
+STATIC = resources.files("tbnb") / "static"
+
+def bundle_path(key: str) -> Any:
+    """Path of the built front-end bundle of widget ``key``.
+
+    Examples
+    --------
+    >>> bundle_path("scalars").name
+    'scalars.js'
+    """
+    return STATIC / f"{key}.js"
+
+
+def check_kwargs(func: str, kwargs: dict[str, Any], allowed: Iterable[str]) -> None:
+    """Raise ``TypeError`` for keyword arguments ``func`` does not take.
+
+    Examples
+    --------
+    >>> check_kwargs("scalars", {"height": 1}, ["height"])
+    >>> check_kwargs("scalars", {"smothing": 1}, ["smoothing"])
+    Traceback (most recent call last):
+    ...
+    TypeError: scalars() got an unexpected keyword argument 'smothing' (did you mean 'smoothing'?)
+    """
+    allowed = set(allowed)
+    for name in kwargs:
+        if name not in allowed:
+            import difflib
+
+            close = difflib.get_close_matches(name, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise TypeError(f"{func}() got an unexpected keyword argument {name!r}{hint}")
+
+
+class TbnbWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    """Base of every tbnb widget: bundle lookup and the request/answer channel.
+
+    Subclasses set ``_widget_key`` and define ``_request_<type>(self, content)``
+    methods; one gets the message content (arrays unpacked) and returns a dict
+    (arrays allowed) that is sent back with the request's ``id`` and ``type``.
+    Errors are answered as ``{"type", "id", "error"}`` so the browser never
+    waits forever.
+    """
+
+    _widget_key: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        key = cls.__dict__.get("_widget_key")
+        if key:
+            # The bundle's text (not a Path): no file watching, same in every frontend.
+            cls._esm = bundle_path(key).read_text(encoding="utf-8")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_msg(self._dispatch)
+
+    def _dispatch(self, _widget: Any, content: Any, buffers: list[Any]) -> None:
+        if not isinstance(content, dict) or "type" not in content:
+            return
+        reply = self.answer(unpack(content, list(buffers or [])))
+        if reply is not None:
+            body, bufs = pack(reply)
+            self.send(body, buffers=bufs)
+
+    def answer(self, content: dict[str, Any]) -> dict[str, Any] | None:
+        """The reply to one request (what the browser receives, before packing).
+
+        Public so tests and other Python code can ask exactly what the browser asks.
+        """
+        kind = str(content.get("type"))
+        handler = getattr(self, f"_request_{kind}", None) if kind.isidentifier() else None
+        if handler is None:
+            return None
+        base = {"type": kind, "id": content.get("id")}
+        try:
+            return {**base, **handler(content)}
+        except Exception as err:  # reported to the browser, which shows it
+            log.exception("tbnb widget request %r failed", kind)
+            return {**base, "error": f"{type(err).__name__}: {err}"}
+
+
+def _fnv1a(text: str) -> int:
+    """32-bit FNV-1a over UTF-16 code units (what JS strings are made of)."""
+    h = 0x811C9DC5
+    data = text.encode("utf-16-le")
+    for i in range(0, len(data), 2):
+        h ^= data[i] | (data[i + 1] << 8)
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def run_color(name: str) -> str:
+    """Stable colour of a run, from a hash of its name (``js/src/colors.js`` mirrors it).
+
+    A run keeps its colour when other runs appear or disappear.
+
+    Examples
+    --------
+    >>> run_color("train") == run_color("train")
+    True
+    >>> run_color("train").startswith("hsl(")
+    True
+    """
+    h = _fnv1a(name)
+    hue = h % 360
+    light = (38, 48, 58)[(h >> 9) % 3]
+    sat = (70, 55)[(h >> 12) % 2]
+    return f"hsl({hue}, {sat}%, {light}%)"
