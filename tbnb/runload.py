@@ -5,7 +5,7 @@ metadata a writer put on a tag's first event is known when later events of that
 tag arrive, and restarts can be applied in stream order. Tasks are independent and
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
-Bytes are read in windows (64 MiB, grown for a larger record), so a file of
+Bytes are read in windows (16 MiB, grown for a larger record), so a file of
 gigabytes of images never sits in memory whole. Scalar points come from the
 compiled decoder where the record has a common shape and from protobuf otherwise;
 ``LoadOptions(fast=False)`` decodes everything with protobuf (the reference the
@@ -62,7 +62,7 @@ from tbnb.records import read_from, scan_records
 from tbnb.tensors import TensorDecodeError
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
-WINDOW = 64 << 20
+WINDOW = 16 << 20
 """Bytes read at a time from an event file."""
 
 SEQ_FILE_SHIFT = 40
