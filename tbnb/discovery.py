@@ -21,6 +21,7 @@ import os
 import posixpath
 import re
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from fsspec import AbstractFileSystem
@@ -66,18 +67,41 @@ def find_runs(fs: AbstractFileSystem, root: str) -> dict[str, list[str]]:
     each, naming the directory and the error; everything readable is still found.
     """
     runs: dict[str, list[str]] = {}
-
-    def on_error(error: Exception) -> None:
-        where = getattr(error, "filename", None) or str(error)
-        warnings.warn(f"tbnb: cannot list {where}: {error}; its runs are skipped",
-                      LogdirWarning, stacklevel=4)
-
-    for directory, _dirs, files in fs.walk(root, on_error=on_error, detail=False):
+    for directory, files in _walk(fs, root):
         names = sorted(f for f in files if is_event_file(f))
         if names:
             base = directory.rstrip("/")
             runs[run_name(root, base)] = [posixpath.join(base, f) for f in names]
     return dict(sorted(runs.items()))
+
+
+def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
+    """Yield ``(directory, file names)`` for ``root`` and every directory below it.
+
+    ``fs.walk`` cannot be used: fsspec passes its ``on_error`` callback to the top
+    level only, so a directory deeper down that cannot be listed vanishes silently.
+    """
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            listing = fs.ls(directory, detail=True)
+        except OSError as error:
+            warnings.warn(f"tbnb: cannot list {directory}: {error}; its runs are skipped",
+                          LogdirWarning, stacklevel=4)
+            continue
+        here = directory.rstrip("/")
+        files, dirs = [], []
+        for info in listing:
+            name = str(info["name"]).rstrip("/")
+            if name == here or not name:
+                continue
+            if info["type"] == "directory":
+                dirs.append(name)
+            else:
+                files.append(posixpath.basename(name))
+        yield directory, files
+        stack.extend(sorted(dirs, reverse=True))
 
 
 _HOST_RE = re.compile(r"tfevents\.(?P<time>\d+(?:\.\d+)?)\.(?P<rest>.+)$")
