@@ -27,7 +27,17 @@ _LAZY = {
     "Dashboard": "tbnb.notebook",
 }
 
-__all__ = [*sorted(_LAZY), "load_ipython_extension"]
+__all__ = [
+    "Dashboard",
+    "Experiment",
+    "SummaryReader",
+    "histogram_percentiles",
+    "hparams",
+    "link",
+    "load",
+    "load_ipython_extension",
+    "scalars",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -94,8 +94,7 @@ def _resolve(directory: str, path: str) -> str:
 
 def _read_tsv_matrix(fs: Any, path: str) -> np.ndarray:
     data = fs.cat_file(path)
-    matrix = np.loadtxt(io.BytesIO(data), delimiter="\t", dtype=np.float32, ndmin=2)
-    return matrix
+    return np.loadtxt(io.BytesIO(data), delimiter="\t", dtype=np.float32, ndmin=2)
 
 
 def read_embedding(fs: Any, row: Any) -> tuple[np.ndarray, pd.DataFrame]:

@@ -111,7 +111,8 @@ def _kinds(event_types: Iterable[str] | None) -> frozenset[str]:
     kinds = frozenset(event_types)
     unknown = kinds - EVENT_TYPES
     if unknown:
-        raise ValueError(f"unknown event_types {sorted(unknown)}; choose from {sorted(EVENT_TYPES)}")
+        raise ValueError(f"unknown event_types {sorted(unknown)}; "
+                         f"choose from {sorted(EVENT_TYPES)}")
     return kinds
 
 
@@ -277,7 +278,10 @@ class Experiment:
 
     @property
     def distributions(self) -> pd.DataFrame:
-        """TensorBoard's distribution percentiles of every histogram (see :func:`histogram_percentiles`)."""
+        """TensorBoard's distribution percentiles of every histogram.
+
+        See :func:`tbnb.histogram_percentiles`.
+        """
         return histogram_percentiles(self.histograms)
 
     @property
@@ -380,7 +384,8 @@ class Experiment:
                 continue
             frame = self._frame(kind)
             if len(frame):
-                g = frame.groupby(["run", "tag"], observed=True)["step"].agg(["count", "min", "max"])
+                g = frame.groupby(["run", "tag"], observed=True)["step"].agg(
+                    ["count", "min", "max"])
                 parts.append(g.reset_index().assign(kind=kind))
         if not parts:
             return pd.DataFrame(columns=["run", "tag", "kind", "plugin", "count", "first_step",

@@ -20,7 +20,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.normalize import AUDIO, GRAPHS, HISTOGRAMS, IMAGES, PR_CURVE_ROWS, PR_CURVES, TENSORS, TEXT
+from tbnb.normalize import (
+    AUDIO,
+    GRAPHS,
+    HISTOGRAMS,
+    IMAGES,
+    PR_CURVE_ROWS,
+    PR_CURVES,
+    TENSORS,
+    TEXT,
+)
 
 #: TensorBoard's distribution percentiles, in basis points (normal-distribution sigmas).
 DISTRIBUTION_BPS = (0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000)
@@ -48,10 +57,10 @@ def records_frame(kind: str, rows_by_run: Mapping[str, Iterable[dict[str, Any]]]
     data: dict[str, list[Any]] = {c: [] for c in columns}
     for run, rows in rows_by_run.items():
         for row in rows:
-            if kind == TENSORS:
-                row = {**row, "dtype": str(row["value"].dtype), "shape": tuple(row["value"].shape)}
+            full = ({**row, "dtype": str(row["value"].dtype), "shape": tuple(row["value"].shape)}
+                    if kind == TENSORS else row)
             for column in columns:
-                data[column].append(run if column == "run" else row.get(column))
+                data[column].append(run if column == "run" else full.get(column))
     out: dict[str, Any] = {}
     for column in columns:
         values = data[column]

@@ -232,7 +232,8 @@ def _image_sample(data: bytes, width: int, height: int) -> dict[str, Any]:
 def _tensor_images(array: np.ndarray) -> list[dict[str, Any]]:
     flat = list(array.reshape(-1))
     if len(flat) < 2:
-        raise TensorDecodeError(f"image tensor has {len(flat)} elements, expected [w, h, images...]")
+        raise TensorDecodeError(
+            f"image tensor has {len(flat)} elements, expected [w, h, images...]")
     try:
         width, height = int(flat[0]), int(flat[1])
     except (TypeError, ValueError):

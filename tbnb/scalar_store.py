@@ -120,7 +120,8 @@ class ScalarStore:
         code = self.run_codes.get(run)
         if code is None or self.n == 0:
             return 0
-        doomed = (self.columns["run"][: self.n] == code) & (self.columns["step"][: self.n] >= min_step)
+        runs, steps = self.columns["run"][: self.n], self.columns["step"][: self.n]
+        doomed = (runs == code) & (steps >= min_step)
         dropped = int(doomed.sum())
         if dropped:
             self._reallocate(self.capacity, keep=~doomed)

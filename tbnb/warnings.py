@@ -5,7 +5,8 @@ Examples
 >>> import warnings
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
-...     warnings.warn("runs/a/events.out.tfevents.1: bad data CRC at offset 40", CorruptRecordWarning)
+...     warnings.warn("runs/a/events.out.tfevents.1: bad data CRC at offset 40",
+...                   CorruptRecordWarning)
 >>> caught[0].category.__name__
 'CorruptRecordWarning'
 """

@@ -64,7 +64,7 @@ def test_loader_under_oldest_protobuf(tmp_path: Path) -> None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(ROOT)) if p)
         out = subprocess.run([sys.executable, "-c", _LOAD_SCRIPT, str(tmp_path)], env=env,
                              capture_output=True, check=True).stdout
-        return pickle.loads(out)  # noqa: S301 - our own subprocess
+        return pickle.loads(out)
 
     old_version, old = run(str(_oldest_protobuf_dir()))
     new_version, new = run(None)
