@@ -12,13 +12,18 @@
 // The bundles are committed (pip install from git, Colab), and tests/test_js.py checks
 // they equal a fresh build. `node build.mjs --check` exits 1 if they differ.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "tbnb", "static");
-const WIDGETS = ["scalars"];
+// A widget is a pair tbnb/widgets/<key>.py + js/src/<key>.js: every such pair is built.
+const WIDGETS = readdirSync(join(here, "src"))
+  .filter((f) => f.endsWith(".js"))
+  .map((f) => f.slice(0, -3))
+  .filter((key) => existsSync(join(here, "..", "tbnb", "widgets", `${key}.py`)))
+  .sort();
 const check = process.argv.includes("--check");
 
 let stale = [];

@@ -58,8 +58,9 @@ const chunks = [];
 for await (const c of process.stdin) chunks.push(c);
 const cases = JSON.parse(chunks.join(""));
 const num = (v) => (typeof v === "string" ? Number(v.replace("inf", "Infinity")) : v);
+const enc = (v) => (Number.isFinite(v) ? v : String(v));
 const out = cases.map(({ x, y, w, mode }) =>
-  Array.from(smooth(y.map(num), w, { x: x.map(num), mode }), (v) => (Number.isFinite(v) ? v : String(v))));
+  Array.from(smooth(y.map(num), w, { x: x.map(num), mode }), enc));
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -83,7 +84,7 @@ def test_js_smoothing_equals_python() -> None:
         for w in (0.0, 0.6, 0.95, 0.999):
             for mode in ("ema", "time"):
                 cases.append({"x": _enc(x), "y": _enc(y), "w": w, "mode": mode})
-                expected.append(smooth(y, w, x=x, mode=mode))  # type: ignore[arg-type]
+                expected.append(smooth(y, w, x=x, mode=mode))
     got = run_node(SMOOTH_JS, cases)
     assert isinstance(got, list)
     assert len(got) == len(expected)

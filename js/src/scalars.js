@@ -203,7 +203,11 @@ class ScalarsView {
       this.update();
     });
     this.on("change:selected_runs", () => {
-      this.toggledFromSelection();
+      // Our own writes come back as change events too: only a selection made
+      // elsewhere (Python, another view) resets the toggles.
+      const now = this.model.get("selected_runs") || [];
+      const ours = this.selectionFromToggles();
+      if (now.length !== ours.length || now.some((r, i) => r !== ours[i])) this.toggledFromSelection();
       this.update();
     });
     this.on("change:log_y change:ignore_outliers change:y_range", () => {
@@ -296,10 +300,13 @@ class ScalarsView {
     this.legend.replaceChildren(el("div", { class: "tbnb-legend-buttons" }, all, none), ...items);
   }
 
-  selectionChanged() {
+  selectionFromToggles() {
     const { re } = compileFilter(this.model.get("run_filter") || "");
-    const selected = this.store.runs.filter((r) => this.toggled.has(r) && matches(re, r));
-    this.save({ selected_runs: selected });
+    return this.store.runs.filter((r) => this.toggled.has(r) && matches(re, r));
+  }
+
+  selectionChanged() {
+    this.save({ selected_runs: this.selectionFromToggles() });
     this.update();
   }
 

@@ -68,7 +68,7 @@ def group_runs(
 
 def _missing(value: object) -> bool:
     try:
-        return bool(pd.isna(value))  # type: ignore[call-overload]
+        return bool(pd.isna(value))
     except (TypeError, ValueError):
         return False
 

@@ -44,7 +44,7 @@ def _is_constant(values: FloatArray) -> bool:
     return values.size == 0 or bool(np.all(values == values[0]))
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@numba.njit(cache=True, nogil=True)
 def _ema_kernel(values: FloatArray, weight: float) -> FloatArray:  # pragma: no cover - jit
     out = np.empty_like(values)
     last = 0.0
@@ -60,7 +60,7 @@ def _ema_kernel(values: FloatArray, weight: float) -> FloatArray:  # pragma: no 
     return out
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@numba.njit(cache=True, nogil=True)
 def _time_kernel(
     x: FloatArray, values: FloatArray, weight: float, unit: float
 ) -> FloatArray:  # pragma: no cover - jit
@@ -116,10 +116,11 @@ def ema(values: npt.ArrayLike, weight: float = 0.6) -> FloatArray:
     [1.0, 0.3333, nan, 0.7143]
     """
     w = _check_weight(weight)
-    arr = np.ascontiguousarray(values, dtype=np.float64)
+    arr: FloatArray = np.ascontiguousarray(values, dtype=np.float64)
     if _is_constant(arr):
-        return arr.copy()
-    result: FloatArray = _ema_kernel(arr, w)
+        same: FloatArray = arr.copy()
+        return same
+    result: FloatArray = np.asarray(_ema_kernel(arr, w), dtype=np.float64)
     return result
 
 
@@ -144,13 +145,14 @@ def time_weighted_ema(
     """
     w = _check_weight(weight)
     xs = np.ascontiguousarray(x, dtype=np.float64)
-    arr = np.ascontiguousarray(values, dtype=np.float64)
+    arr: FloatArray = np.ascontiguousarray(values, dtype=np.float64)
     if xs.shape != arr.shape:
         raise ValueError(f"x and values differ in shape: {xs.shape} vs {arr.shape}")
     if _is_constant(arr):
-        return arr.copy()
+        same: FloatArray = arr.copy()
+        return same
     unit = _median_gap(xs[np.isfinite(arr)])
-    result: FloatArray = _time_kernel(xs, arr, w, unit)
+    result: FloatArray = np.asarray(_time_kernel(xs, arr, w, unit), dtype=np.float64)
     return result
 
 

@@ -59,7 +59,7 @@ def check_kwargs(func: str, kwargs: dict[str, Any], allowed: Iterable[str]) -> N
             raise TypeError(f"{func}() got an unexpected keyword argument {name!r}{hint}")
 
 
-class TbnbWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class TbnbWidget(anywidget.AnyWidget):
     """Base of every tbnb widget: bundle lookup and the request/answer channel.
 
     Subclasses set ``_widget_key`` and define ``_request_<type>(self, content)``

@@ -187,8 +187,8 @@ class ScalarsWidget(TbnbWidget):
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- data
-    def _set_frame(self, frame: pd.DataFrame) -> None:
-        """(Re)build the full-resolution store from a long frame and send it."""
+    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
+        """(Re)build the full-resolution store from a long frame (and send it)."""
         opts = self._build
         _check_frame(frame)
         df = frame
@@ -219,7 +219,8 @@ class ScalarsWidget(TbnbWidget):
         self._legend = legend
         if not self.charts or set(self._chart_tags()) - set(store.tags):
             self.charts = _chart_specs(store.tags, opts.get("charts") or [], x_tag)
-        self._send_all()
+        if send:
+            self._send_all()
 
     def _chart_tags(self) -> list[str]:
         return [tag for chart in self.charts for tag in chart["tags"]]
@@ -326,7 +327,7 @@ class ScalarsWidget(TbnbWidget):
             if added == 0:
                 return 0
             old = dict(self._shown_len)
-            self._set_frame_quiet(source.scalars)
+            self._set_frame(source.scalars, send=False)
             store = self._store
             assert store is not None
             if self._kind == "groups" or any(
@@ -362,15 +363,6 @@ class ScalarsWidget(TbnbWidget):
         i = store.index[key]
         return int(store.bounds[i + 1] - store.bounds[i])
 
-    def _set_frame_quiet(self, frame: pd.DataFrame) -> None:
-        """Rebuild the store without sending (refresh decides what to send)."""
-        send = self._send_all
-        self._send_all = lambda: None  # type: ignore[method-assign]
-        try:
-            self._set_frame(frame)
-        finally:
-            del self._send_all
-
     def start_refresh(self, seconds: float) -> None:
         """Poll ``source.reload()`` every ``seconds`` in a daemon thread."""
         if seconds <= 0:
@@ -393,7 +385,9 @@ class ScalarsWidget(TbnbWidget):
 
     def stop_refresh(self) -> None:
         """Stop polling (also done by :meth:`close`)."""
-        self._stop.set()
+        stop = getattr(self, "_stop", None)  # absent if __init__ failed
+        if stop is not None:
+            stop.set()
         self._timer = None
 
     def close(self) -> None:
@@ -623,7 +617,7 @@ def scalars(
     >>> w.data["smoothed"].round(3).tolist()
     [3.0, 2.333, 1.571]
     """
-    check_kwargs("scalars", kw, ScalarsOptions.__annotations__)
+    check_kwargs("scalars", dict(kw), ScalarsOptions.__annotations__)
     if agg is not None and agg not in ("mean", "median"):
         raise ValueError(f"agg must be 'mean' or 'median', got {agg!r}")
     band = kw.get("band", "std")

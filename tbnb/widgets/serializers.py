@@ -66,7 +66,8 @@ def array_to_json(arr: npt.ArrayLike, widget: object = None) -> dict[str, Any]:
     ('int32', [3], b'\\x00\\x00\\x00\\x00')
     """
     a = _wire_array(arr)
-    return {"view": memoryview(a.reshape(-1)).cast("B"), "dtype": a.dtype.name,
+    flat: Any = a.reshape(-1)
+    return {"view": memoryview(flat).cast("B"), "dtype": a.dtype.name,
             "shape": list(a.shape)}
 
 
@@ -85,7 +86,9 @@ def array_from_json(obj: dict[str, Any], widget: object = None) -> np.ndarray[An
     raw = obj["view"]
     buf = raw.tobytes() if isinstance(raw, memoryview) else bytes(raw)
     shape = tuple(int(s) for s in obj["shape"])
-    return np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape).copy()
+    out: np.ndarray[Any, Any] = np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<"))
+    result: np.ndarray[Any, Any] = out.reshape(shape).copy()
+    return result
 
 
 def _is_encoded(obj: object) -> bool:
