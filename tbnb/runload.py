@@ -204,7 +204,16 @@ class _RunAccumulator:
         wall_time = self.column("wall_time", np.float64)
         value = self.column("value", np.float64)
         seq = self.column("seq", np.int64)
+        if seq.size > 1 and bool(np.any(seq[1:] < seq[:-1])):
+            # Within a window the compiled decoder's points come before those of the
+            # records it left to protobuf: restore stream order (stable: values of
+            # one event keep their order).
+            order = np.argsort(seq, kind="stable")
+            tag_id, step, wall_time, value, seq = (
+                a[order] for a in (tag_id, step, wall_time, value, seq))
         records = dict(self.records)
+        for rows in records.values():
+            rows.sort(key=_seq_of)  # fast-path tensor rows came first in each window
         if self.starts:
             keep = _survivors(seq, step, self.starts)
             if not keep.all():
@@ -218,6 +227,10 @@ class _RunAccumulator:
             hparams_values=self.hparams_values, warnings=self.warnings,
             bytes_read=self.bytes_read, graphs=self.graphs,
         )
+
+
+def _seq_of(row: dict[str, Any]) -> int:
+    return int(row["seq"])
 
 
 def _survivors(seq: np.ndarray, step: np.ndarray, starts: list[tuple[int, int]]) -> np.ndarray:
