@@ -220,9 +220,10 @@ class _RunAccumulator:
                 tag_id, step, wall_time, value = (a[keep] for a in (tag_id, step, wall_time, value))
             for kind, rows in records.items():
                 records[kind] = [r for r in rows if not _purged(r["seq"], r["step"], self.starts)]
+        scalar_tags, tag_id = _compact_tags(list(self.tag_ids), tag_id)
         return RunResult(
             run=self.task.run, files=self.task.files, tag_meta=self.tag_meta,
-            scalar_tags=list(self.tag_ids), scalar_tag_id=tag_id, step=step,
+            scalar_tags=scalar_tags, scalar_tag_id=tag_id, step=step,
             wall_time=wall_time, value=value, records=records, starts=self.starts,
             hparams_values=self.hparams_values, warnings=self.warnings,
             bytes_read=self.bytes_read, graphs=self.graphs,
@@ -231,6 +232,29 @@ class _RunAccumulator:
 
 def _seq_of(row: dict[str, Any]) -> int:
     return int(row["seq"])
+
+
+def _compact_tags(tags: list[str], tag_id: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Keep only the tags of ``tag_id``'s points, numbered in order of first appearance.
+
+    The compiled decoder numbers every tag it meets, including tags the filter drops
+    and tensor tags that are not scalars; those must not become categories.
+    """
+    if tag_id.size == 0:
+        return [], tag_id
+    present = int(np.count_nonzero(np.bincount(tag_id, minlength=len(tags))))
+    k = 1024  # first appearances are almost always near the start
+    while True:
+        ids, first = np.unique(tag_id[:k], return_index=True)
+        if ids.size == present or k >= tag_id.size:
+            break
+        k *= 8
+    order = ids[np.argsort(first, kind="stable")]
+    if order.size == len(tags) and bool(np.all(order == np.arange(len(tags)))):
+        return tags, tag_id
+    remap = np.zeros(len(tags), dtype=np.int32)
+    remap[order] = np.arange(order.size, dtype=np.int32)
+    return [tags[i] for i in order.tolist()], remap[tag_id]
 
 
 def _survivors(seq: np.ndarray, step: np.ndarray, starts: list[tuple[int, int]]) -> np.ndarray:
