@@ -1,0 +1,806 @@
+"""Compiled decoder for the common scalar event shapes (the loader's fast path).
+
+:func:`decode_scalars` reads record payloads (``Event`` protobufs) straight from the
+file buffer in one numba kernel and returns column arrays. It handles only records
+whose meaning it can reproduce exactly; everything else is flagged ``fallback`` for
+the protobuf path, so both paths together give the same result as protobuf alone.
+
+Handled shapes
+--------------
+- ``Event`` with only ``wall_time`` (1), ``step`` (2) and ``summary`` (5);
+- ``Summary`` with only repeated ``value`` (1);
+- each ``Summary.Value`` with only ``tag`` (1), ``metadata`` (9, at most once) and
+  exactly one of ``simple_value`` (2) or ``tensor`` (8, at most once);
+- that ``TensorProto`` with ``dtype`` DT_FLOAT (1) or DT_DOUBLE (2), a rank-0
+  ``tensor_shape`` (absent, or without ``dim`` entries and ``unknown_rank`` false),
+  an optional ``version_number``, and exactly one element: one ``float_val`` (DT_FLOAT)
+  or ``double_val`` (DT_DOUBLE), packed or not, or else a ``tensor_content`` of 4 or
+  8 bytes (never both).
+
+Proto3 merge rules are followed (a scalar field present twice: the last wins; a
+message field present twice merges, so ``Summary`` occurrences concatenate their
+values); where merging would need more than that, the record falls back. Malformed
+varints or lengths running past their message also fall back (the protobuf parser
+then raises and the caller reports corruption), as do tags that are not valid UTF-8.
+
+Examples
+--------
+>>> import numpy as np
+>>> from tbnb._proto import Event, Summary
+>>> payload = Event(wall_time=1.5, step=7, summary=Summary(value=[
+...     Summary.Value(tag="loss", simple_value=0.25)])).SerializeToString()
+>>> buf = np.frombuffer(payload, np.uint8)
+>>> out = decode_scalars(buf, np.array([0]), np.array([len(payload)]))
+>>> out.fallback, out.step, out.tags, out.value
+(array([False]), array([7]), ['loss'], array([0.25]))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from tbnb.records import as_uint8
+
+__all__ = ["DTYPE_DOUBLE", "DTYPE_FLOAT", "DTYPE_SIMPLE", "FastScalars", "decode_scalars"]
+
+DTYPE_SIMPLE = 1
+"""``Summary.Value.simple_value`` (a float32 on the wire)."""
+DTYPE_FLOAT = 2
+"""A rank-0 ``DT_FLOAT`` tensor."""
+DTYPE_DOUBLE = 3
+"""A rank-0 ``DT_DOUBLE`` tensor."""
+
+
+@dataclass(frozen=True)
+class FastScalars:
+    """Columns decoded by :func:`decode_scalars`.
+
+    Attributes
+    ----------
+    fallback
+        ``bool`` per record: True means not handled here (decode it with protobuf);
+        such records contribute no values.
+    wall_time
+        ``float64`` per record (meaningful where not ``fallback``).
+    step
+        ``int64`` per record (meaningful where not ``fallback``).
+    rec
+        ``int64`` per value: index of its record.
+    tag_id
+        ``int32`` per value: index into :attr:`tags`.
+    value
+        ``float64`` per value.
+    dtype
+        ``int8`` per value: 1 ``simple_value``, 2 tensor ``DT_FLOAT``, 3 tensor ``DT_DOUBLE``.
+    meta_start
+        ``int64`` per value: start in the buffer of the value's ``SummaryMetadata``
+        bytes, or -1 when the value has none.
+    meta_len
+        ``int64`` per value: length of those bytes (0 when none).
+    tags
+        Distinct tags in order of first appearance, decoded as protobuf decodes them.
+    """
+
+    fallback: np.ndarray
+    wall_time: np.ndarray
+    step: np.ndarray
+    rec: np.ndarray
+    tag_id: np.ndarray
+    value: np.ndarray
+    dtype: np.ndarray
+    meta_start: np.ndarray
+    meta_len: np.ndarray
+    tags: list[str]
+
+
+def _f32_from_bits_impl(typingctx: Any, bits: Any) -> Any:
+    """Reinterpret an int32 as a float32 (no numeric conversion)."""
+    sig = types.float32(types.int32)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return sig, codegen
+
+
+def _f64_from_bits_impl(typingctx: Any, bits: Any) -> Any:
+    """Reinterpret an int64 as a float64 (no numeric conversion)."""
+    sig = types.float64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+_f32_from_bits: Any = intrinsic(_f32_from_bits_impl)
+_f64_from_bits: Any = intrinsic(_f64_from_bits_impl)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _le32(buf: np.ndarray, i: int) -> int:
+    return int(
+        np.int64(buf[i])
+        | (np.int64(buf[i + 1]) << 8)
+        | (np.int64(buf[i + 2]) << 16)
+        | (np.int64(buf[i + 3]) << 24)
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _le64(buf: np.ndarray, i: int) -> int:
+    return _le32(buf, i) | (_le32(buf, i + 4) << 32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _f32(buf: np.ndarray, i: int) -> float:
+    return float(_f32_from_bits(np.int32(_le32(buf, i))))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _f64(buf: np.ndarray, i: int) -> float:
+    return float(_f64_from_bits(np.int64(_le64(buf, i))))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _varint(buf: np.ndarray, p: int, end: int) -> tuple[np.int64, int]:
+    """Decode a varint at ``p``; return (value, next position), next = -1 if malformed.
+
+    At most 10 bytes; the 10th may only carry the 64th bit (anything else is left
+    to protobuf).
+    """
+    if p < end and buf[p] < 0x80:
+        return np.int64(buf[p]), p + 1
+    result = np.int64(0)
+    shift = 0
+    while p < end and shift < 70:
+        b = np.int64(buf[p])
+        p += 1
+        if shift == 63 and b > 1:
+            return result, -1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, p
+        shift += 7
+    return result, -1
+
+
+@njit(cache=True, nogil=True)
+def _skip_varint_field(buf: np.ndarray, p: int, end: int) -> int:
+    _, q = _varint(buf, p, end)
+    return q
+
+
+@njit(cache=True, nogil=True)
+def _length_delimited(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
+    """Return (start, stop) of a length-delimited field whose length varint is at ``p``.
+
+    (-1, -1) if malformed or running past ``end``.
+    """
+    n, q = _varint(buf, p, end)
+    if q < 0 or q - p > 5 or n < 0 or n > end - q:
+        return -1, -1
+    return q, q + n
+
+
+@njit(cache=True, nogil=True)
+def _valid_utf8(buf: np.ndarray, i: int, end: int) -> bool:
+    """Whether ``buf[i:end]`` is well-formed UTF-8 (no surrogates, no overlong forms)."""
+    while i < end:
+        c = buf[i]
+        if c < 0x80:
+            i += 1
+            continue
+        if 0xC2 <= c <= 0xDF:
+            n, lo, hi = 1, 0x80, 0xBF
+        elif c == 0xE0:
+            n, lo, hi = 2, 0xA0, 0xBF
+        elif c == 0xED:
+            n, lo, hi = 2, 0x80, 0x9F
+        elif 0xE1 <= c <= 0xEF:
+            n, lo, hi = 2, 0x80, 0xBF
+        elif c == 0xF0:
+            n, lo, hi = 3, 0x90, 0xBF
+        elif 0xF1 <= c <= 0xF3:
+            n, lo, hi = 3, 0x80, 0xBF
+        elif c == 0xF4:
+            n, lo, hi = 3, 0x80, 0x8F
+        else:
+            return False
+        if end - i <= n or not (lo <= buf[i + 1] <= hi):
+            return False
+        for k in range(2, n + 1):
+            if not (0x80 <= buf[i + k] <= 0xBF):
+                return False
+        i += n + 1
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _key(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
+    """A field key (at most 5 bytes, below 2**32, field number >= 1); next = -1 if not."""
+    k, q = _varint(buf, p, end)
+    if q < 0 or q - p > 5 or k >= (1 << 32) or k < 8:
+        return 0, -1
+    return int(k), q
+
+
+@njit(cache=True, nogil=True)
+def _skip_field(buf: np.ndarray, p: int, end: int, wire: int) -> int:
+    """Skip an unknown field's value; -1 if malformed (groups are left to protobuf)."""
+    if wire == 0:
+        _, q = _varint(buf, p, end)
+        return q
+    if wire == 1:
+        return p + 8 if end - p >= 8 else -1
+    if wire == 2:
+        _, e = _length_delimited(buf, p, end)
+        return e
+    if wire == 5:
+        return p + 4 if end - p >= 4 else -1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _valid_plugin_data(buf: np.ndarray, p: int, end: int) -> bool:
+    """``SummaryMetadata.PluginData`` parses: plugin_name UTF-8, content any bytes."""
+    while p < end:
+        k, p = _key(buf, p, end)
+        if p < 0:
+            return False
+        if k >> 3 <= 2:
+            if k & 7 != 2:
+                return False
+            s, e = _length_delimited(buf, p, end)
+            if s < 0 or (k >> 3 == 1 and not _valid_utf8(buf, s, e)):
+                return False
+            p = e
+        else:
+            p = _skip_field(buf, p, end, k & 7)
+            if p < 0:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _valid_metadata(buf: np.ndarray, p: int, end: int) -> bool:
+    """``SummaryMetadata`` parses as protobuf would parse it (else: fall back)."""
+    while p < end:
+        k, p = _key(buf, p, end)
+        if p < 0:
+            return False
+        field = k >> 3
+        if field <= 3:
+            if k & 7 != 2:
+                return False
+            s, e = _length_delimited(buf, p, end)
+            if s < 0:
+                return False
+            if field == 1:
+                if not _valid_plugin_data(buf, s, e):
+                    return False
+            elif not _valid_utf8(buf, s, e):
+                return False
+            p = e
+        elif field == 4:
+            if k & 7 != 0:
+                return False
+            _, p = _varint(buf, p, end)
+            if p < 0:
+                return False
+        else:
+            p = _skip_field(buf, p, end, k & 7)
+            if p < 0:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _shape_is_scalar(buf: np.ndarray, p: int, end: int) -> bool:
+    """A ``TensorShapeProto`` with no ``dim`` and ``unknown_rank`` false."""
+    unknown_rank = np.int64(0)
+    while p < end:
+        key, p = _key(buf, p, end)
+        if p < 0:
+            return False
+        if key == (3 << 3):  # unknown_rank, varint
+            unknown_rank, p = _varint(buf, p, end)
+            if p < 0:
+                return False
+        else:
+            return False
+    return bool(unknown_rank == 0)
+
+
+@njit(cache=True, nogil=True)
+def _tensor_scalar(buf: np.ndarray, p: int, end: int) -> tuple[bool, float, int]:
+    """Decode a rank-0 DT_FLOAT/DT_DOUBLE ``TensorProto``: (ok, value, dtype code)."""
+    dtype = np.int64(0)
+    content_start = -1
+    content_len = 0
+    n_float = 0
+    n_double = 0
+    fval = 0.0
+    dval = 0.0
+    while p < end:
+        key, p = _key(buf, p, end)
+        if p < 0:
+            return False, 0.0, 0
+        if key == (1 << 3):  # dtype
+            dtype, p = _varint(buf, p, end)
+            if p < 0:
+                return False, 0.0, 0
+        elif key == ((2 << 3) | 2):  # tensor_shape
+            s, e = _length_delimited(buf, p, end)
+            if s < 0 or not _shape_is_scalar(buf, s, e):
+                return False, 0.0, 0
+            p = e
+        elif key == (3 << 3):  # version_number
+            p = _skip_varint_field(buf, p, end)
+            if p < 0:
+                return False, 0.0, 0
+        elif key == ((4 << 3) | 2):  # tensor_content (last wins)
+            s, e = _length_delimited(buf, p, end)
+            if s < 0:
+                return False, 0.0, 0
+            content_start = s
+            content_len = e - s
+            p = e
+        elif key == ((5 << 3) | 2):  # float_val, packed
+            s, e = _length_delimited(buf, p, end)
+            if s < 0 or (e - s) % 4 != 0:
+                return False, 0.0, 0
+            if e > s:
+                n_float += (e - s) // 4
+                fval = _f32(buf, e - 4)
+            p = e
+        elif key == ((5 << 3) | 5):  # float_val, unpacked
+            if end - p < 4:
+                return False, 0.0, 0
+            n_float += 1
+            fval = _f32(buf, p)
+            p += 4
+        elif key == ((6 << 3) | 2):  # double_val, packed
+            s, e = _length_delimited(buf, p, end)
+            if s < 0 or (e - s) % 8 != 0:
+                return False, 0.0, 0
+            if e > s:
+                n_double += (e - s) // 8
+                dval = _f64(buf, e - 8)
+            p = e
+        elif key == ((6 << 3) | 1):  # double_val, unpacked
+            if end - p < 8:
+                return False, 0.0, 0
+            n_double += 1
+            dval = _f64(buf, p)
+            p += 8
+        else:
+            return False, 0.0, 0
+    if dtype == 1:  # DT_FLOAT
+        if n_double != 0:
+            return False, 0.0, 0
+        if content_len == 4 and n_float == 0:
+            return True, _f32(buf, content_start), DTYPE_FLOAT
+        if content_len == 0 and n_float == 1:
+            return True, fval, DTYPE_FLOAT
+    elif dtype == 2:  # DT_DOUBLE
+        if n_float != 0:
+            return False, 0.0, 0
+        if content_len == 8 and n_double == 0:
+            return True, _f64(buf, content_start), DTYPE_DOUBLE
+        if content_len == 0 and n_double == 1:
+            return True, dval, DTYPE_DOUBLE
+    return False, 0.0, 0
+
+
+@njit(cache=True, nogil=True)
+def _grow(a: np.ndarray) -> np.ndarray:
+    b = np.empty(2 * a.size + 16, dtype=a.dtype)
+    b[: a.size] = a
+    return b
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _word(buf: np.ndarray, s: int, n: int) -> int:
+    """Up to 8 bytes at ``s`` as a little-endian integer (``n`` < 8: zero-padded)."""
+    if n >= 8:
+        return _le64(buf, s)
+    w = 0
+    for k in range(n):
+        w |= int(buf[s + k]) << (8 * k)
+    return w
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tag_hash(buf: np.ndarray, s: int, n: int) -> int:
+    """A 64-bit hash of ``buf[s:s+n]`` from its length, first and last 8 bytes.
+
+    Cheap by design: equal hashes are always confirmed by comparing all bytes.
+    """
+    h = (_word(buf, s, n) * np.int64(-7046029254386353131)) ^ np.int64(n)  # 0x9E3779B97F4A7C15
+    if n > 8:
+        h = (h ^ _le64(buf, s + n - 8)) * np.int64(-4417276706812531889)  # 0xC2B2AE3D27D4EB4F
+    # murmur3's fmix64: every input bit reaches the low bits used as the table slot.
+    h ^= (h >> 33) & np.int64(0x7FFFFFFF)
+    h *= np.int64(-49064778989728563)  # 0xFF51AFD7ED558CCD
+    h ^= (h >> 33) & np.int64(0x7FFFFFFF)
+    return int(h)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _same_bytes(buf: np.ndarray, a: int, b: int, n: int) -> bool:
+    """Whether ``buf[a:a+n] == buf[b:b+n]`` (8 bytes at a time, the last word overlapping)."""
+    if n < 8:
+        return _word(buf, a, n) == _word(buf, b, n)
+    k = 0
+    while k + 8 < n:
+        if _le64(buf, a + k) != _le64(buf, b + k):
+            return False
+        k += 8
+    return _le64(buf, a + n - 8) == _le64(buf, b + n - 8)
+
+
+@njit(cache=True, nogil=True)
+def _intern_pass(
+    buf: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray, v0: int, nv: int,
+    tag_id: np.ndarray, table: np.ndarray, rep_start: np.ndarray, rep_len: np.ndarray,
+    rep_hash: np.ndarray, ntags: int,
+) -> tuple[int, int]:
+    """Intern values ``v0..nv`` until done or the table is half full: (next value, ntags)."""
+    mask = table.size - 1
+    last = -1
+    for v in range(v0, nv):
+        s = tag_start[v]
+        n = tag_len[v]
+        h = _tag_hash(buf, s, n)
+        # Consecutive values often share a tag: try the previous one first.
+        if last >= 0 and rep_hash[last] == h and rep_len[last] == n and _same_bytes(
+            buf, s, rep_start[last], n
+        ):
+            tag_id[v] = last
+            continue
+        slot = h & mask
+        while True:
+            t = table[slot]
+            if t < 0:
+                if 2 * (ntags + 1) > table.size or ntags == rep_start.size:
+                    return v, ntags
+                t = ntags
+                rep_start[t] = s
+                rep_len[t] = n
+                rep_hash[t] = h
+                table[slot] = t
+                ntags += 1
+                break
+            if rep_hash[t] == h and rep_len[t] == n and _same_bytes(buf, s, rep_start[t], n):
+                break
+            slot = (slot + 1) & mask
+        tag_id[v] = t
+        last = t
+    return nv, ntags
+
+
+@njit(cache=True, nogil=True)
+def _intern(
+    buf: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray, nv: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Give equal tag byte strings one id; return (tag_id, rep start, rep length).
+
+    Ids follow first appearance. A 64-bit hash finds the candidate and the bytes are
+    always compared, so a hash collision can never merge two tags.
+    """
+    tag_id = np.empty(nv, dtype=np.int32)
+    table = np.full(64, -1, dtype=np.int32)
+    rep_start = np.empty(32, dtype=np.int64)
+    rep_len = np.empty(32, dtype=np.int64)
+    rep_hash = np.empty(32, dtype=np.int64)
+    ntags = 0
+    v = 0
+    while True:
+        # Growing inside the value loop would slow every iteration down (as in
+        # _decode_kernel): the pass stops when the table is half full and resumes.
+        v, ntags = _intern_pass(buf, tag_start, tag_len, v, nv, tag_id, table, rep_start,
+                                rep_len, rep_hash, ntags)
+        if v == nv:
+            break
+        if ntags == rep_start.size:
+            rep_start = _grow(rep_start)
+            rep_len = _grow(rep_len)
+            rep_hash = _grow(rep_hash)
+        if 2 * (ntags + 1) > table.size:
+            table = np.full(4 * table.size, -1, dtype=np.int32)
+            mask = table.size - 1
+            for u in range(ntags):
+                j = rep_hash[u] & mask
+                while table[j] >= 0:
+                    j = (j + 1) & mask
+                table[j] = u
+    return tag_id, rep_start[:ntags].copy(), rep_len[:ntags].copy()
+
+
+_FALLBACK = -1
+_FULL = -2
+
+
+@njit(cache=True, nogil=True)
+def _decode_value(buf: np.ndarray, x: int, v1: int) -> tuple[bool, float, int, int, int, int, int]:
+    """Parse one ``Summary.Value`` in ``buf[x:v1]``.
+
+    Returns (ok, value, dtype code, tag start, tag length, metadata start, metadata length).
+    """
+    t_start = x
+    t_len = 0
+    m_start = -1
+    m_len = 0
+    n_simple = 0
+    n_tensor = 0
+    val = 0.0
+    code = 0
+    while x < v1:
+        k, x = _key(buf, x, v1)
+        if x < 0:
+            return False, 0.0, 0, 0, 0, 0, 0
+        if k == ((1 << 3) | 2):  # tag (last wins)
+            a, b = _length_delimited(buf, x, v1)
+            if a < 0:
+                return False, 0.0, 0, 0, 0, 0, 0
+            t_start = a
+            t_len = b - a
+            x = b
+        elif k == ((2 << 3) | 5):  # simple_value
+            if v1 - x < 4:
+                return False, 0.0, 0, 0, 0, 0, 0
+            val = _f32(buf, x)
+            code = DTYPE_SIMPLE
+            n_simple += 1
+            x += 4
+        elif k == ((8 << 3) | 2):  # tensor
+            a, b = _length_delimited(buf, x, v1)
+            if a < 0:
+                return False, 0.0, 0, 0, 0, 0, 0
+            good, val, code = _tensor_scalar(buf, a, b)
+            if not good:
+                return False, 0.0, 0, 0, 0, 0, 0
+            n_tensor += 1
+            x = b
+        elif k == ((9 << 3) | 2):  # metadata (twice would merge: fall back)
+            a, b = _length_delimited(buf, x, v1)
+            if a < 0 or m_start >= 0 or not _valid_metadata(buf, a, b):
+                return False, 0.0, 0, 0, 0, 0, 0
+            m_start = a
+            m_len = b - a
+            x = b
+        else:
+            return False, 0.0, 0, 0, 0, 0, 0
+    if n_tensor > 1 or (n_simple > 0) == (n_tensor > 0):
+        return False, 0.0, 0, 0, 0, 0, 0
+    return True, val, code, t_start, t_len, m_start, m_len
+
+
+@njit(cache=True, nogil=True)
+def _decode_record(
+    buf: np.ndarray, p: int, end: int, r: int, rec: np.ndarray, value: np.ndarray,
+    dtype: np.ndarray, meta_start: np.ndarray, meta_len: np.ndarray, tag_start: np.ndarray,
+    tag_len: np.ndarray, nv: int,
+) -> tuple[int, float, int]:
+    """Parse one ``Event``, appending its values at ``nv``.
+
+    Returns (new value count, wall_time, step); the count is ``_FALLBACK`` when the
+    record is not handled and ``_FULL`` when the value arrays have no room left.
+    """
+    w = 0.0
+    st = np.int64(0)
+    while p < end:
+        key, p = _key(buf, p, end)
+        if p < 0:
+            return _FALLBACK, 0.0, 0
+        if key == ((1 << 3) | 1):  # wall_time
+            if end - p < 8:
+                return _FALLBACK, 0.0, 0
+            w = _f64(buf, p)
+            p += 8
+        elif key == (2 << 3):  # step
+            st, p = _varint(buf, p, end)
+            if p < 0:
+                return _FALLBACK, 0.0, 0
+        elif key == ((5 << 3) | 2):  # summary (occurrences merge: values concatenate)
+            s0, s1 = _length_delimited(buf, p, end)
+            if s0 < 0:
+                return _FALLBACK, 0.0, 0
+            p = s1
+            q = s0
+            while q < s1:
+                k, q = _key(buf, q, s1)
+                if q < 0 or k != ((1 << 3) | 2):  # only Summary.value
+                    return _FALLBACK, 0.0, 0
+                v0, v1 = _length_delimited(buf, q, s1)
+                if v0 < 0:
+                    return _FALLBACK, 0.0, 0
+                q = v1
+                ok, val, code, t_start, t_len, m_start, m_len = _decode_value(buf, v0, v1)
+                if not ok:
+                    return _FALLBACK, 0.0, 0
+                if nv == rec.size:
+                    return _FULL, 0.0, 0
+                rec[nv] = r
+                value[nv] = val
+                dtype[nv] = code
+                meta_start[nv] = m_start
+                meta_len[nv] = m_len
+                tag_start[nv] = t_start
+                tag_len[nv] = t_len
+                nv += 1
+        else:
+            return _FALLBACK, 0.0, 0
+    return nv, w, st
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _match_simple(buf: np.ndarray, p: int, end: int) -> tuple[bool, float, int, int, int, float]:
+    """The exact layout torch and tensorboardX write for ``add_scalar``.
+
+    ``09 <f64 wall> [10 <varint step>] 2a L1 0a L2 0a T <tag> 15 <f32>`` with one-byte
+    lengths that tile the record exactly: (matched, wall, step, tag start, tag length,
+    value). Anything else goes through the general parser.
+    """
+    if end - p < 17 or buf[p] != 0x09:
+        return False, 0.0, 0, 0, 0, 0.0
+    q = p + 9
+    st = np.int64(0)
+    if buf[q] == 0x10:
+        st, q = _varint(buf, q + 1, end)
+        if q < 0 or end - q < 8:
+            return False, 0.0, 0, 0, 0, 0.0
+    n1 = int(buf[q + 1])
+    n2 = int(buf[q + 3])
+    t = int(buf[q + 5])
+    if (
+        buf[q] != 0x2A or buf[q + 2] != 0x0A or buf[q + 4] != 0x0A
+        or n1 != end - q - 2 or n2 != n1 - 2 or t != n2 - 7 or t >= 0x80
+        or buf[q + 6 + t] != 0x15
+    ):
+        return False, 0.0, 0, 0, 0, 0.0
+    return True, _f64(buf, p + 1), st, q + 6, t, _f32(buf, q + 7 + t)
+
+
+@njit(cache=True, nogil=True)
+def _decode_pass(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, r0: int, fallback: np.ndarray,
+    wall: np.ndarray, steps: np.ndarray, rec: np.ndarray, value: np.ndarray, dtype: np.ndarray,
+    meta_start: np.ndarray, meta_len: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray,
+    nv: int,
+) -> tuple[int, int]:
+    """Decode records from ``r0`` until done or the value arrays are full: (next record, nv)."""
+    for r in range(r0, starts.size):
+        p = starts[r]
+        end = p + lengths[r]
+        if p < 0 or lengths[r] < 0 or end > buf.size:
+            fallback[r] = True
+            continue
+        matched, w, st, t_start, t_len, val = _match_simple(buf, p, end)
+        if matched:
+            if nv == rec.size:
+                return r, nv
+            wall[r] = w
+            steps[r] = st
+            rec[nv] = r
+            value[nv] = val
+            dtype[nv] = DTYPE_SIMPLE
+            meta_start[nv] = -1
+            meta_len[nv] = 0
+            tag_start[nv] = t_start
+            tag_len[nv] = t_len
+            nv += 1
+            continue
+        n, w, st = _decode_record(buf, p, end, r, rec, value, dtype, meta_start, meta_len,
+                                  tag_start, tag_len, nv)
+        if n == _FULL:
+            return r, nv
+        if n == _FALLBACK:
+            fallback[r] = True
+        else:
+            wall[r] = w
+            steps[r] = st
+            nv = n
+    return starts.size, nv
+
+
+@njit(cache=True, nogil=True)
+def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+]:
+    nrec = starts.size
+    fallback = np.zeros(nrec, dtype=np.bool_)
+    wall = np.zeros(nrec, dtype=np.float64)
+    steps = np.zeros(nrec, dtype=np.int64)
+    cap = nrec + 16  # most files hold one value per event
+    rec = np.empty(cap, dtype=np.int64)
+    value = np.empty(cap, dtype=np.float64)
+    dtype = np.empty(cap, dtype=np.int8)
+    meta_start = np.empty(cap, dtype=np.int64)
+    meta_len = np.empty(cap, dtype=np.int64)
+    tag_start = np.empty(cap, dtype=np.int64)
+    tag_len = np.empty(cap, dtype=np.int64)
+    r = 0
+    nv = 0
+    while True:
+        # Growing arrays inside the record loop would slow every iteration down, so
+        # the loop stops when full, the arrays grow here, and it resumes.
+        r, nv = _decode_pass(buf, starts, lengths, r, fallback, wall, steps, rec, value, dtype,
+                             meta_start, meta_len, tag_start, tag_len, nv)
+        if r == nrec:
+            break
+        rec = _grow(rec)
+        value = _grow(value)
+        dtype = _grow(dtype)
+        meta_start = _grow(meta_start)
+        meta_len = _grow(meta_len)
+        tag_start = _grow(tag_start)
+        tag_len = _grow(tag_len)
+    tag_id, rep_start, rep_len = _intern(buf, tag_start, tag_len, nv)
+    return (
+        fallback, wall, steps, rec[:nv].copy(), tag_id, value[:nv].copy(), dtype[:nv].copy(),
+        meta_start[:nv].copy(), meta_len[:nv].copy(), rep_start, rep_len,
+    )
+
+
+def decode_scalars(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> FastScalars:
+    """Decode the scalar values of the records ``buf[starts[i]:starts[i] + lengths[i]]``.
+
+    Parameters
+    ----------
+    buf
+        The file buffer (``uint8`` array, or anything bytes-like).
+    starts, lengths
+        Payload positions, e.g. from :func:`tbnb.records.scan_records`.
+
+    Returns
+    -------
+    FastScalars
+        Per-record ``fallback``/``wall_time``/``step`` and per-value columns. Records
+        with ``fallback`` set must be decoded with protobuf; they contribute no values.
+
+    Examples
+    --------
+    >>> from tbnb._proto import Event
+    >>> payload = Event(step=1, file_version="brain.Event:2").SerializeToString()
+    >>> decode_scalars(payload, np.array([0]), np.array([len(payload)])).fallback
+    array([ True])
+    """
+    arr = as_uint8(buf)
+    (fallback, wall, step, rec, tag_id, value, dtype, meta_start, meta_len, rep_start,
+     rep_len) = _decode_kernel(
+        arr, np.ascontiguousarray(starts, dtype=np.int64),
+        np.ascontiguousarray(lengths, dtype=np.int64),
+    )
+    tags: list[str] = []
+    valid = np.ones(len(rep_start), dtype=bool)
+    for i, (s, n) in enumerate(zip(rep_start.tolist(), rep_len.tolist(), strict=True)):
+        try:
+            tags.append(arr[s : s + n].tobytes().decode("utf-8"))
+        except UnicodeDecodeError:
+            tags.append("")
+            valid[i] = False
+    if not valid.all():
+        # A tag protobuf would reject: its whole record goes to the protobuf path.
+        fallback[rec[~valid[tag_id]]] = True
+        keep = ~fallback[rec]
+        rec, tag_id, value, dtype, meta_start, meta_len = (
+            a[keep] for a in (rec, tag_id, value, dtype, meta_start, meta_len)
+        )
+        used = np.zeros(len(tags), dtype=bool)
+        used[tag_id] = True
+        new_id = np.cumsum(used, dtype=np.int64) - 1
+        tag_id = new_id[tag_id].astype(np.int32)
+        tags = [t for t, u in zip(tags, used.tolist(), strict=True) if u]
+    return FastScalars(
+        fallback=fallback, wall_time=wall, step=step, rec=rec, tag_id=tag_id, value=value,
+        dtype=dtype, meta_start=meta_start, meta_len=meta_len, tags=tags,
+    )
