@@ -10,6 +10,7 @@ and the newest point is always shown (as TensorBoard's data provider promises).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -53,29 +54,55 @@ def minmax_indices(x: npt.ArrayLike, y: npt.ArrayLike, buckets: int) -> IntArray
     n = xs.size
     if n <= 2 * buckets:
         return np.arange(n, dtype=np.int64)
-    lo, hi = xs[0], xs[-1]
-    span = hi - lo
-    if not np.isfinite(span) or span <= 0:
-        bucket = (np.arange(n, dtype=np.int64) * buckets) // n
-    else:
-        bucket = np.minimum(((xs - lo) / span * buckets).astype(np.int64), buckets - 1)
-        # x should be sorted; guard against small disorder so buckets stay contiguous.
-        bucket = np.maximum.accumulate(bucket)
-    finite = np.isfinite(ys)
-    keep = np.zeros(n, dtype=bool)
-    keep[0] = keep[-1] = True
-    fi = np.flatnonzero(finite)
-    if fi.size:
-        # Sort finite points by (bucket, value, index): the first of each bucket is
-        # its minimum, the last its maximum (ties resolved by index: deterministic).
-        order = fi[np.lexsort((fi, ys[fi], bucket[fi]))]
-        b = bucket[order]
-        starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]])
-        ends = np.r_[starts[1:], b.size] - 1
-        keep[order[starts]] = True
-        keep[order[ends]] = True
-    nf = np.flatnonzero(~finite)
-    if nf.size:
-        b = bucket[nf]
-        keep[nf[np.r_[True, b[1:] != b[:-1]]]] = True
+    keep: npt.NDArray[np.bool_] = _keep_mask(xs, ys, int(buckets))
     return np.flatnonzero(keep).astype(np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _keep_mask(
+    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], buckets: int
+) -> npt.NDArray[np.bool_]:  # pragma: no cover - jit
+    n = xs.size
+    keep = np.zeros(n, dtype=np.bool_)
+    keep[0] = True
+    keep[n - 1] = True
+    lo = xs[0]
+    span = xs[n - 1] - lo
+    by_x = np.isfinite(span) and span > 0
+    current = -1
+    imin = -1
+    imax = -1
+    inan = -1
+    for i in range(n):
+        if by_x:
+            b = int((xs[i] - lo) / span * buckets) if np.isfinite(xs[i]) else current
+            b = min(max(b, 0), buckets - 1)
+        else:
+            b = (i * buckets) // n
+        # x should be sorted; small disorder never reopens a closed bucket.
+        b = max(b, current)
+        if b != current:
+            if imin >= 0:
+                keep[imin] = True
+                keep[imax] = True
+            if inan >= 0:
+                keep[inan] = True
+            current = b
+            imin = -1
+            imax = -1
+            inan = -1
+        v = ys[i]
+        if np.isfinite(v):
+            # Strict comparisons: ties go to the earliest point (deterministic).
+            if imin < 0 or v < ys[imin]:
+                imin = i
+            if imax < 0 or v > ys[imax]:
+                imax = i
+        elif inan < 0:
+            inan = i
+    if imin >= 0:
+        keep[imin] = True
+        keep[imax] = True
+    if inan >= 0:
+        keep[inan] = True
+    return keep

@@ -58,7 +58,7 @@ class SeriesStore:
             within = np.ones(n - 1, dtype=bool)
             within[change - 1] = False
             ordered = bool(np.all(np.diff(step)[within] >= 0)) if n > 1 else True
-            order = None if (contiguous and ordered) else np.lexsort((step, key))
+            order = None if (contiguous and ordered) else _order(key, step)
 
         def col(name: str) -> FloatArray:
             arr = np.asarray(df[name].to_numpy(), dtype=np.float64)
@@ -112,3 +112,15 @@ def _codes(col: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:
     codes_any: Any
     codes_any, uniques = pd.factorize(col.astype(str), sort=False)
     return np.asarray(codes_any, dtype=np.int64), [str(u) for u in uniques]
+
+
+def _order(key: npt.NDArray[np.int64], step: FloatArray) -> npt.NDArray[np.intp]:
+    """Stable order by (key, step): one int64 argsort when steps are small integers."""
+    finite = np.isfinite(step)
+    if finite.all():
+        lo, hi = float(step.min()), float(step.max())
+        span = hi - lo + 1
+        if np.all(step == np.floor(step)) and span * (float(key.max()) + 1) < 2**62:
+            combined = key * np.int64(span) + (step - lo).astype(np.int64)
+            return np.argsort(combined, kind="stable")
+    return np.lexsort((step, key))

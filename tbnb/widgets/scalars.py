@@ -421,22 +421,39 @@ class ScalarsWidget(TbnbWidget):
         The points are the downsampled ones the browser holds (and so smooths).
         """
         buckets = max(self.max_points // 2, 2)
-        frames = []
+        names: list[str] = []
+        tags: list[str] = []
+        parts: dict[str, list[np.ndarray[Any, Any]]] = {}
+        lengths: list[int] = []
         for i, run, tag in self._shown_keys():
             cols = self._downsampled(i, buckets)
-            frame = pd.DataFrame({"run": run, "tag": tag, "step": cols["step"].astype(np.int64),
-                                  "wall_time": cols["wall_time"], "value": cols["value"]})
-            frame["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
-                                       mode=self.smoothing_mode)  # type: ignore[arg-type]
-            for extra in ("lo", "hi", "n"):
-                if extra in cols:
-                    frame[extra] = cols[extra]
-            if "xv" in cols:
-                frame["x"] = cols["xv"]
-            frames.append(frame)
-        if not frames:
-            return pd.DataFrame(columns=["run", "tag", "step", "wall_time", "value", "smoothed"])
-        return pd.concat(frames, ignore_index=True)
+            names.append(run)
+            tags.append(tag)
+            lengths.append(len(cols["value"]))
+            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
+                                      mode=self.smoothing_mode)  # type: ignore[arg-type]
+            for name, arr in cols.items():
+                parts.setdefault(name, []).append(arr)
+        columns = ["run", "tag", "step", "wall_time", "value", "smoothed"]
+        if not lengths:
+            return pd.DataFrame(columns=columns)
+        reps = np.asarray(lengths)
+        out = pd.DataFrame({
+            "run": pd.Categorical(np.repeat(np.asarray(names, dtype=object), reps)),
+            "tag": pd.Categorical(np.repeat(np.asarray(tags, dtype=object), reps)),
+            "step": np.concatenate(parts["step"]).astype(np.int64),
+            "wall_time": np.concatenate(parts["wall_time"]),
+            "value": np.concatenate(parts["value"]),
+            "smoothed": np.concatenate(parts["smoothed"]),
+        })
+        for extra in ("lo", "hi", "n"):
+            if extra in parts:
+                out[extra] = np.concatenate(parts[extra])
+        if "n" in out:
+            out["n"] = out["n"].astype(np.int64)
+        if "xv" in parts:
+            out["x"] = np.concatenate(parts["xv"])
+        return out
 
     def _xs(self, cols: Mapping[str, np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
         mode = self.x_axis
