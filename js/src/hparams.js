@@ -570,6 +570,12 @@ class HParamsView {
     this.status.setAttribute("data-selected", String(k));
     this.root.setAttribute("data-selected", String(k));
     this.syncSelects();
+    const brushes = this.brushes();
+    for (const node of this.pc.querySelectorAll(".tbnb-axis")) {
+      const b = brushes[node.getAttribute("data-column")];
+      if (b) node.setAttribute("data-brush", JSON.stringify(b));
+      else node.removeAttribute("data-brush");
+    }
     this.drawLines();
     this.renderLegend();
     if (!this.live) {

@@ -1,0 +1,419 @@
+"""The hparams widget in headless Chromium.
+
+Two levels:
+
+- the widget's self-contained export page (``tbnb.export.render_html``: the real
+  bundle and the real saved state, no kernel) with 1,000 runs x 20 axes: brushing
+  with the mouse selects exactly the rows Python selects for the same brushes,
+  scales / invert / reorder / sort / hover / CSV work with no kernel;
+- real JupyterLab on a logdir written by tensorboardX: brush an axis, read
+  ``selected`` back in Python, and see the linked scalars chart drop the other runs.
+
+Screenshots go to tests/ui/out/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+from _chromium import Chromium
+from _lab import LabServer
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from tbnb.export import render_html
+from tbnb.samples import SampleSpec, write_sample
+from tbnb.widgets.hparams import HParamsWidget, hparams
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 60_000
+STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
+CANVAS_JS = "el => el.querySelector('canvas.tbnb-hp-canvas').toDataURL()"
+
+
+# --------------------------------------------------------------------------- export page
+
+
+def _sweep(n: int = 1000) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    cols: dict[str, Any] = {}
+    for k in range(14):
+        cols[f"h{k}"] = rng.uniform(0, 1, n) * 10.0 ** rng.integers(-3, 2)
+    cols["lr"] = 10 ** rng.uniform(-5, -1, n)
+    cols["opt"] = rng.choice(["adam", "sgd", "rmsprop"], n)
+    cols["act"] = rng.choice(["relu", "gelu"], n)
+    cols["lr"][:7] = np.nan  # missing values
+    for k in range(3):
+        cols[f"m{k}.last"] = rng.normal(size=n) - np.log10(cols["lr"]) * (k == 0)
+    df = pd.DataFrame(cols, index=pd.Index([f"run{i}" for i in range(n)], name="run"))
+    df["opt"] = df["opt"].astype("string")
+    df.attrs["metric_columns"] = [f"m{k}.last" for k in range(3)]
+    return df
+
+
+@dataclass
+class Page:
+    page: Any
+    widget: HParamsWidget
+    frame: pd.DataFrame
+    browser: Chromium
+    out: Path
+
+    @property
+    def root(self) -> Any:
+        return self.page.locator(".tbnb-hparams")
+
+    def axis(self, column: str) -> Any:
+        return self.page.locator(f'.tbnb-axis[data-column="{column}"]')
+
+    def drag_track(self, column: str, frac0: float, frac1: float) -> None:
+        box = self.axis(column).locator(".tbnb-axis-track").bounding_box()
+        x = box["x"] + box["width"] / 2
+        self.page.mouse.move(x, box["y"] + box["height"] * frac0)
+        self.page.mouse.down()
+        self.page.mouse.move(x, box["y"] + box["height"] * frac1, steps=8)
+        self.page.mouse.up()
+
+    def brushes(self) -> dict[str, Any]:
+        out = {}
+        for node in self.page.locator(".tbnb-axis[data-brush]").all():
+            out[node.get_attribute("data-column")] = json.loads(node.get_attribute("data-brush"))
+        return out
+
+    def selected_count(self) -> int:
+        return int(self.root.get_attribute("data-selected"))
+
+    def csv(self, tmp: Path) -> pd.DataFrame:
+        with self.page.expect_download() as info:
+            self.root.locator(".tbnb-hp-csv").click()
+        path = tmp / "download.csv"
+        info.value.save_as(path)
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+    def shot(self, name: str) -> None:
+        self.root.screenshot(path=self.out / f"hparams_{name}.png")
+
+
+@pytest.fixture(scope="module")
+def export_page(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Page]:
+    frame = _sweep()
+    widget = hparams(frame, metric="m0.last")
+    path = tmp_path_factory.mktemp("hp_page") / "hparams.html"
+    path.write_text(render_html(widget), encoding="utf-8")
+    chromium.log.clear()
+    page = chromium.context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".tbnb-hparams .tbnb-axis")
+    yield Page(page, widget, frame, chromium, out_dir)
+    page.close()
+
+
+def _python_rows(p: Page, brushes: dict[str, Any]) -> list[str]:
+    p.widget.brushes = brushes
+    return list(p.widget.selected.index)
+
+
+def test_renders_every_axis_and_line(export_page: Page) -> None:
+    p = export_page
+    columns = p.page.locator(".tbnb-axis").evaluate_all("els => els.map(e => e.dataset.column)")
+    assert columns == p.widget.order
+    assert len(columns) == 20
+    assert p.selected_count() == 1000
+    assert p.root.locator(".tbnb-hp-row").count() == 25
+    assert p.root.locator(".tbnb-hp-imp-row").count() == 20  # 15 numbers, 3 + 2 one-hot
+    assert p.root.locator(".tbnb-hp-cell").count() == 16  # one scatter per hparam axis
+    # something was drawn: the canvas differs from a blank one of the same size
+    blank = p.page.evaluate("""() => { const c = document.querySelector('canvas.tbnb-hp-canvas');
+        const b = document.createElement('canvas'); b.width = c.width; b.height = c.height;
+        return b.toDataURL(); }""")
+    assert p.root.evaluate(CANVAS_JS) != blank
+    p.shot("01_rendered")
+    log = p.browser.log
+    assert not log.page_errors, log.page_errors
+    assert not log.console_errors, log.console_errors
+    assert not log.external_requests, log.external_requests
+
+
+def test_mouse_brushes_select_what_python_selects(export_page: Page, tmp_path: Path) -> None:
+    p = export_page
+    before = p.root.evaluate(CANVAS_JS)
+    p.drag_track("lr", 0.15, 0.55)
+    brushes = p.brushes()
+    assert set(brushes) == {"lr"}
+    lo, hi = brushes["lr"]["range"]
+    assert 0 < lo < hi
+    assert p.root.evaluate(CANVAS_JS) != before
+    # categorical: drag over the middle third of "opt" picks one category
+    p.drag_track("opt", 0.45, 0.55)
+    brushes = p.brushes()
+    assert brushes["opt"]["values"] in (["adam"], ["sgd"], ["rmsprop"])
+    expected = _python_rows(p, brushes)
+    assert 0 < len(expected) < 1000
+    assert p.selected_count() == len(expected)
+    table = p.csv(tmp_path)  # the CSV holds the shown (selected) rows, all pages
+    assert table["run"].tolist() == expected
+    assert table.columns.tolist() == ["run", *p.frame.columns]
+    np.testing.assert_allclose(table["m1.last"], p.frame.loc[expected, "m1.last"])
+    assert not any(run in expected for run in p.frame.index[:7])  # missing lr never passes
+    p.shot("02_brushed")
+
+
+def test_click_toggles_a_category(export_page: Page) -> None:
+    p = export_page
+    chosen = p.brushes()["opt"]["values"]
+    box = p.axis("act").locator(".tbnb-axis-track").bounding_box()
+    p.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
+    brushes = p.brushes()
+    assert brushes["opt"]["values"] == chosen
+    assert len(brushes["act"]["values"]) == 1
+    assert p.selected_count() == len(_python_rows(p, brushes))
+    p.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
+    assert "act" not in p.brushes()
+
+
+def test_scales_and_invert_keep_the_selection(export_page: Page) -> None:
+    p = export_page
+    count = p.selected_count()
+    brush = p.axis("lr").get_attribute("data-brush")
+    scale = p.axis("lr").locator(".tbnb-axis-scale")
+    for expected in ("log", "quantile", "linear"):
+        before = p.root.evaluate(CANVAS_JS)
+        scale.click()
+        assert p.axis("lr").locator(".tbnb-axis-scale").get_attribute("data-scale") == expected
+        assert p.root.evaluate(CANVAS_JS) != before
+        assert p.axis("lr").get_attribute("data-brush") == brush
+        assert p.selected_count() == count
+        if expected == "log":
+            p.shot("03_log_scale")
+    p.axis("m0.last").locator(".tbnb-axis-invert").click()
+    assert p.axis("m0.last").get_attribute("data-inverted") == "true"
+    assert p.selected_count() == count
+    # a brush drawn on the log axis is still a value range Python agrees with
+    p.axis("lr").locator(".tbnb-axis-scale").click()
+    p.drag_track("lr", 0.05, 0.5)
+    brushes = p.brushes()
+    assert p.selected_count() == len(_python_rows(p, brushes))
+
+
+def test_reorder_by_dragging_a_header(export_page: Page) -> None:
+    p = export_page
+    head = p.axis("act").locator(".tbnb-axis-head")
+    box = head.bounding_box()
+    first = p.axis("h0").bounding_box()
+    p.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.page.mouse.down()
+    p.page.mouse.move(first["x"] - 30, box["y"] + box["height"] / 2, steps=12)
+    p.page.mouse.up()
+    columns = p.page.locator(".tbnb-axis").evaluate_all("els => els.map(e => e.dataset.column)")
+    assert columns[0] == "act"
+    xs = p.page.locator(".tbnb-axis").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().x)"
+    )
+    assert xs == sorted(xs)
+
+
+def test_table_sort_page_hover_and_filter(export_page: Page) -> None:
+    p = export_page
+    p.root.locator(".tbnb-hp-reset").click()
+    assert p.selected_count() == 1000
+    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header.click()
+    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    assert runs == list(p.frame["m2.last"].sort_values(kind="stable").index[:25])
+    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header.click()  # descending
+    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    assert runs[0] == p.frame["m2.last"].idxmax()
+    p.root.locator(".tbnb-hp-next").click()
+    assert "26\u201350 of 1000" in (p.root.locator(".tbnb-hp-page").text_content() or "")
+    row = p.root.locator(".tbnb-hp-row").nth(3)
+    run = row.get_attribute("data-run")
+    before = p.root.evaluate(CANVAS_JS)
+    row.hover()
+    assert p.root.get_attribute("data-hover") == run
+    assert p.root.evaluate(CANVAS_JS) != before  # the line is highlighted
+    # hovering a line highlights its table row
+    canvas = p.root.locator("canvas.tbnb-hp-canvas")
+    cbox = canvas.bounding_box()
+    p.page.mouse.move(cbox["x"] + cbox["width"] * 0.5, cbox["y"] + cbox["height"] * 0.5)
+    hovered = p.root.get_attribute("data-hover")
+    assert hovered
+    highlighted = p.root.locator(".tbnb-hp-row.tbnb-hover")
+    if highlighted.count():  # the hovered run may be on another page
+        assert highlighted.get_attribute("data-run") == hovered
+    p.root.locator(".tbnb-hp-filter").fill("run99")
+    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    assert sorted(runs) == sorted(r for r in p.frame.index if "run99" in r)
+    p.root.locator(".tbnb-hp-filter").fill("")
+    p.shot("04_table")
+
+
+# --------------------------------------------------------------------------- JupyterLab
+
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1, 2),
+    steps=120,
+    val_every=40,
+    hist_every=60,
+    image_steps=(0,),
+)
+NB = "tbnb_hparams_ui.ipynb"
+CELLS = ["setup", "widgets", "readback", "done"]
+
+
+def _notebook(logdir: Path) -> Any:
+    sources = {
+        "setup": f"""\
+import json
+import tbnb
+exp = tbnb.load({json.dumps(str(logdir))}, progress=False)""",
+        "widgets": """\
+from IPython.display import display
+hp = tbnb.hparams(exp)
+sc = tbnb.scalars(exp, tags="^train/loss$")
+changes = []
+hp.on_select(lambda df: changes.append(len(df)))
+tbnb.link(hp, sc)
+display(hp, sc)""",
+        "readback": """\
+_reads = globals().get("_reads", 0) + 1
+print(f"STATE {_reads} " + json.dumps({"brushes": hp.brushes,
+      "selected": list(hp.selected.index), "scalars_runs": sc.selected_runs,
+      "changes": changes}))""",
+        "done": 'print("ALL_DONE")',
+    }
+    nb = new_notebook()  # type: ignore[no-untyped-call]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    nb.cells.append(new_markdown_cell("tbnb hparams browser test"))  # type: ignore[no-untyped-call]
+    for tag in CELLS:
+        cell = new_code_cell(sources[tag], metadata={"tags": [tag]})  # type: ignore[no-untyped-call]
+        nb.cells.append(cell)
+    return nb
+
+
+@dataclass
+class Lab:
+    page: Any
+    out: Path
+
+    def cell(self, tag: str) -> Any:
+        return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
+            CELLS.index(tag) + 1
+        )
+
+    def readback(self) -> dict[str, Any]:
+        from playwright.sync_api import expect
+
+        out = self.cell("readback").locator(STDOUT)
+        before = out.text_content() if out.count() else ""
+        match = re.search(r"STATE (\d+)", before or "")
+        n = int(match.group(1)) + 1 if match else 1
+        self.cell("readback").locator(".jp-InputArea-editor .cm-content").click()
+        self.page.keyboard.press("Shift+Enter")
+        expect(out).to_contain_text(f"STATE {n} ", timeout=TIMEOUT_MS)
+        text = out.text_content() or ""
+        return dict(json.loads(text.split(f"STATE {n} ", 1)[1].strip()))
+
+
+@pytest.fixture(scope="module")
+def lab(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
+    from playwright.sync_api import expect
+
+    root = tmp_path_factory.mktemp("hp_lab")
+    write_sample(root / "logs", SPEC)
+    nbformat.write(_notebook(root / "logs"), root / NB)  # type: ignore[no-untyped-call]
+    server = LabServer(root)
+    server.start()
+    page = chromium.context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(server.url(f"/lab/tree/{NB}"))
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+        page.evaluate("() => window.jupyterapp.restored")
+        page.wait_for_function(
+            """nb => { const w = window.jupyterapp.shell.currentWidget;
+                 return !!(w && w.context && w.context.path === nb && w.sessionContext &&
+                   w.sessionContext.session && w.sessionContext.session.kernel &&
+                   w.sessionContext.session.kernel.status === 'idle'); }""",
+            arg=NB,
+        )
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        session = Lab(page, out_dir)
+        try:
+            expect(session.cell("done").locator(STDOUT)).to_contain_text(
+                "ALL_DONE", timeout=120_000
+            )
+        except AssertionError:
+            page.screenshot(path=out_dir / "hparams_lab_run_all_failed.png", full_page=True)
+            outputs = page.locator(".jp-OutputArea-output").all_text_contents()
+            pytest.fail(f"run all did not finish; outputs: {outputs}; log: {server.log_tail(2000)}")
+        yield session
+    finally:
+        page.close()
+        report = server.stop()
+        assert report["clean"], report
+        assert not report["leftover"], report
+
+
+def test_lab_brush_reads_back_and_filters_linked_scalars(lab: Lab, chromium: Chromium) -> None:
+    from playwright.sync_api import expect
+
+    stderr = lab.page.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
+    assert stderr.count() == 0, stderr.all_text_contents()
+    widgets = lab.cell("widgets")
+    root = widgets.locator(".tbnb-hparams")
+    expect(root).to_be_visible()
+    expect(root).to_have_attribute("data-selected", "6")
+    chart = widgets.locator('.tbnb-scalars .tbnb-chart[data-tag="train/loss"]')
+    expect(chart).to_have_attribute("data-series-count", "6")
+    # importance came from the kernel for the default metric
+    expect(root.locator(".tbnb-hp-imp-row").first).to_be_visible()
+
+    # lr is 1e-3 or 1e-2 on a linear axis: the bottom fifth holds only 1e-3
+    track = root.locator('.tbnb-axis[data-column="lr"] .tbnb-axis-track')
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
+    x = box["x"] + box["width"] / 2
+    lab.page.mouse.move(x, box["y"] + box["height"] * 0.8)
+    lab.page.mouse.down()
+    lab.page.mouse.move(x, box["y"] + box["height"] * 0.99, steps=6)
+    lab.page.mouse.up()
+    expect(root).to_have_attribute("data-selected", "3")
+    expect(chart).to_have_attribute("data-series-count", "3")
+    root.screenshot(path=lab.out / "hparams_lab_brushed.png")
+    chart.screenshot(path=lab.out / "hparams_lab_linked_scalars.png")
+
+    state = lab.readback()
+    wanted = [r for r in SPEC.run_names() if r.startswith("lr=0.001,")]
+    assert state["selected"] == wanted
+    assert set(state["brushes"]) == {"lr"}
+    assert state["changes"] == [3]  # the observer fired once, with the new selection
+    assert {r.split("/")[0] for r in state["scalars_runs"]} == set(wanted)
+    assert all(r in state["scalars_runs"] for r in wanted)
+
+    root.locator(".tbnb-hp-reset").click()
+    expect(chart).to_have_attribute("data-series-count", "6")
+    assert lab.readback()["selected"] == SPEC.run_names()
+    assert not chromium.log.external_requests, chromium.log.external_requests
+    assert not chromium.log.page_errors, chromium.log.page_errors
