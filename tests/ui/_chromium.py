@@ -72,7 +72,7 @@ def is_external(url: str) -> bool:
 class Chromium:
     """A persistent context on a fresh ``--user-data-dir``, with logging attached."""
 
-    def __init__(self, playwright: Any, viewport: tuple[int, int] = (1280, 1600)) -> None:
+    def __init__(self, playwright: Any, viewport: tuple[int, int] = (1280, 2400)) -> None:
         self.user_data = tempfile.mkdtemp(prefix="tbnb-chromium-")
         self.log = BrowserLog()
         self.context = playwright.chromium.launch_persistent_context(

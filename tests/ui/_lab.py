@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 VENV_BIN = Path(sys.executable).parent
+REPO = Path(__file__).resolve().parents[2]
 
 LAB_SETTINGS = {
     # Attach every cell to the DOM: windowing can detach off-screen outputs.
@@ -29,6 +30,9 @@ LAB_SETTINGS = {
         "windowingMode": "none",
         "recordTiming": True,
     },
+    # Save widget state with the notebook, as users who share notebooks do: the
+    # size budget is measured on exactly that.
+    "@jupyter-widgets/jupyterlab-manager/plugin.jupyterlab-settings": {"saveState": True},
     # No news toast, no update check: both would try the internet.
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false",
@@ -102,6 +106,10 @@ class LabServer:
         env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
         env["VIRTUAL_ENV"] = str(VENV_BIN.parent)
         env.pop("JUPYTER_PATH", None)
+        # The kernel imports this checkout's tbnb, installed or not.
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(REPO), env.get("PYTHONPATH", "")) if p
+        )
         return env
 
     def start(self, timeout: float = 90) -> None:

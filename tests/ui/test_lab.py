@@ -1,0 +1,279 @@
+"""tbnb in real JupyterLab + headless Chromium: render, interact, read state back in Python.
+
+One JupyterLab server and one notebook for the module (the tests run in order
+and share the page). The logdir is written by tensorboardX; the page may not
+reach any host but 127.0.0.1. Screenshots go to tests/ui/out/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from _chromium import Chromium
+from _lab import LabServer
+from _testnb import CELL, build
+
+from tbnb.samples import SampleSpec, write_sample
+
+pytestmark = pytest.mark.browser
+
+SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1, 2), steps=300, val_every=50,
+                  hist_every=100, image_steps=(0,))
+RUNS = SPEC.run_names()
+NB = "tbnb_ui.ipynb"
+TIMEOUT_MS = 60_000
+WIDGET_BUDGET = 500 * 1024      # a displayed tbnb widget, beyond its data
+TEN_WIDGETS_BUDGET = 5 * 1024 * 1024
+
+STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
+
+# Everything a chart drew: canvas pixels and SVG paths (uPlot draws to canvas).
+SIGNATURE_JS = """el => [...el.querySelectorAll('canvas')].map(c => c.toDataURL()).join('|') +
+  [...el.querySelectorAll('svg path')].map(p => p.getAttribute('d')).join('|')"""
+
+
+@dataclass
+class Session:
+    page: Any
+    lab: LabServer
+    browser: Chromium
+    root: Path
+    out: Path
+    expect_runs_per_tag: dict[str, int]
+    all_runs: list[str]
+
+    def cell(self, tag: str) -> Any:
+        return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(CELL[tag])
+
+    def run_cell(self, tag: str) -> None:
+        self.cell(tag).locator(".jp-InputArea-editor .cm-content").click()
+        self.page.keyboard.press("Shift+Enter")
+
+    def readback(self) -> dict[str, Any]:
+        """Re-run the readback cell and return the Python-side widget state."""
+        from playwright.sync_api import expect
+
+        out = self.cell("readback").locator(STDOUT)
+        before = out.text_content() if out.count() else ""
+        match = re.search(r"STATE (\d+)", before or "")
+        n = int(match.group(1)) + 1 if match else 1
+        self.run_cell("readback")
+        expect(out).to_contain_text(f"STATE {n} ", timeout=TIMEOUT_MS)
+        text = out.text_content() or ""
+        return dict(json.loads(text.split(f"STATE {n} ", 1)[1].strip()))
+
+    def chart(self, tag: str, scope: str = "scalars") -> Any:
+        return self.cell(scope).locator(f'.tbnb-chart[data-tag="{tag}"]')
+
+    def shot(self, locator: Any, name: str) -> None:
+        locator.screenshot(path=self.out / f"lab_{name}.png")
+
+
+@pytest.fixture(scope="module")
+def session(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
+    from playwright.sync_api import expect
+
+    root = tmp_path_factory.mktemp("lab")
+    logdir = root / "logs dir"  # a space: the magic must take a quoted path
+    write_sample(logdir, SPEC)
+    nbformat.write(build(logdir), root / NB)
+    lab = LabServer(root)
+    lab.start()
+    page = chromium.page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(lab.url(f"/lab/tree/{NB}"))
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+        page.evaluate("() => window.jupyterapp.restored")
+        page.wait_for_function(
+            """nb => { const w = window.jupyterapp.shell.currentWidget;
+                 return !!(w && w.context && w.context.path === nb && w.sessionContext &&
+                   w.sessionContext.session && w.sessionContext.session.kernel &&
+                   w.sessionContext.session.kernel.status === 'idle'); }""",
+            arg=NB,
+        )
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
+        try:
+            expect(cells.nth(CELL["done"]).locator(STDOUT)).to_contain_text(
+                "ALL_DONE", timeout=120_000
+            )
+        except AssertionError:
+            page.screenshot(path=out_dir / "lab_00_run_all_failed.png", full_page=True)
+            outputs = page.locator(".jp-OutputArea-output").all_text_contents()
+            pytest.fail(f"run all did not finish; outputs: {outputs}; log: {lab.log_tail(2000)}")
+        setup_out = cells.nth(CELL["setup"]).locator(STDOUT).text_content()
+        expected = json.loads((setup_out or "").split("EXPECT ", 1)[1].strip())
+        page.screenshot(path=out_dir / "lab_00_after_run_all.png", full_page=True)
+        yield Session(page, lab, chromium, root, out_dir, expected["runs_per_tag"],
+                      expected["runs"])
+    finally:
+        report = lab.stop()
+        assert report["clean"], report
+        assert not report["leftover"], report
+
+
+def test_run_all_draws_one_series_per_run(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    stderr = session.page.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
+    assert stderr.count() == 0, stderr.all_text_contents()
+    root = session.cell("scalars").locator(".tbnb-scalars")
+    expect(root).to_be_visible()
+    charts = root.locator(".tbnb-chart")
+    tags = sorted(charts.evaluate_all("els => els.map(e => e.dataset.tag)"))
+    assert tags == sorted(session.expect_runs_per_tag)
+    for tag in ("train/loss", "train/acc", "val/loss", "val/acc", "lr"):
+        assert session.expect_runs_per_tag[tag] == len(RUNS)
+    for tag, n in session.expect_runs_per_tag.items():
+        expect(session.chart(tag)).to_have_attribute("data-series-count", str(n))
+    groups = root.locator(".tbnb-group").evaluate_all("els => els.map(e => e.dataset.group)")
+    assert {"train", "val"} <= set(groups)
+    session.shot(root, "01_scalars")
+
+
+def test_smoothing_drag_changes_curve_and_python_follows(session: Session) -> None:
+
+    root = session.cell("scalars").locator(".tbnb-scalars")
+    chart = session.chart("train/loss")
+    slider = root.locator("input.tbnb-smoothing")
+    assert float(slider.input_value()) == pytest.approx(0.6)
+    before = chart.evaluate(SIGNATURE_JS)
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    session.page.mouse.move(box["x"] + box["width"] * 0.6, y)
+    session.page.mouse.down()
+    session.page.mouse.move(box["x"] + box["width"] * 0.9, y, steps=10)
+    session.page.mouse.up()
+    value = float(slider.input_value())
+    assert 0.8 < value < 0.99
+    shown = root.locator(".tbnb-smoothing-value").text_content() or ""
+    assert float(shown) == pytest.approx(value, abs=0.01)
+    session.page.wait_for_function(
+        "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[chart.element_handle(), before]
+    )
+    state = session.readback()
+    assert state["smoothing"] == pytest.approx(value, abs=1e-9)
+    session.shot(chart, "02_smoothing_dragged")
+
+
+def test_log_scale_switches(session: Session) -> None:
+    chart = session.chart("train/loss")
+    before = chart.evaluate(SIGNATURE_JS)
+    chart.locator(".tbnb-logy").check()
+    session.page.wait_for_function(
+        "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[chart.element_handle(), before]
+    )
+    assert "train/loss" in session.readback()["log_y"]
+    session.shot(chart, "03_log_scale")
+    chart.locator(".tbnb-logy").uncheck()
+
+
+def test_run_regex_filters_runs(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    root = session.cell("scalars").locator(".tbnb-scalars")
+    box = root.locator("input.tbnb-run-filter")
+    box.fill("SEED=0$")  # case-insensitive, searched
+    matching = [r for r in session.all_runs if r.endswith("seed=0")]
+    assert len(matching) == len(SPEC.learning_rates)
+    expect(session.chart("train/loss")).to_have_attribute("data-series-count", str(len(matching)))
+    state = session.readback()
+    assert state["run_filter"] == "SEED=0$"
+    assert sorted(state["selected_runs"]) == sorted(matching)
+    session.shot(root, "04_run_regex")
+    box.fill("seed=(")
+    expect(box).to_have_class(re.compile(r"\btbnb-invalid\b"))
+    box.fill("")
+    expect(box).not_to_have_class(re.compile(r"\btbnb-invalid\b"))
+    expect(session.chart("train/loss")).to_have_attribute("data-series-count", str(len(RUNS)))
+
+
+def test_run_toggles_read_back_in_python(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    root = session.cell("scalars").locator(".tbnb-scalars")
+    off = ["lr=0.01,seed=2", "lr=0.001,seed=1"]
+    for run in off:
+        root.locator(f'.tbnb-run-toggle[data-run="{run}"]').uncheck()
+    expect(session.chart("train/loss")).to_have_attribute(
+        "data-series-count", str(len(RUNS) - len(off))
+    )
+    state = session.readback()
+    assert sorted(state["selected_runs"]) == sorted(set(session.all_runs) - set(off))
+    session.shot(root, "05_runs_toggled")
+    root.locator(f'.tbnb-run-toggle[data-run="{off[0]}"]').check()
+    assert off[0] in session.readback()["selected_runs"]
+
+
+def test_magic_shows_dashboard(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    cell = session.cell("magic")
+    dash = cell.locator(".tbnb-dashboard")
+    expect(dash).to_be_visible()
+    expect(dash.locator(".lm-TabBar-tab")).to_have_text(["Scalars"])
+    expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
+    charts = dash.locator(".tbnb-scalars .tbnb-chart")
+    expect(charts).to_have_count(len(session.expect_runs_per_tag))
+    expect(dash.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
+        "data-series-count", str(len(RUNS))
+    )
+    session.shot(dash, "06_magic_dashboard")
+
+
+def test_saved_notebook_size_budget(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    many = session.cell("many").locator(".tbnb-scalars")
+    expect(many).to_have_count(10)
+    session.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    session.page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty"
+    )
+    path = session.root / NB
+    raw = path.read_text(encoding="utf-8")
+    nb = json.loads(raw)
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    tbnb_models = {
+        model_id: entry for model_id, entry in state.items()
+        if entry.get("model_module") == "anywidget" and "_data" in entry.get("state", {})
+    }
+    assert len(tbnb_models) >= 12  # w, the dashboard's scalars, the 10 in "many"
+    data_bytes = 0
+    for model_id, entry in tbnb_models.items():
+        assert entry["state"].get("_esm"), "the saved notebook must carry the front end"
+        buffers = entry.get("buffers", [])
+        assert buffers, "series are saved as binary buffers"
+        data_bytes += sum(len(b["data"]) for b in buffers)
+        overhead = len(json.dumps({k: v for k, v in entry.items() if k != "buffers"}))
+        assert overhead <= WIDGET_BUDGET, (model_id, overhead)
+    all_buffers = sum(
+        len(b["data"]) for entry in state.values() for b in entry.get("buffers", [])
+    )
+    beyond_data = len(raw.encode()) - all_buffers
+    sizes = {"notebook": len(raw.encode()), "buffers": all_buffers, "beyond_data": beyond_data,
+             "tbnb_widgets": len(tbnb_models), "tbnb_data": data_bytes}
+    (session.out / "lab_saved_sizes.json").write_text(json.dumps(sizes, indent=1))
+    assert beyond_data <= TEN_WIDGETS_BUDGET, sizes
+
+
+def test_no_console_errors_and_nothing_left_localhost(session: Session) -> None:
+    log = session.browser.log
+    session.page.screenshot(path=session.out / "lab_07_final.png", full_page=True)
+    assert log.page_errors == []
+    assert log.console_errors == []
+    assert log.external_requests == []
+    assert log.dialogs == []
