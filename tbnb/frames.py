@@ -71,6 +71,10 @@ def records_frame(kind: str, rows_by_run: Mapping[str, Iterable[dict[str, Any]]]
         elif column in ("wall_time", "min", "max", "num", "sum", "sum_squares", "sample_rate"):
             out[column] = np.asarray(values, dtype=np.float64)
         else:
+            for value in values:
+                if isinstance(value, np.ndarray):
+                    # shared by every frame handed out: an edit in place would leak
+                    value.flags.writeable = False
             series = np.empty(len(values), dtype=object)
             series[:] = values
             out[column] = series
