@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import writers
 
 import tbnb
-import writers
 from tbnb._proto import Event, Summary
 from tbnb.experiment import Experiment
 
