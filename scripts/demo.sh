@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tbnb demo: set up, write the sample logdir, open JupyterLab on notebooks/quickstart.ipynb.
+#
+#   ./scripts/demo.sh                  # JupyterLab on 127.0.0.1 (opens a browser when there is a display)
+#   DEMO_SMOKE=1 ./scripts/demo.sh     # run the quick-start notebook headless instead (CI)
+#   DEMO_PORT=8899 ./scripts/demo.sh   # pick the port (default: a free one)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+if [ -x scripts/setup.sh ]; then
+  scripts/setup.sh
+elif [ ! -x .venv/bin/python ]; then
+  echo "demo: no scripts/setup.sh and no .venv; create .venv and pip install -e '.[test]' first" >&2
+  exit 1
+fi
+PY=$ROOT/.venv/bin/python
+# This checkout's tbnb, whether or not it is installed in .venv.
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+
+echo "demo: preparing the sample logdir (generated once, then cached)"
+LOGDIR=$("$PY" -c "from tbnb.samples import sample_logdir; print(sample_logdir())")
+echo "demo: sample logdir: $LOGDIR"
+
+if [ "${DEMO_SMOKE:-0}" = "1" ]; then
+  echo "demo: DEMO_SMOKE=1: running notebooks/quickstart.ipynb headless"
+  "$PY" - <<'PYEOF'
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+path = "notebooks/quickstart.ipynb"
+nb = nbformat.read(path, as_version=4)
+t0 = time.perf_counter()
+NotebookClient(nb, timeout=600, kernel_name="python3",
+               resources={"metadata": {"path": "notebooks"}}).execute()
+code = [c for c in nb.cells if c.cell_type == "code"]
+widgets = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+              for c in code for o in c.outputs)
+errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+if errors or widgets < 3:
+    sys.exit(f"demo smoke FAILED: {len(errors)} errors, {widgets} widget outputs")
+print(f"demo smoke OK: {len(code)} code cells ran, {widgets} widgets shown, "
+      f"{time.perf_counter() - t0:.1f} s")
+PYEOF
+  exit 0
+fi
+
+PORT=${DEMO_PORT:-$("$PY" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")}
+TOKEN=$("$PY" -c "import secrets; print(secrets.token_hex(16))")
+ARGS=(--ip=127.0.0.1 "--port=$PORT" --ServerApp.port_retries=0 "--IdentityProvider.token=$TOKEN"
+      "--ServerApp.root_dir=$ROOT")
+if [ "$(uname -s)" != "Darwin" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  ARGS+=(--no-browser)
+  echo "demo: no display found: not opening a browser"
+fi
+if [ "$(id -u)" = "0" ]; then
+  ARGS+=(--allow-root)
+fi
+URL="http://127.0.0.1:$PORT/lab/tree/notebooks/quickstart.ipynb?token=$TOKEN"
+echo
+echo "demo: open $URL"
+echo "demo: (Ctrl+C stops JupyterLab)"
+echo
+exec "$ROOT/.venv/bin/jupyter-lab" "${ARGS[@]}" notebooks/quickstart.ipynb
