@@ -126,7 +126,7 @@ def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[
         wall = time.perf_counter() - t0
         if status != 0:
             raise SystemExit(f"{case} failed with status {status}")
-        result = json.loads(Path(report.name).read_text())
+        result: dict[str, Any] = json.loads(Path(report.name).read_text())
     result.update(cpu=usage.ru_utime + usage.ru_stime, wall=wall,
                   peak_rss=usage.ru_maxrss * 1024)
     return result
