@@ -138,7 +138,7 @@ class Dashboard(ipywidgets.VBox):
         _check_regex("runs", runs)
         _check_regex("tags", tags)
         if isinstance(source, (str, os.PathLike)):
-            import tbnb  # noqa: PLC0415 - the loader is imported only when used
+            import tbnb
 
             location = _expand_location(os.fspath(source))
             experiment = tbnb.load(location, runs=runs, tags=tags)
@@ -199,7 +199,7 @@ class _MagicArgumentParser(argparse.ArgumentParser):
     """argparse that raises instead of exiting the kernel."""
 
     def error(self, message: str) -> NoReturn:
-        from IPython.core.error import UsageError  # noqa: PLC0415 - IPython only in a kernel
+        from IPython.core.error import UsageError
 
         raise UsageError(f"{self.format_usage().strip()}\n%tbnb: error: {message}")
 
@@ -230,6 +230,7 @@ def _regex(text: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _MagicArgumentParser(
         prog="%tbnb",
+        allow_abbrev=False,  # options added later must not change what a line means
         description="Show a TensorBoard logdir inline: one tab per kind of data.",
         epilog="Examples: %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
     )
@@ -277,7 +278,7 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
 
 def tbnb_magic(line: str) -> None:
     """``%tbnb LOGDIR [--refresh N] [--runs REGEX] [--tags REGEX]``: show a Dashboard."""
-    from IPython.display import display  # noqa: PLC0415 - IPython only in a kernel
+    from IPython.display import display
 
     args = parse_magic_line(line)
     if args is None:

@@ -192,7 +192,7 @@ def write_sample(logdir: str | os.PathLike[str], spec: SampleSpec = DEFAULT_SPEC
     ['lr=0.01,seed=0']
     """
     try:
-        from tensorboardX import SummaryWriter  # noqa: PLC0415 - optional writer, needed only here
+        from tensorboardX import SummaryWriter
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
         raise ImportError(
             "generating the tbnb sample logdir needs tensorboardX: pip install tensorboardX "
