@@ -123,11 +123,14 @@ def test_cache_dir_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_loads_with_tbnb(tmp_path: Path) -> None:
-    tbnb = pytest.importorskip("tbnb")
-    pytest.importorskip("tbnb.experiment")
+    import tbnb
+
     names = write_sample(tmp_path, SMALL)
     exp = tbnb.load(tmp_path)
     scalars = exp.scalars
     assert set(scalars["run"].astype(str)) >= set(names)
     train = scalars[(scalars["run"] == names[0]) & (scalars["tag"] == "train/loss")]
     assert len(train) == SMALL.steps
+    hp = exp.hparams  # add_hparams' sub-run merged into its run
+    assert sorted(hp.index.astype(str)) == sorted(names)
+    assert sorted(hp["lr"].unique()) == [1e-3, 1e-2]
