@@ -110,12 +110,27 @@ _HOST_RE = re.compile(r"tfevents\.(?P<time>\d+(?:\.\d+)?)\.(?P<rest>.+)$")
 def host_from_filename(path: str) -> str:
     """The host name a writer put in an event file's name (``""`` if absent).
 
-    Writers name files ``events.out.tfevents.<time>.<host>[.<pid>.<n>][.v2]``.
+    Writers name files ``events.out.tfevents.<time>.<host>[.<pid>.<n>][<suffix>]``
+    (TF2 and Keras use the suffix ``.v2``; torch and tensorboardX take any
+    ``filename_suffix``). Host names may hold dots, so the host ends before the
+    last pair of all-digit parts (pid and counter) when there is one.
+
+    Examples
+    --------
+    >>> host_from_filename("events.out.tfevents.1700000000.gpu-3.cluster.4242.1.v2")
+    'gpu-3.cluster'
+    >>> host_from_filename("events.out.tfevents.1700000000.vm.4242.1.my_run")
+    'vm'
+    >>> host_from_filename("events.out.tfevents.1700000000.worker-7")
+    'worker-7'
     """
     match = _HOST_RE.search(posixpath.basename(path))
     if not match:
         return ""
     parts = match.group("rest").split(".")
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i].isdigit() and parts[i + 1].isdigit():
+            return ".".join(parts[:i])
     if parts and parts[-1] == "v2":
         parts.pop()
     while len(parts) > 1 and parts[-1].isdigit():
