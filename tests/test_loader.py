@@ -398,3 +398,28 @@ def test_load_accepts_pathlike_and_reports(tmp_path: Path) -> None:
     assert report.bytes_read == sum([os.path.getsize(p) for p in writers.event_files(str(dst))])
     assert "16 scalar points" in str(report)
     assert repr(exp).startswith("<tbnb.Experiment")
+
+
+def test_host_is_read_from_file_names_with_a_suffix(tmp_path: Path) -> None:
+    import socket
+
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(str(tmp_path), filename_suffix=".my_run")
+    w.add_scalar("x", 1.0, 0)
+    w.close()
+    (path,) = writers.event_files(str(tmp_path))
+    assert path.endswith(".my_run")
+    assert tbnb.load(tmp_path, progress=False).metadata.loc[".", "host"] == socket.gethostname()
+
+
+def test_small_read_windows_give_the_same_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tbnb.runload
+
+    logdir = writers.cached("tensorboardX").logdir
+    whole = tbnb.load(logdir, progress=False)
+    for window in (16, 333):  # records straddle every window boundary
+        monkeypatch.setattr(tbnb.runload, "WINDOW", window)
+        exp = _both(logdir)
+        for kind in (*KINDS, "metadata"):
+            writers.assert_frames_identical(getattr(exp, kind), getattr(whole, kind))
