@@ -49,6 +49,7 @@ from tbnb.normalize import (
     AUDIO,
     CUSTOM_SCALARS,
     EVENT_TYPES,
+    GRAPHS,
     HPARAMS,
     IMAGES,
     SCALARS,
@@ -431,7 +432,8 @@ def _add_event(event: Any, seq: int, offset: int, length: int, state: FileState,
     elif what == "session_log":
         if event.session_log.status == _SESSION_START:
             acc.starts.append((seq, step))
-    elif what in ("graph_def", "meta_graph_def", "tagged_run_metadata"):
+    elif what in ("graph_def", "meta_graph_def", "tagged_run_metadata") and (
+            GRAPHS in acc.options.kinds):
         payload = getattr(event, what)
         acc.graphs.append({"tag": getattr(payload, "tag", what), "kind": what, "step": step,
                            "wall_time": wall_time, "seq": seq,
