@@ -423,3 +423,21 @@ def test_small_read_windows_give_the_same_frames(monkeypatch: pytest.MonkeyPatch
         exp = _both(logdir)
         for kind in (*KINDS, "metadata"):
             writers.assert_frames_identical(getattr(exp, kind), getattr(whole, kind))
+
+
+def test_graphs_are_listed_and_filtered_by_event_type(tmp_path: Path) -> None:
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(str(tmp_path))
+    w.add_graph(torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU()), torch.zeros(1, 3))
+    w.add_scalar("x", 1.0, 0)
+    w.close()
+    exp = _both(tmp_path)
+    graphs = exp.graphs
+    assert graphs["kind"].tolist() == ["graph_def", "tagged_run_metadata"]
+    assert graphs["nbytes"].iloc[0] > 100
+    assert len(_both(tmp_path, event_types={"scalars"}).graphs) == 0
+    only = _both(tmp_path, event_types={"graphs"})
+    assert len(only.graphs) == 2
+    assert len(only.scalars) == 0
