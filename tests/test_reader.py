@@ -356,3 +356,18 @@ def test_frames_are_fresh_copies(rd_logdir: Path) -> None:
     first.loc[0, "value"] = -1.0
     assert reader.scalars.loc[0, "value"] != -1.0
     assert pd.api.types.is_integer_dtype(reader.scalars.step)
+
+
+def test_fsspec_url(rd_logdir: Path) -> None:
+    import fsspec
+
+    fs = fsspec.filesystem("memory")
+    for path in (rd_logdir / "torch").rglob("events.out.tfevents.*"):
+        rel = path.relative_to(rd_logdir / "torch").as_posix()
+        fs.pipe(f"/rd_url/{rel}", path.read_bytes())
+    extra = {"dir_name", "file_name", "wall_time"}
+    local = tbnb.SummaryReader(str(rd_logdir / "torch"), extra_columns=extra)
+    remote = tbnb.SummaryReader("memory://rd_url", extra_columns=extra)
+    for event_type in NON_MEDIA:
+        assert_frame_equal(remote.get_events(event_type), local.get_events(event_type))
+    assert list(remote.children) == list(local.children)
