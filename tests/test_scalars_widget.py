@@ -362,7 +362,8 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
                                                "els => els.map(e => e.dataset.group)")
             assert groups == ["lr", "train", "val"]
             chart = '.tbnb-chart[data-tag="train/loss"]'
-            pixels = f"() => document.querySelector('{chart} canvas').toDataURL()"
+            pixels = (f"() => [...document.querySelectorAll('{chart} canvas')]"
+                      ".map(c => c.toDataURL()).join()")
             page.wait_for_timeout(200)
             before = page.evaluate(pixels)
             page.eval_on_selector("input.tbnb-smoothing",
@@ -381,7 +382,7 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
             page.fill("input.tbnb-run-filter", "")
             page.fill("input.tbnb-tag-filter", "")
             page.check(f"{chart} input.tbnb-logy")
-            box = page.locator(f"{chart} canvas").bounding_box()
+            box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
             assert box is not None
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             tip = page.text_content(f"{chart} .tbnb-tooltip") or ""

@@ -29,10 +29,14 @@ export class LineChart {
     this.wrap.className = "tbnb-canvas-wrap";
     this.canvas = document.createElement("canvas");
     this.canvas.className = "tbnb-canvas";
+    this.mid = document.createElement("canvas");
+    this.mid.className = "tbnb-canvas-layer";
+    this.over = document.createElement("canvas");
+    this.over.className = "tbnb-canvas-layer tbnb-canvas-over";
     this.tip = document.createElement("div");
     this.tip.className = "tbnb-tooltip";
     this.tip.style.display = "none";
-    this.wrap.append(this.canvas, this.tip);
+    this.wrap.append(this.canvas, this.mid, this.over, this.tip);
     host.append(this.wrap);
     this.width = host.clientWidth || 360;
     this._bindEvents();
@@ -71,47 +75,110 @@ export class LineChart {
     return { xs, ys, w, h };
   }
 
-  draw() {
+  /**
+   * Redraw. Three stacked canvases: "all" redraws axes and raw lines (base), the
+   * smoothed lines and bands (mid) and the hover layer (over); "smooth" only mid and
+   * over (the raw lines and, when they are drawn, the y range do not depend on the
+   * smoothing: a debiased EMA is a weighted mean of raw values); "over" only hover.
+   */
+  draw(level = "all") {
+    if (!this._maps || level === "all" || (level === "smooth" && !this.showRaw)) {
+      this._layout();
+      this._drawBase();
+      this._drawMid();
+    } else if (level === "smooth") {
+      this._drawMid();
+    }
+    this._drawOver();
+  }
+
+  _layout() {
     const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
-    const width = this.host.clientWidth || this.width || 360;
-    this.width = width;
+    this.width = this.host.clientWidth || this.width || 360;
     const { xs, ys, w, h } = this.scales();
     this._scales = { xs, ys };
-    const c = this.canvas;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-      c.style.width = `${w}px`;
-      c.style.height = `${h}px`;
+    for (const c of [this.canvas, this.mid, this.over]) {
+      if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+        c.width = Math.round(w * dpr);
+        c.height = Math.round(h * dpr);
+        c.style.width = `${w}px`;
+        c.style.height = `${h}px`;
+      }
     }
-    const ctx = c.getContext("2d");
-    if (!ctx) return;
+    // Plain affine maps (d3 scales are only used for domains and ticks): the
+    // inner drawing loops run over every point of every series.
+    const [d0, d1] = xs.domain().map(Number);
+    const [r0, r1] = xs.range();
+    const ax = (r1 - r0) / (d1 - d0 || 1);
+    const logY = this.logY;
+    const [e0, e1] = ys.domain().map((v) => (logY ? Math.log(v) : v));
+    const [q0, q1] = ys.range();
+    const ay = (q1 - q0) / (e1 - e0 || 1);
+    const style = getComputedStyle(this.host);
+    this._maps = {
+      dpr, w, h,
+      fg: style.color || "#333",
+      font: `10px ${style.fontFamily || "sans-serif"}`,
+      fx: (v) => r0 + (v - d0) * ax,
+      fy: logY ? (v) => (v > 0 ? q0 + (Math.log(v) - e0) * ay : NaN) : (v) => q0 + (v - e0) * ay,
+    };
+  }
+
+  _context(canvas, clip) {
+    const { dpr, w, h } = this._maps;
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return null;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
-    const style = getComputedStyle(this.host);
-    const fg = style.color || "#333";
-    ctx.font = `10px ${style.fontFamily || "sans-serif"}`;
-    this._axes(ctx, xs, ys, w, h, fg);
+    if (clip) {
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(MARGIN.left, MARGIN.top, w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom);
+      ctx.clip();
+    }
+    return ctx;
+  }
+
+  _drawBase() {
+    const ctx = this._context(this.canvas, false);
+    if (!ctx) return;
+    const { w, h, fg, font, fx, fy } = this._maps;
+    ctx.font = font;
+    this._axes(ctx, this._scales.xs, this._scales.ys, w, h, fg);
     ctx.save();
     ctx.beginPath();
     ctx.rect(MARGIN.left, MARGIN.top, w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom);
     ctx.clip();
-    const fx = this.xType === "time" ? (v) => xs(new Date(v)) : xs;
-    const logY = this.logY;
-    const fy = (v) => (logY && !(v > 0) ? NaN : ys(v));
+    if (this.showRaw) {
+      ctx.globalAlpha = 0.25;
+      for (const s of this.series) {
+        if (s.y === s.ys) continue;
+        ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
+        this._line(ctx, s.x, s.y, fx, fy, s.color, 1);
+      }
+    }
+    ctx.restore();
+  }
+
+  _drawMid() {
+    const ctx = this._context(this.mid, true);
+    if (!ctx) return;
+    const { fx, fy } = this._maps;
     for (const s of this.series) {
       ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
       if (s.lo) this._band(ctx, s, fx, fy);
-      if (this.showRaw && s.y !== s.ys) {
-        ctx.globalAlpha = 0.25;
-        this._line(ctx, s.x, s.y, fx, fy, s.color, 1);
-      }
       ctx.globalAlpha = 1;
       this._line(ctx, s.x, s.ys, fx, fy, s.color, 1.6);
     }
-    ctx.setLineDash([]);
     ctx.restore();
+  }
+
+  _drawOver() {
+    const ctx = this._context(this.over, false);
+    if (!ctx) return;
+    const { h, fx, fy } = this._maps;
     if (this.hoverX !== null) this._hover(ctx, fx, fy, h);
+    else this.tip.style.display = "none";
     if (this._drag) {
       ctx.fillStyle = "rgba(100,100,100,0.15)";
       const a = Math.min(this._drag.a, this._drag.b);
@@ -158,17 +225,37 @@ export class LineChart {
     ctx.lineWidth = width;
     ctx.beginPath();
     let pen = false;
+    let lx = 0;
+    let ly = 0;
+    let skipped = false;
+    let sx = 0;
+    let sy = 0;
     for (let i = 0; i < xsArr.length; i++) {
       const px = fx(xsArr[i]);
       const py = fy(ysArr[i]);
       if (!Number.isFinite(px) || !Number.isFinite(py)) {
+        if (skipped) ctx.lineTo(sx, sy);
         pen = false;
+        skipped = false;
         continue;
       }
-      if (pen) ctx.lineTo(px, py);
-      else ctx.moveTo(px, py);
-      pen = true;
+      if (!pen) {
+        ctx.moveTo(px, py);
+        pen = true;
+      } else if (Math.abs(px - lx) < 0.5 && Math.abs(py - ly) < 0.5) {
+        // Within half a pixel of the last vertex: no visible difference, fewer vertices.
+        skipped = true;
+        sx = px;
+        sy = py;
+        continue;
+      } else {
+        ctx.lineTo(px, py);
+      }
+      lx = px;
+      ly = py;
+      skipped = false;
     }
+    if (skipped) ctx.lineTo(sx, sy);
     ctx.stroke();
   }
 
@@ -251,7 +338,7 @@ export class LineChart {
   }
 
   _bindEvents() {
-    const c = this.canvas;
+    const c = this.over;
     const pos = (e) => {
       const r = c.getBoundingClientRect();
       return e.clientX - r.left;
@@ -265,13 +352,13 @@ export class LineChart {
       const px = pos(e);
       if (this._drag) this._drag.b = px;
       this.hoverX = invert(px);
-      this.draw();
+      if (this._maps) this._drawOver();
     });
     c.addEventListener("mouseleave", () => {
       this.hoverX = null;
       this._drag = null;
       this.tip.style.display = "none";
-      this.draw();
+      if (this._maps) this._drawOver();
     });
     c.addEventListener("mousedown", (e) => {
       const px = pos(e);

@@ -13,32 +13,34 @@ export function finiteExtent(arr, lo, hi) {
 }
 
 export function yDomain(series, xDomain, { logY = false, outliers = false, showRaw = true } = {}) {
-  // Values of every series inside the x domain (raw when drawn, smoothed, band).
-  const vals = [];
+  // With raw lines drawn, their values bound the smoothed ones too (a debiased
+  // EMA is a weighted mean of raw values), so the range does not move with the
+  // smoothing weight; without them, the smoothed values decide.
   const [x0, x1] = xDomain;
+  const vals = outliers ? [] : null;
+  let lo = Infinity;
+  let hi = -Infinity;
   for (const s of series) {
-    const arrays = [s.ys];
-    if (showRaw && s.y !== s.ys) arrays.push(s.y);
-    if (s.lo) arrays.push(s.lo, s.hi);
-    for (let i = 0; i < s.x.length; i++) {
-      const x = s.x[i];
-      if (!(x >= x0 && x <= x1)) continue;
-      for (const a of arrays) {
+    const arrays = (showRaw ? [s.y, s.loRaw, s.hiRaw] : [s.ys, s.lo, s.hi]).filter((a) => a);
+    const xs = s.x;
+    for (const a of arrays) {
+      for (let i = 0; i < xs.length; i++) {
+        const x = xs[i];
+        if (!(x >= x0 && x <= x1)) continue;
         const v = a[i];
-        if (Number.isFinite(v) && (!logY || v > 0)) vals.push(v);
+        if (!Number.isFinite(v) || (logY && !(v > 0))) continue;
+        if (vals) vals.push(v);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
       }
     }
   }
-  if (!vals.length) return logY ? [0.1, 10] : [0, 1];
-  let lo;
-  let hi;
-  if (outliers) {
+  if (lo === Infinity) return logY ? [0.1, 10] : [0, 1];
+  if (vals) {
     // TensorBoard's "ignore outliers": the 5th to 95th percentile of the values.
-    vals.sort((a, b) => a - b);
-    lo = quantileSorted(vals, 0.05);
-    hi = quantileSorted(vals, 0.95);
-  } else {
-    [lo, hi] = finiteExtent(vals, Infinity, -Infinity);
+    const sorted = Float64Array.from(vals).sort();
+    lo = quantileSorted(sorted, 0.05);
+    hi = quantileSorted(sorted, 0.95);
   }
   if (logY) {
     if (lo === hi) return [lo / 2, hi * 2];

@@ -10,6 +10,7 @@ import { CSS } from "./style.js";
 import { compileFilter, concatF64, matches, toCSV } from "./util.js";
 
 const SEP = "\u0000";
+const LEVELS = { none: 0, over: 1, smooth: 2, all: 3 };
 
 // Per-model data shared by every view of the model (appended points survive re-renders).
 const STORES = new WeakMap();
@@ -55,6 +56,7 @@ function applyAppend(store, msg) {
       }
       old.total = s.total;
       old.cache.clear();
+      old.xs = null;
     } else {
       const cols = {};
       for (const [name, arr] of Object.entries(s.columns)) cols[name] = Float64Array.from(arr);
@@ -66,7 +68,12 @@ function applyAppend(store, msg) {
 
 /** x values of one series for an x-axis mode (time in ms for the time scale). */
 export function xValues(cols, mode) {
-  if (mode === "wall") return Float64Array.from(cols.wall, (v) => v * 1000);
+  const map = (src, f) => {
+    const out = new Float64Array(src.length);
+    for (let i = 0; i < src.length; i++) out[i] = f(src[i]);
+    return out;
+  };
+  if (mode === "wall") return map(cols.wall, (v) => v * 1000);
   if (mode === "relative") {
     let base = 0;
     for (const v of cols.wall) {
@@ -75,21 +82,30 @@ export function xValues(cols, mode) {
         break;
       }
     }
-    return Float64Array.from(cols.wall, (v) => v - base);
+    return map(cols.wall, (v) => v - base);
   }
-  if (mode.startsWith("tag:")) return cols.xv ? Float64Array.from(cols.xv) : Float64Array.from(cols.step);
-  return Float64Array.from(cols.step);
+  if (mode.startsWith("tag:") && cols.xv) return new Float64Array(cols.xv);
+  return new Float64Array(cols.step);
 }
 
 function derived(rec, cols, xMode, weight, smode, cacheable) {
   const key = `${xMode}|${weight}|${smode}`;
   if (cacheable && rec.cache.has(key)) return rec.cache.get(key);
-  const x = xValues(cols, xMode);
+  let x;
+  if (cacheable) {
+    // x depends on the axis mode only: keep it across smoothing changes.
+    if (!rec.xs || rec.xs.mode !== xMode) rec.xs = { mode: xMode, x: xValues(cols, xMode) };
+    x = rec.xs.x;
+  } else {
+    x = xValues(cols, xMode);
+  }
   const opts = { x, mode: smode };
   const out = {
     x,
     y: cols.value,
     ys: weight > 0 ? smooth(cols.value, weight, opts) : cols.value,
+    loRaw: cols.lo || null,
+    hiRaw: cols.hi || null,
     lo: cols.lo ? (weight > 0 ? smooth(cols.lo, weight, opts) : cols.lo) : null,
     hi: cols.hi ? (weight > 0 ? smooth(cols.hi, weight, opts) : cols.hi) : null,
     step: cols.step,
@@ -165,11 +181,11 @@ class ScalarsView {
       const v = Number(this.smoothing.value);
       this.smoothingValue.textContent = v.toFixed(3);
       this.save({ smoothing: v });
-      this.redrawAll();
+      this.redrawAll("smooth");
     });
     this.smode.addEventListener("change", () => {
       this.save({ smoothing_mode: this.smode.value });
-      this.redrawAll();
+      this.redrawAll("smooth");
     });
     this.xaxis.addEventListener("change", () => {
       for (const c of this.charts.values()) {
@@ -190,7 +206,11 @@ class ScalarsView {
 
     this.on("change:_data", () => this.rebuild());
     this.on("change:charts", () => this.rebuild());
-    this.on("change:smoothing change:smoothing_mode change:show_raw change:height", () => {
+    this.on("change:smoothing change:smoothing_mode", () => {
+      this.syncControls();
+      this.redrawAll("smooth");
+    });
+    this.on("change:show_raw change:height", () => {
       this.syncControls();
       this.redrawAll();
     });
@@ -229,7 +249,7 @@ class ScalarsView {
           c.visible = e.isIntersecting;
           if (c.visible && c.dirty) this.schedule();
         }
-      }, { rootMargin: "300px" });
+      }, { rootMargin: "50px" });
       this.disposers.push(() => this.seen.disconnect());
     }
     this.rebuild();
@@ -493,14 +513,14 @@ class ScalarsView {
     return out;
   }
 
-  redraw(c) {
-    c.dirty = true;
+  redraw(c, level = "all") {
+    c.dirty = LEVELS[level] > LEVELS[c.dirty || "none"] ? level : c.dirty;
     this.schedule();
   }
 
-  redrawAll() {
-    for (const c of this.charts.values()) c.dirty = true;
-    this.schedule();
+  /** Mark every chart for redraw: "all" (data, axes) or "smooth" (smoothed lines only). */
+  redrawAll(level = "all") {
+    for (const c of this.charts.values()) this.redraw(c, level);
   }
 
   schedule() {
@@ -520,6 +540,7 @@ class ScalarsView {
     for (const c of this.charts.values()) {
       if (!c.dirty || c.el.classList.contains("tbnb-hidden")) continue;
       if (this.seen && !c.visible) continue;
+      const level = c.dirty;
       c.dirty = false;
       c.chart.height = this.model.get("height") || 220;
       c.chart.setData({
@@ -531,7 +552,7 @@ class ScalarsView {
         yRange: yr[c.spec.key] || [null, null],
         showRaw: !!this.model.get("show_raw"),
       });
-      c.chart.draw();
+      c.chart.draw(level);
       c.reset.hidden = !c.chart.zoom;
     }
   }

@@ -20,16 +20,16 @@ function clampWeight(weight) {
 /** Debiased EMA over the finite values; non-finite values pass through. Returns Float64Array. */
 export function ema(values, weight) {
   const w = clampWeight(weight);
-  const out = Float64Array.from(values);
+  const out = new Float64Array(values); // a plain copy (Float64Array.from iterates: slow)
   if (isConstant(values)) return out;
   let last = 0;
-  let count = 0;
+  let wk = 1; // w ** (finite values so far), kept as a running product (no pow per point)
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isFinite(v)) continue;
     last = last * w + (1 - w) * v;
-    count += 1;
-    out[i] = last / (1 - Math.pow(w, count));
+    wk *= w;
+    out[i] = last / (1 - wk);
   }
   return out;
 }
@@ -54,7 +54,7 @@ function lowerMedianGap(xs, values) {
 /** EMA whose decay per point is w ** (dx / median gap). Equals ema() on even spacing. */
 export function timeWeightedEma(xs, values, weight) {
   const w = clampWeight(weight);
-  const out = Float64Array.from(values);
+  const out = new Float64Array(values); // a plain copy (Float64Array.from iterates: slow)
   if (isConstant(values)) return out;
   const unit = lowerMedianGap(xs, values);
   let last = 0;

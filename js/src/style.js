@@ -27,7 +27,9 @@ export const CSS = `
 .tbnb-chart-head input[type=text]{width:46px;font:inherit;padding:0 2px;border:1px solid var(--jp-border-color1,#ccc);border-radius:2px;background:transparent;color:inherit}
 .tbnb-chart-body{position:relative;width:100%}
 .tbnb-canvas-wrap{position:relative}
-.tbnb-canvas{display:block;cursor:crosshair}
+.tbnb-canvas{display:block}
+.tbnb-canvas-layer{position:absolute;left:0;top:0}
+.tbnb-canvas-over{cursor:crosshair}
 .tbnb-tooltip{position:absolute;z-index:5;pointer-events:none;background:var(--jp-layout-color0,#fff);border:1px solid var(--jp-border-color1,#bbb);border-radius:3px;padding:3px 5px;font-size:11px;max-width:340px;box-shadow:0 1px 4px rgba(0,0,0,.15)}
 .tbnb-tooltip table{border-collapse:collapse}
 .tbnb-tooltip td,.tbnb-tooltip th{padding:0 4px;text-align:right;white-space:nowrap}

@@ -117,6 +117,16 @@ def _fnv1a(text: str) -> int:
     return h
 
 
+def _mix32(h: int) -> int:
+    """murmur3's 32-bit finaliser: names differing in one character get unrelated hues."""
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    h ^= h >> 16
+    return h
+
+
 def run_color(name: str) -> str:
     """Stable colour of a run, from a hash of its name (``js/src/colors.js`` mirrors it).
 
@@ -129,7 +139,7 @@ def run_color(name: str) -> str:
     >>> run_color("train").startswith("hsl(")
     True
     """
-    h = _fnv1a(name)
+    h = _mix32(_fnv1a(name))
     hue = h % 360
     light = (38, 48, 58)[(h >> 9) % 3]
     sat = (70, 55)[(h >> 12) % 2]
