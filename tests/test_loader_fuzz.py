@@ -180,7 +180,7 @@ def _check(base: bytes, ops: list[tuple[Any, ...]], fast: bool, chained_only: bo
         assert not missing, f"record at original offset {start} lost: {sorted(missing)[:3]}"
 
 
-FUZZ = settings(max_examples=60, deadline=timedelta(seconds=LIMIT_SECONDS), derandomize=True,
+FUZZ = settings(max_examples=200, deadline=timedelta(seconds=LIMIT_SECONDS), derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -356,3 +356,47 @@ def test_logdir_without_event_files(tmp_path: Path) -> None:
     assert len(exp.histograms) == 0
     assert list(exp.scalars.columns) == ["run", "tag", "step", "wall_time", "value"]
     shutil.rmtree(tmp_path / "sub")
+
+
+def test_unverified_data_crc_keeps_a_record_whose_crc_alone_is_wrong(
+        tmp_path: Path, torch_bytes: bytes) -> None:
+    spans = writers.record_spans(torch_bytes)
+    k = _scalar_record(torch_bytes, spans)
+    (tmp_path / FILE).write_bytes(_damaged(torch_bytes, spans, k, "data_crc"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        exp = Experiment(str(tmp_path), progress=False, verify_crc=False)
+    assert _points(exp) == _scalars_of(torch_bytes, spans)
+
+
+def test_values_that_do_not_fit_their_kind_are_named_and_skipped(tmp_path: Path) -> None:
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.plugins.histogram import metadata as histogram_metadata
+    from tensorboard.plugins.pr_curve import metadata as pr_metadata
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+    from tensorboard.util import tensor_util
+
+    def value(tag: str, array: np.ndarray, meta: Any) -> Any:
+        return summary_pb2.Summary.Value(tag=tag, tensor=tensor_util.make_tensor_proto(array),
+                                         metadata=meta)
+
+    w = EventFileWriter(str(tmp_path))
+    bad = [value("hist", np.zeros((4, 2)), histogram_metadata.create_summary_metadata("", "")),
+           value("pr", np.zeros((5, 3), dtype=np.float32),
+                 pr_metadata.create_summary_metadata("", "", 3))]
+    good = summary_pb2.Summary.Value(tag="ok", simple_value=1.5)
+    w.add_event(event_pb2.Event(step=3, wall_time=1.0,
+                                summary=summary_pb2.Summary(value=[*bad, good])))
+    w.close()
+    (path,) = writers.event_files(str(tmp_path))
+    exp, caught = _load(tmp_path)
+    (warning,) = _only_tbnb(caught)
+    assert warning.category is DataWarning
+    message = str(warning.message)
+    assert path in message
+    assert "'hist'" in message
+    assert "'pr'" in message
+    assert "step 3" in message
+    assert _points(exp) == [("ok", 3, 1.5)]
+    assert len(exp.histograms) == 0
+    assert len(exp.pr_curves) == 0
