@@ -32,7 +32,9 @@ from typing import Any, NoReturn
 
 import ipywidgets
 
-__all__ = ["TABS", "Dashboard", "TabSpec", "load_ipython_extension", "parse_magic_line"]
+__all__ = [
+    "LINKS", "TABS", "Dashboard", "TabSpec", "load_ipython_extension", "parse_magic_line",
+]
 
 
 @dataclass(frozen=True)
@@ -45,35 +47,75 @@ class TabSpec:
         Tab label.
     kind : str
         Name of the :class:`tbnb.Experiment` frame the tab shows (``"scalars"``,
-        ``"histograms"``, ...); the tab is shown only when that frame has rows.
+        ``"histograms"``, ...); the tab is shown only when that frame has data.
     factory : str or callable
         ``"module:function"`` (imported on first use, so the dashboard loads only
         the widgets it shows) or the function itself; called as
-        ``factory(experiment, refresh=refresh)`` and returning a widget.
+        ``factory(experiment)`` and returning a widget.
+    live : bool
+        Whether the factory takes ``refresh=`` (seconds between reloads); the
+        dashboard's ``refresh`` is passed on to live tabs only.
+    present : callable, optional
+        ``present(experiment) -> bool`` deciding whether the tab is shown; by
+        default, whether the ``kind`` frame has rows and columns.
     """
 
     title: str
     kind: str
     factory: str | Callable[..., ipywidgets.Widget]
+    live: bool = True
+    present: Callable[[Any], bool] | None = None
+
+    def shown_for(self, experiment: Any) -> bool:
+        """Whether ``experiment`` has data for this tab."""
+        if self.present is not None:
+            return self.present(experiment)
+        return _has_data(experiment, self.kind)
 
     def build(self, experiment: Any, *, refresh: float | None) -> ipywidgets.Widget:
         """Build this tab's widget for ``experiment``."""
-        function = self.factory
-        if isinstance(function, str):
-            module, _, name = function.partition(":")
-            function = getattr(importlib.import_module(module), name)
-        return function(experiment, refresh=refresh)
+        function = _resolve(self.factory)
+        if self.live:
+            return function(experiment, refresh=refresh)
+        return function(experiment)
+
+
+def _resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
+    if isinstance(target, str):
+        module, _, name = target.partition(":")
+        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+        return function
+    return target
+
+
+def _has_data(experiment: Any, kind: str) -> bool:
+    """True when the experiment's ``kind`` frame has rows and columns (an hparams
+    frame of runs that logged no hparams has rows but no columns)."""
+    frame = getattr(experiment, kind, None)
+    return frame is not None and not frame.empty
+
+
+def _has_hparams(experiment: Any) -> bool:
+    """True when some run logged hyper-parameters (final metrics alone do not count)."""
+    frame = getattr(experiment, "hparams", None)
+    if frame is None or frame.empty:
+        return False
+    return bool(frame.attrs.get("hparam_columns", list(frame.columns)))
 
 
 #: The dashboard's tabs, in display order. One line per kind of data.
 TABS: list[TabSpec] = [
     TabSpec("Scalars", "scalars", "tbnb.widgets.scalars:scalars"),
+    TabSpec("HParams", "hparams", "tbnb.widgets.hparams:hparams", live=False,
+            present=_has_hparams),
 ]
 
-
-def _has_rows(experiment: Any, kind: str) -> bool:
-    frame = getattr(experiment, kind, None)
-    return frame is not None and len(frame) > 0
+#: Links between tabs present together: ``(source kind, target kind, function)``,
+#: called as ``function(views[source], views[target])``. Brushing runs in the
+#: hparams tab shows only those runs in the scalars tab.
+LINKS: list[tuple[str, str, str | Callable[..., Any]]] = [
+    ("hparams", "scalars", "tbnb.widgets.hparams:link"),
+]
 
 
 def _check_regex(name: str, pattern: str | None) -> None:
@@ -113,6 +155,8 @@ class Dashboard(ipywidgets.VBox):
         The data shown.
     views : dict of str to ipywidgets.Widget
         The widget of each tab, by kind (``dash.views["scalars"]``).
+    links : list
+        The links made between tabs (see :data:`LINKS`).
     tab : ipywidgets.Tab
         The tab container.
 
@@ -122,7 +166,7 @@ class Dashboard(ipywidgets.VBox):
     >>> from tbnb.samples import sample_logdir
     >>> dash = tbnb.Dashboard(sample_logdir())          # doctest: +SKIP
     >>> list(dash.views)                                # doctest: +SKIP
-    ['scalars']
+    ['scalars', 'hparams']
     >>> dash.views["scalars"].smoothing = 0.9           # doctest: +SKIP
     """
 
@@ -157,9 +201,14 @@ class Dashboard(ipywidgets.VBox):
             )
         self.experiment = experiment
         self.views: dict[str, ipywidgets.Widget] = {}
-        present = [spec for spec in TABS if _has_rows(experiment, spec.kind)]
+        present = [spec for spec in TABS if spec.shown_for(experiment)]
         for spec in present:
             self.views[spec.kind] = spec.build(experiment, refresh=refresh)
+        self.links: list[Any] = [
+            _resolve(function)(self.views[source_kind], self.views[target_kind])
+            for source_kind, target_kind, function in LINKS
+            if source_kind in self.views and target_kind in self.views
+        ]
         self.tab = ipywidgets.Tab(
             children=[self.views[spec.kind] for spec in present],
             titles=[spec.title for spec in present],

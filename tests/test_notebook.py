@@ -95,11 +95,12 @@ def test_help_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> Non
 def test_dashboard_from_logdir(logdir: Path) -> None:
     dash = Dashboard(str(logdir))
     assert isinstance(dash, ipywidgets.VBox)
-    assert list(dash.views) == ["scalars"]
-    scal = dash.views["scalars"]
+    assert list(dash.views) == ["scalars", "hparams"]  # the sample has add_hparams
+    scal, hp = dash.views["scalars"], dash.views["hparams"]
     assert type(scal).__name__ == "ScalarsWidget"
-    assert dash.tab.titles == ("Scalars",)
-    assert dash.tab.children == (scal,)
+    assert type(hp).__name__ == "HParamsWidget"
+    assert dash.tab.titles == ("Scalars", "HParams")
+    assert dash.tab.children == (scal, hp)
     assert "tbnb-dashboard" in dash._dom_classes
     shown = set(scal.data["run"])
     assert set(SPEC.run_names()) <= shown
@@ -120,6 +121,17 @@ def test_dashboard_from_experiment(logdir: Path) -> None:
     assert dash.experiment is exp
     with pytest.raises(TypeError, match=r"tbnb.load"):
         Dashboard(exp, runs="x")
+
+
+def test_hparams_selection_drives_scalars(logdir: Path) -> None:
+    dash = Dashboard(logdir)
+    hp, scal = dash.views["hparams"], dash.views["scalars"]
+    assert len(dash.links) == 1
+    hp.brush("lr", (0.005, 1.0))  # the lr=0.01 runs only
+    assert set(hp.selected_runs) >= {"lr=0.01,seed=0", "lr=0.01,seed=1"}
+    data = scal.data
+    assert set(data.loc[data["tag"] == "train/loss", "run"]) == {"lr=0.01,seed=0",
+                                                                  "lr=0.01,seed=1"}
 
 
 def test_dashboard_refresh_starts_polling(logdir: Path) -> None:
@@ -154,6 +166,18 @@ def test_empty_logdir_says_so(tmp_path: Path) -> None:
     assert "no data to show" in dash.children[0].value
 
 
+def test_no_hparams_tab_for_metrics_alone(tmp_path: Path) -> None:
+    from tensorboardX import SummaryWriter
+
+    for run in ("a", "b"):
+        with SummaryWriter(str(tmp_path / run)) as w:
+            for step in range(5):
+                w.add_scalar("loss", 1.0 / (step + 1), step)
+    dash = Dashboard(tmp_path)
+    assert dash.tab.titles == ("Scalars",)
+    assert dash.links == []
+
+
 def test_header_escapes_paths(tmp_path: Path) -> None:
     evil = tmp_path / "<b onmouseover=alert(1)>"
     write_sample(evil, SampleSpec(learning_rates=(0.1,), seeds=(0,), steps=5, val_every=5,
@@ -175,7 +199,7 @@ def test_tab_registry_is_one_entry_per_kind(
     monkeypatch.setattr(notebook, "TABS", [*TABS, TabSpec("Text", "text", texts),
                                            TabSpec("Audio", "audio", texts)])
     dash = Dashboard(logdir)
-    assert dash.tab.titles == ("Scalars", "Text")  # no audio in the logdir: no tab
+    assert dash.tab.titles == ("Scalars", "HParams", "Text")  # no audio: no tab
     assert len(calls) == 1
     assert calls[0][1] is None
     assert dash.views["text"].value == f"{len(dash.experiment.text)} texts"

@@ -224,7 +224,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     cell = session.cell("magic")
     dash = cell.locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    expect(dash.locator(".lm-TabBar-tab")).to_have_text(["Scalars"])
+    expect(dash.locator(".lm-TabBar-tab")).to_have_text(["Scalars", "HParams"])
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
     charts = dash.locator(".tbnb-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect_runs_per_tag))
@@ -232,6 +232,12 @@ def test_magic_shows_dashboard(session: Session) -> None:
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
+    dash.locator(".lm-TabBar-tab", has_text="HParams").click()
+    hp = dash.locator(".tbnb-hparams")
+    expect(hp).to_be_visible()
+    expect(hp.locator("canvas.tbnb-hp-canvas").first).to_be_visible()
+    session.shot(dash, "07_magic_hparams_tab")
+    dash.locator(".lm-TabBar-tab", has_text="Scalars").click()
 
 
 def test_saved_notebook_size_budget(session: Session) -> None:
@@ -272,7 +278,7 @@ def test_saved_notebook_size_budget(session: Session) -> None:
 
 def test_no_console_errors_and_nothing_left_localhost(session: Session) -> None:
     log = session.browser.log
-    session.page.screenshot(path=session.out / "lab_07_final.png", full_page=True)
+    session.page.screenshot(path=session.out / "lab_08_final.png", full_page=True)
     assert log.page_errors == []
     assert log.console_errors == []
     assert log.external_requests == []
