@@ -400,3 +400,130 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
             ctx.close()
     assert errors == []
     assert external == []
+
+
+HARNESS = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<div id="host" style="width:1200px"></div>
+<script type="module">
+const b64 = (s) => { const bin = atob(s); const u = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i); return new DataView(u.buffer); };
+const payload = JSON.parse(document.getElementById("payload").textContent);
+const state = payload.state;
+payload.paths.forEach((path, i) => {
+  let node = state;
+  for (const k of path.slice(0, -1)) node = node[k];
+  node[path[path.length - 1]] = b64(payload.buffers[i]);
+});
+// The model API anywidget hands to render(): get/set/on/off/save_changes/send.
+const handlers = {};
+const model = {
+  get: (k) => state[k],
+  set: (k, v) => { state[k] = v; (handlers["change:" + k] || []).forEach((f) => f()); },
+  on: (e, f) => { (handlers[e] ||= []).push(f); },
+  off: (e, f) => { handlers[e] = (handlers[e] || []).filter((g) => g !== f); },
+  save_changes: () => { window.__saved.push(JSON.stringify(Object.keys(state))); },
+  send: (content) => { window.__sent.push(content); },
+};
+window.__sent = []; window.__saved = [];
+window.__deliver = (content, buffers) =>
+  (handlers["msg:custom"] || []).forEach((f) => f(content, buffers.map(b64)));
+const url = URL.createObjectURL(new Blob([atob(payload.esm)], { type: "text/javascript" }));
+const mod = await import(url);
+mod.default.render({ model, el: document.getElementById("host") });
+window.__ready = true;
+</script>
+<script type="application/json" id="payload">%PAYLOAD%</script>
+</body></html>"""
+
+
+def harness_page(widget: ScalarsWidget, path: Path) -> Path:
+    """A page rendering ``widget`` from its state with a stand-in model recording sends."""
+    import base64
+
+    state, paths, buffers = _remove_buffers(widget.get_state())
+    esm = state.pop("_esm")
+    body = json.dumps({
+        "state": state, "paths": [list(p) for p in paths],
+        "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers],
+        "esm": base64.b64encode(esm.encode()).decode(),
+    }).replace("</", "<\\/")
+    path.write_text(HARNESS.replace("%PAYLOAD%", body), encoding="utf-8")
+    return path
+
+
+def _deliver(page: Any, content: dict[str, Any], buffers: list[Any]) -> None:
+    import base64
+
+    page.evaluate("([c, b]) => window.__deliver(c, b)",
+                  [content, [base64.b64encode(bytes(b)).decode() for b in buffers]])
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(_chromium_reason() is not None, reason=str(_chromium_reason()))
+def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
+    torch_logdir: Path, tmp_path: Path
+) -> None:
+    """Drag-zoom sends a "range" request; the answer (from ScalarsWidget.answer, as
+    binary buffers) replaces the chart's points; an "append" message adds points."""
+    from playwright.sync_api import sync_playwright
+
+    from tbnb.widgets.serializers import pack
+
+    w = tbnb.scalars(torch_logdir, max_points=100)
+    page_path = harness_page(w, tmp_path / "harness.html")
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--disable-dev-shm-usage"],
+            viewport={"width": 1300, "height": 900})
+        try:
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_path.as_uri())
+            page.wait_for_function("window.__ready === true", timeout=20_000)
+            chart = '.tbnb-chart[data-tag="loss"]'
+            page.wait_for_selector(f"{chart}[data-points]")
+            overview = int(page.get_attribute(chart, "data-points") or 0)
+            assert 2 * 100 <= overview <= 2 * (3 * 50 + 2)  # downsampled, 2 runs
+            box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
+            assert box is not None
+            y = box["y"] + box["height"] / 2
+            page.mouse.move(box["x"] + 100, y)
+            page.mouse.down()
+            page.mouse.move(box["x"] + 160, y, steps=4)
+            page.mouse.up()
+            (request,) = page.evaluate("window.__sent")
+            assert request["type"] == "range"
+            assert request["chart"] == "loss"
+            assert request["field"] == "step"
+            assert 0 < request["lo"] < request["hi"] < 3000
+            assert sorted(request["runs"]) == ["x", "y"]
+            assert page.get_attribute(chart, "data-zoomed") == "view"
+            reply = w.answer(request)
+            assert reply is not None
+            content, buffers = pack(reply)
+            _deliver(page, content, buffers)
+            page.wait_for_selector(f'{chart}[data-zoomed="full"]')
+            lo, hi = request["lo"], request["hi"]
+            full = sum(1 for s in range(0, 3000, 3) if lo <= s <= hi)
+            zoomed = int(page.get_attribute(chart, "data-points") or 0)
+            assert zoomed >= 2 * full  # every point of the range, both runs
+            page.dblclick(f"{chart} canvas.tbnb-canvas-over")
+            assert page.get_attribute(chart, "data-zoomed") == "none"
+            # live append: three new points for run "x"
+            msg = {"type": "append", "series": [{
+                "run": "x", "tag": "loss", "total": 1003,
+                "columns": {"step": np.array([3000, 3003, 3006], dtype=np.int32),
+                            "wall": np.array([1.0, 2.0, 3.0]),
+                            "value": np.array([5.0, 6.0, 7.0])}}]}
+            _deliver(page, *pack(msg))
+            page.wait_for_function(
+                "([sel, n]) => document.querySelector(sel).getAttribute('data-points') == n",
+                arg=[chart, str(overview + 3)])
+        finally:
+            ctx.close()
+    assert errors == []

@@ -139,9 +139,12 @@ class ScalarsView {
     this.disposers = [];
   }
 
-  on(event, fn) {
-    this.model.on(event, fn);
-    this.disposers.push(() => this.model.off(event, fn));
+  on(events, fn) {
+    // One registration per event name: anywidget's model API takes single names.
+    for (const event of events.split(" ")) {
+      this.model.on(event, fn);
+      this.disposers.push(() => this.model.off(event, fn));
+    }
   }
 
   build() {
@@ -554,6 +557,8 @@ class ScalarsView {
       });
       c.chart.draw(level);
       c.reset.hidden = !c.chart.zoom;
+      c.el.setAttribute("data-points", String(c.chart.series.reduce((n, s) => n + s.x.length, 0)));
+      c.el.setAttribute("data-zoomed", c.zoomData ? "full" : c.chart.zoom ? "view" : "none");
     }
   }
 
