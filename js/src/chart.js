@@ -230,15 +230,20 @@ export class LineChart {
     let skipped = false;
     let sx = 0;
     let sy = 0;
+    let run = 0; // drawable points in the current segment
+    const lonely = []; // single-point segments: drawn as dots (a line needs two)
     for (let i = 0; i < xsArr.length; i++) {
       const px = fx(xsArr[i]);
       const py = fy(ysArr[i]);
       if (!Number.isFinite(px) || !Number.isFinite(py)) {
         if (skipped) ctx.lineTo(sx, sy);
+        if (run === 1) lonely.push(lx, ly);
         pen = false;
         skipped = false;
+        run = 0;
         continue;
       }
+      run += 1;
       if (!pen) {
         ctx.moveTo(px, py);
         pen = true;
@@ -256,7 +261,17 @@ export class LineChart {
       skipped = false;
     }
     if (skipped) ctx.lineTo(sx, sy);
+    if (run === 1) lonely.push(lx, ly);
     ctx.stroke();
+    if (lonely.length) {
+      ctx.fillStyle = color;
+      ctx.beginPath();
+      for (let k = 0; k < lonely.length; k += 2) {
+        ctx.moveTo(lonely[k] + width + 1, lonely[k + 1]);
+        ctx.arc(lonely[k], lonely[k + 1], width + 1, 0, Math.PI * 2);
+      }
+      ctx.fill();
+    }
   }
 
   _band(ctx, s, fx, fy) {
