@@ -218,6 +218,25 @@ def test_magic_displays_a_dashboard(
     assert set(dash.views["scalars"].data["run"]) == {"lr=0.001,seed=0", "lr=0.01,seed=0"}
 
 
+def test_magic_with_fsspec_url(
+    shell: Any, logdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    for path in logdir.rglob("*"):
+        if path.is_file():
+            fs.pipe(f"/magic-url/{path.relative_to(logdir).as_posix()}", path.read_bytes())
+    shown: list[Any] = []
+    monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
+    try:
+        shell.run_line_magic("tbnb", "memory://magic-url --tags ^val/")
+    finally:
+        fs.rm("/magic-url", recursive=True)
+    (dash,) = shown
+    assert set(dash.views["scalars"].data["tag"]) == {"val/loss", "val/acc"}
+    assert "memory://magic-url" in dash.children[0].value
+
+
 def test_magic_errors_do_not_raise_system_exit(shell: Any) -> None:
     with pytest.raises(UsageError, match="does not exist"):
         shell.run_line_magic("tbnb", "/no/such/logdir")
