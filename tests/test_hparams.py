@@ -668,3 +668,12 @@ def test_experiment_gives_the_same_frame(fixture: str, request: pytest.FixtureRe
     pd.testing.assert_frame_equal(got, expected)
     assert got.attrs == expected.attrs
     pd.testing.assert_frame_equal(own, _load(logdir))
+
+
+def test_plain_string_run_and_tag_columns(torch_sweep: Path) -> None:
+    """A scalars frame with plain (not categorical) run/tag columns gives the same frame."""
+    source = LogdirSource(torch_sweep)
+    expected = hparams_frame(source, metrics=["last", "min", "max", "mean"])
+    source.scalars = source.scalars.astype({"run": object, "tag": object})
+    got = hparams_frame(source, metrics=["last", "min", "max", "mean"])
+    pd.testing.assert_frame_equal(got, expected)

@@ -54,6 +54,8 @@ const fmt = format(".4~g");
 const SCALES = ["linear", "log", "quantile"];
 const SCALE_TEXT = { linear: "lin", log: "log", quantile: "q" };
 const PAD = { top: 50, bottom: 30, side: 56 };
+const BINS = 32;
+const GREY = "rgb(150,150,150)";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -311,7 +313,10 @@ class HParamsView {
       this.live = null;
       this.update();
     });
-    this.on("change:color_by", () => this.update());
+    this.on("change:color_by", () => {
+      this.colors = null;
+      this.update();
+    });
     this.on("change:metric", () => {
       this.syncSelects();
       this.renderScatter();
@@ -334,6 +339,7 @@ class HParamsView {
 
   rebuild() {
     this.data = buildTable(this.model.get("_table"));
+    this.colors = null;
     this.page = 0;
     this.syncSelects();
     this.layoutAxes();
@@ -540,24 +546,38 @@ class HParamsView {
   }
 
   colorer() {
+    // Every row gets a colour bucket (<= 33 colours) so lines are stroked per bucket.
     const name = this.model.get("color_by");
     const col = this.data.columns.get(name);
-    if (!col) return { color: () => "#4c78a8", legend: [] };
-    if (col.kind === "category") {
-      return {
-        color: (i) => (col.codes[i] < 0 ? "rgb(150,150,150)" : PALETTE[col.codes[i] % PALETTE.length]),
-        legend: col.labels.slice(0, 20).map((l, k) => ({ label: l, color: PALETTE[k % PALETTE.length] })),
-        name,
-      };
+    const n = this.data.n;
+    const bucket = new Uint8Array(n);
+    let colors;
+    let legend = [];
+    if (!col) {
+      colors = ["#4c78a8"];
+    } else if (col.kind === "category") {
+      colors = [...PALETTE, GREY];
+      for (let i = 0; i < n; i++) bucket[i] = col.codes[i] < 0 ? PALETTE.length : col.codes[i] % PALETTE.length;
+      legend = col.labels.slice(0, 20).map((l, k) => ({ label: l, color: PALETTE[k % PALETTE.length] }));
+    } else {
+      const lo = col.min;
+      const span = col.max > lo ? col.max - lo : 1;
+      colors = Array.from({ length: BINS }, (_, k) => viridis(k / (BINS - 1)));
+      colors.push(GREY);
+      for (let i = 0; i < n; i++) {
+        const v = col.values[i];
+        bucket[i] = Number.isFinite(v) ? Math.round(((v - lo) / span) * (BINS - 1)) : BINS;
+      }
+      if (Number.isFinite(lo)) legend = [{ label: fmt(lo), color: colors[0] }, { label: fmt(col.max), color: colors[BINS - 1] }];
     }
-    const lo = col.min;
-    const hi = col.max;
-    const span = hi > lo ? hi - lo : 1;
-    return {
-      color: (i) => viridis((col.values[i] - lo) / span),
-      legend: Number.isFinite(lo) ? [{ label: fmt(lo), color: viridis(0) }, { label: fmt(hi), color: viridis(1) }] : [],
-      name,
-    };
+    return { color: (i) => colors[bucket[i]], bucket, colors, legend, name };
+  }
+
+  colorState() {
+    if (!this.colors || this.colors.key !== this.model.get("color_by")) {
+      this.colors = { key: this.model.get("color_by"), ...this.colorer() };
+    }
+    return this.colors;
   }
 
   update() {
@@ -585,6 +605,22 @@ class HParamsView {
     }
   }
 
+  /** y of every row on every axis (cached per layout; reused for hover). */
+  rowYs(axes) {
+    const key = `${axes.map((a) => `${a.name}|${a.mode}|${a.inverted}|${a.x}`).join(";")}|${this.model.get("height")}`;
+    if (this.ysKey !== key || this.ysTable !== this.data) {
+      const n = this.data.n;
+      this.ys = axes.map((ax) => {
+        const out = new Float32Array(n);
+        for (let i = 0; i < n; i++) out[i] = this.yOf(rowU(ax.col, ax.scale, i));
+        return out;
+      });
+      this.ysKey = key;
+      this.ysTable = this.data;
+    }
+    return this.ys;
+  }
+
   drawLines() {
     const axes = this.axesCache || [];
     const { top, bottom, height } = this.plotBox();
@@ -604,38 +640,52 @@ class HParamsView {
     const mask = this.live ? selectionMask(this.data, this.live) : this.mask;
     this.liveMask = mask;
     const n = this.data.n;
-    // y of every row on every axis, reused for hover
-    const ys = axes.map((ax) => {
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) out[i] = this.yOf(rowU(ax.col, ax.scale, i));
-      return out;
-    });
-    this.ys = ys;
-    const fg = getComputedStyle(this.root).color || "#222";
-    // unselected rows: one faint path
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = "rgba(140,140,140,0.22)";
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) {
-      if (mask[i]) continue;
-      for (let k = 0; k < axes.length; k++) {
-        if (k === 0) ctx.moveTo(axes[k].x, ys[k][i]);
-        else ctx.lineTo(axes[k].x, ys[k][i]);
+    const ys = this.rowYs(axes);
+    if (!this.fg) this.fg = getComputedStyle(this.root).color || "#222";
+    const fg = this.fg;
+    // Every row, faint, drawn once per layout into an offscreen layer: a brush
+    // move then costs one bitmap copy plus the selected rows only.
+    const bgKey = `${this.ysKey}|${c.width}x${c.height}`;
+    if (!this.bg || this.bgKey !== bgKey) {
+      this.bg = this.bg || document.createElement("canvas");
+      this.bg.width = c.width;
+      this.bg.height = c.height;
+      const b = this.bg.getContext("2d");
+      if (b) {
+        b.setTransform(dpr, 0, 0, dpr, 0, 0);
+        b.clearRect(0, 0, width, height);
+        b.lineWidth = 1;
+        b.strokeStyle = "rgba(140,140,140,0.22)";
+        b.beginPath();
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < axes.length; k++) {
+            if (k === 0) b.moveTo(axes[k].x, ys[k][i]);
+            else b.lineTo(axes[k].x, ys[k][i]);
+          }
+        }
+        b.stroke();
       }
+      this.bgKey = bgKey;
     }
-    ctx.stroke();
-    const { color } = this.colorer();
-    const alpha = n > 500 ? 0.45 : n > 100 ? 0.7 : 0.9;
-    ctx.globalAlpha = alpha;
-    ctx.lineWidth = 1.3;
-    for (let i = 0; i < n; i++) {
-      if (!mask[i]) continue;
-      ctx.strokeStyle = color(i);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.bg, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { bucket, colors } = this.colorState();
+    ctx.globalAlpha = n > 500 ? 0.45 : n > 100 ? 0.7 : 0.9;
+    ctx.lineWidth = 1; // hairlines: Skia strokes wider many-segment paths ~30x slower
+    for (let b = 0; b < colors.length; b++) {
+      let any = false;
       ctx.beginPath();
-      for (let k = 0; k < axes.length; k++) {
-        if (k === 0) ctx.moveTo(axes[k].x, ys[k][i]);
-        else ctx.lineTo(axes[k].x, ys[k][i]);
+      for (let i = 0; i < n; i++) {
+        if (!mask[i] || bucket[i] !== b) continue;
+        any = true;
+        for (let k = 0; k < axes.length; k++) {
+          if (k === 0) ctx.moveTo(axes[k].x, ys[k][i]);
+          else ctx.lineTo(axes[k].x, ys[k][i]);
+        }
       }
+      if (!any) continue;
+      ctx.strokeStyle = colors[b];
       ctx.stroke();
     }
     ctx.globalAlpha = 1;
@@ -704,7 +754,7 @@ class HParamsView {
   }
 
   renderLegend() {
-    const { legend, name } = this.colorer();
+    const { legend, name } = this.colorState();
     this.legend.replaceChildren(el("span", { text: name ? `colour: ${name}` : "" }),
       ...legend.map((item) => {
         const i = el("i");
@@ -810,7 +860,7 @@ class HParamsView {
       });
       head.append(th);
     }
-    const { color } = this.colorer();
+    const { color } = this.colorState();
     const body = shown.map((i) => {
       const swatch = el("i");
       swatch.style.cssText = `display:inline-block;width:9px;height:9px;border-radius:2px;margin-right:4px;background:${color(i)}`;
@@ -861,7 +911,7 @@ class HParamsView {
       return;
     }
     const ms = axisScale(metric, "linear", false);
-    const { color } = this.colorer();
+    const { color } = this.colorState();
     const W = 170;
     const H = 130;
     const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
