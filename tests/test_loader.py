@@ -441,3 +441,11 @@ def test_graphs_are_listed_and_filtered_by_event_type(tmp_path: Path) -> None:
     only = _both(tmp_path, event_types={"graphs"})
     assert len(only.graphs) == 2
     assert len(only.scalars) == 0
+
+
+def test_progress_bar_shows_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    logdir = writers.cached("keras").logdir
+    tbnb.load(logdir, progress=True)
+    assert "tbnb.load" in capsys.readouterr().err
+    tbnb.load(logdir, progress=False)
+    assert "tbnb.load" not in capsys.readouterr().err
