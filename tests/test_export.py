@@ -6,6 +6,7 @@ import base64
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import anywidget
 import ipywidgets
@@ -29,12 +30,13 @@ class Probe(anywidget.AnyWidget):
     blob = traitlets.Bytes(bytes(range(256))).tag(sync=True)
 
 
-def _payload(page: str) -> dict:
+def _payload(page: str) -> dict[str, Any]:
     match = re.search(
         r'<script type="application/json" id="tbnb-export-state">(.*?)</script>', page, re.S
     )
     assert match is not None
-    return json.loads(match.group(1))
+    payload: dict[str, Any] = json.loads(match.group(1))
+    return payload
 
 
 def test_state_round_trips_with_buffers_and_shared_modules(tmp_path: Path) -> None:
@@ -107,7 +109,7 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="at least one"):
         render_html([])
     with pytest.raises(TypeError, match="widget"):
-        render_html(["not a widget"])  # type: ignore[list-item]
+        render_html(["not a widget"])
 
 
 def test_scalars_widget_export(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,11 +13,11 @@ NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def _run(path: Path, cwd: Path) -> object:
+def _run(path: Path, cwd: Path) -> Any:
     import nbformat
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
+    nb: Any = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
     )
@@ -39,7 +40,7 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ))
     monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path / "cache"))
     nb = _run(path, tmp_path)
-    code = [c for c in nb.cells if c.cell_type == "code"]  # type: ignore[attr-defined]
+    code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in code)
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert errors == []

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ SMALL = SampleSpec(
 )
 
 
-def _read_run(run_dir: Path) -> dict[str, object]:
+def _read_run(run_dir: Path) -> dict[str, Any]:
     """Read one run with TensorBoard's own EventAccumulator (an independent reader)."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
@@ -118,7 +120,7 @@ def test_cache_dir_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert samples.cache_dir() == tmp_path
     monkeypatch.delenv("TBNB_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    if samples.sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux"):
         assert samples.cache_dir() == tmp_path / "xdg" / "tbnb"
 
 

@@ -67,7 +67,7 @@ def _children(pid: int) -> list[tuple[int, str]]:
 
 def _alive(pid: int, starttime: str) -> bool:
     fields = _stat(pid)
-    return bool(fields) and fields[19] == starttime and fields[0] != "Z"
+    return fields is not None and fields[19] == starttime and fields[0] != "Z"
 
 
 class LabServer:

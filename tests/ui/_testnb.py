@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 
-def build(logdir: Path) -> nbformat.NotebookNode:
+def build(logdir: Path) -> Any:
     """Cells: setup, scalars, readback, magic, many (10 widgets), done."""
     path = json.dumps(str(logdir))
     cells = [
@@ -37,14 +37,15 @@ many = [tbnb.scalars(exp, tags="^train/loss$") for _ in range(10)]
 display(*many)"""),
         ("done", 'print("ALL_DONE")'),
     ]
-    nb = new_notebook()
+    nb: Any = new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
         "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
     }
     nb.metadata["language_info"] = {"name": "python"}
-    nb.cells.append(new_markdown_cell("tbnb browser test notebook"))
+    nb.cells.append(new_markdown_cell("tbnb browser test notebook"))  # type: ignore[no-untyped-call]
     for tag, source in cells:
-        nb.cells.append(new_code_cell(source, metadata={"tags": [tag]}))
+        cell = new_code_cell(source, metadata={"tags": [tag]})  # type: ignore[no-untyped-call]
+        nb.cells.append(cell)
     return nb
 
 

@@ -10,6 +10,7 @@ tags; other writers do not).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anywidget
 import ipywidgets
@@ -42,7 +43,7 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _open(chromium: Chromium, path: Path) -> object:
+def _open(chromium: Chromium, path: Path) -> Any:
     page = chromium.page()
     chromium.log.clear()
     page.goto(path.as_uri())

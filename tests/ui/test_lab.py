@@ -85,7 +85,7 @@ def session(
     root = tmp_path_factory.mktemp("lab")
     logdir = root / "logs dir"  # a space: the magic must take a quoted path
     write_sample(logdir, SPEC)
-    nbformat.write(build(logdir), root / NB)
+    nbformat.write(build(logdir), root / NB)  # type: ignore[no-untyped-call]
     lab = LabServer(root)
     lab.start()
     page = chromium.page()
