@@ -205,3 +205,25 @@ def test_hparams_subrun_appearing_later_is_merged(tmp_path: Path) -> None:
     report = _quiet_reload(exp)
     assert len(report.new_runs) == 1
     assert exp.hparams.loc[".", "lr"] == 0.5
+
+
+@pytest.mark.xfail(strict=True, reason="experiment.py: reload() clears the cached frames only "
+                   "when ReloadReport.changed, which does not count hparams values, so "
+                   "exp.hparams stays stale")
+def test_hparams_appended_to_a_known_file_show_up_on_reload(tmp_path: Path) -> None:
+    from tensorboard.compat.proto import event_pb2
+    from tensorboard.plugins.hparams import summary_v2 as hp
+    from tensorboard.plugins.scalar.summary_v2 import scalar_pb
+
+    path = tmp_path / "events.out.tfevents.1.h.v2"
+    writers.write_events(str(path), [event_pb2.Event(step=0, wall_time=1.0,
+                                                     summary=scalar_pb("acc", 0.5))])
+    exp = tbnb.load(tmp_path, progress=False)
+    assert "lr" not in exp.hparams.columns
+    with path.open("ab") as f:
+        f.write(writers.frame_record(event_pb2.Event(
+            step=0, wall_time=2.0, summary=hp.hparams_pb({"lr": 0.1})).SerializeToString()))
+    report = _quiet_reload(exp)
+    assert len(exp.hparams_values) == 1
+    assert report.changed
+    assert exp.hparams.loc[".", "lr"] == 0.1
