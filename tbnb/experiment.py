@@ -16,7 +16,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -38,10 +38,23 @@ from tbnb.normalize import (
     TEXT,
     TagMetadata,
 )
-from tbnb.runload import FileState, LoadOptions, RunResult, RunTask, load_run
+from tbnb.runload import (
+    FileState,
+    LoadOptions,
+    RunResult,
+    RunTask,
+    decoder_ready,
+    load_run,
+    warm_decoder,
+)
 from tbnb.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
 
 RunFilter = str | Sequence[str] | Callable[[str], bool] | None
+
+COLD_PROTOBUF_BYTES = 32 << 20
+"""Up to this many unread bytes, a load decodes with protobuf while the compiled
+decoder is not compiled yet (about 8 s of protobuf at worst, against a compile of
+tens of seconds)."""
 
 
 @dataclass
@@ -160,6 +173,7 @@ class Experiment:
         """
         report = ReloadReport()
         tasks = self._plan(report)
+        tasks = self._choose_decoder(tasks)
         if self._store is None:
             capacity = sum(self._unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
             self._store = ScalarStore(capacity=capacity,
@@ -190,6 +204,21 @@ class Experiment:
             tasks.append(RunTask(run=run, fs=self.fs, files=states,
                                  tag_meta=self._tag_meta[run], options=self._options))
         return tasks
+
+    def _choose_decoder(self, tasks: list[RunTask]) -> list[RunTask]:
+        """Decode a small load with protobuf while the compiled decoder is still cold.
+
+        Compiling it takes tens of seconds once per install; protobuf decodes a few
+        megabytes faster than that, and both give identical frames. The compiler
+        runs in the background meanwhile, for the next (re)load.
+        """
+        if not self._options.fast or decoder_ready():
+            return tasks
+        warm_decoder()
+        if sum(self._unread_bytes(t) for t in tasks) > COLD_PROTOBUF_BYTES:
+            return tasks
+        slow = replace(self._options, fast=False)
+        return [replace(t, options=slow) for t in tasks]
 
     def _unread_bytes(self, task: RunTask) -> int:
         total = 0

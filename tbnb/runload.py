@@ -33,7 +33,9 @@ Examples
 from __future__ import annotations
 
 import math
+import os
 import re
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -59,7 +61,7 @@ from tbnb.normalize import (
     kind_of,
     normalize_value,
 )
-from tbnb.records import read_from, scan_records
+from tbnb.records import scan_records
 from tbnb.tensors import TensorDecodeError
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
@@ -70,6 +72,39 @@ SEQ_FILE_SHIFT = 40
 """A point's stream position is ``file_rank << 40 | byte offset`` (files up to 1 TiB)."""
 
 _SESSION_START = 1
+
+
+_warming: threading.Thread | None = None
+
+
+def decoder_ready() -> bool:
+    """Whether the compiled decoder can run without compiling first.
+
+    True once it ran in this process or when numba's on-disk cache holds it (the
+    first use after an install compiles it once, which takes tens of seconds).
+    """
+    from tbnb import _fastdecode
+
+    kernel = _fastdecode._decode_kernel
+    if kernel.signatures:
+        return True
+    try:
+        return os.path.exists(kernel._cache._cache_file._index_path)
+    except AttributeError:  # numba internals moved: assume it is cheap
+        return True
+
+
+def warm_decoder() -> threading.Thread:
+    """Compile the decoder (and fill numba's cache) in a background thread, once."""
+    global _warming  # noqa: PLW0603 - one warm-up per process
+    if _warming is None:
+        from tbnb._fastdecode import decode_scalars
+
+        empty = np.zeros(0, dtype=np.int64)
+        _warming = threading.Thread(target=decode_scalars, args=(b"", empty, empty),
+                                    name="tbnb-compile", daemon=True)
+        _warming.start()
+    return _warming
 
 
 @dataclass
