@@ -261,6 +261,13 @@ def test_group_by_regex_and_hparam_column(tbx_logdir: Path) -> None:
     hp = pd.DataFrame({"run": list(RUNS), "opt": ["adam", "sgd", "adam"]})
     w2 = tbnb.scalars(tbx_logdir, group_by="opt", hparams=hp, agg="median")
     assert payload(w2)["members"] == {"adam": ["a/seed0", "b/seed0"], "sgd": ["a/seed1"]}
+    # a row's member runs (e.g. add_hparams sub-runs) join its group
+    hp2 = pd.DataFrame({"opt": ["adam", "sgd"]}, index=pd.Index(["a/seed0", "a/seed1"]))
+    hp2.attrs["members"] = {"a/seed0": ["a/seed0", "b/seed0"], "a/seed1": ["a/seed1"]}
+    lr = pd.Series({"a/seed0": 0.01, "a/seed1": 0.003, "b/seed0": 0.1})
+    assert payload(tbnb.scalars(tbx_logdir, group_by=lr))["runs"] == ["0.003", "0.01", "0.1"]
+    w3 = tbnb.scalars(tbx_logdir, group_by="opt", hparams=hp2)
+    assert payload(w3)["members"] == {"adam": ["a/seed0", "b/seed0"], "sgd": ["a/seed1"]}
 
 
 def test_x_from_another_tag_and_combined_charts(tbx_logdir: Path) -> None:

@@ -60,6 +60,14 @@ def _natural_key(text: str) -> list[Any]:
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text)]
 
 
+def _legend_order(names: list[str]) -> list[str]:
+    """Numeric order when every name is a number (groups by an hparam), else natural."""
+    try:
+        return sorted(names, key=float)
+    except ValueError:
+        return sorted(names, key=_natural_key)
+
+
 def _pick(names: list[str], spec: str | Sequence[str] | None, what: str) -> list[str]:
     if spec is None:
         return names
@@ -213,7 +221,7 @@ class ScalarsWidget(TbnbWidget):
                 raise ValueError(f"x={self.x_axis!r}: no scalar tag {x_tag!r}")
             df = _with_x_tag(df, x_tag)
         store = SeriesStore.from_frame(df)
-        legend = sorted(store.runs, key=_natural_key)
+        legend = _legend_order(store.runs)
         self._store = store
         self._members = members
         self._legend = legend
@@ -686,9 +694,19 @@ def _looks_like_regex(text: str) -> bool:
 
 
 def _hparam_column(hp: Any, column: str) -> pd.Series | None:
-    """``run -> value`` of hparam ``column`` if ``hp`` (one row per run) has it."""
+    """``run -> value`` of hparam ``column`` if ``hp`` (one row per run) has it.
+
+    Runs listed in ``hp.attrs["members"]`` (row -> runs whose scalars it holds, such
+    as the timestamped sub-run of torch's ``add_hparams``) get their row's value.
+    """
     if not isinstance(hp, pd.DataFrame) or column not in hp.columns:
         return None
-    if "run" in hp.columns:
-        return pd.Series(hp[column].to_numpy(), index=hp["run"].astype(str))
-    return pd.Series(hp[column].to_numpy(), index=hp.index.astype(str))
+    rows = hp["run"].astype(str) if "run" in hp.columns else hp.index.astype(str)
+    values = dict(zip(rows, hp[column].to_numpy(), strict=True))
+    members = hp.attrs.get("members")
+    if isinstance(members, Mapping):
+        for row, runs in members.items():
+            if str(row) in values:
+                for run in runs:
+                    values.setdefault(str(run), values[str(row)])
+    return pd.Series(values, dtype=object)
