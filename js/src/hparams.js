@@ -671,7 +671,9 @@ class HParamsView {
     ctx.drawImage(this.bg, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const { bucket, colors } = this.colorState();
-    ctx.globalAlpha = n > 500 ? 0.45 : n > 100 ? 0.7 : 0.9;
+    let shown = 0;
+    for (let i = 0; i < n; i++) shown += mask[i];
+    ctx.globalAlpha = shown > 500 ? 0.45 : shown > 100 ? 0.7 : 0.95;
     ctx.lineWidth = 1; // hairlines: Skia strokes wider many-segment paths ~30x slower
     for (let b = 0; b < colors.length; b++) {
       let any = false;
