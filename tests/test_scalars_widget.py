@@ -145,6 +145,12 @@ def test_to_plotly_is_what_is_shown(tbx_logdir: Path) -> None:
     first = df[(df["run"] == "a/seed0") & (df["tag"] == "train/loss")]
     trace = next(t for t in named if t.name == "a/seed0" and t.xaxis == "x")
     np.testing.assert_allclose(trace.y, first["smoothed"])
+    w.x_axis = "wall"
+    wall = next(t for t in w.to_plotly().data if t.name == "a/seed0")
+    assert str(pd.Timestamp(wall.x[3])) == "2023-11-14 22:13:23"  # 1.7e9 + 3 s, as UTC
+    w.x_axis = "relative"
+    rel = next(t for t in w.to_plotly().data if t.name == "a/seed0")
+    assert list(rel.x[:3]) == [0.0, 1.0, 2.0]
 
 
 def test_torch_writer_and_downsampling(torch_logdir: Path) -> None:
