@@ -20,17 +20,26 @@ function clampWeight(weight) {
 /** Debiased EMA over the finite values; non-finite values pass through. Returns Float64Array. */
 export function ema(values, weight) {
   const w = clampWeight(weight);
-  const out = new Float64Array(values); // a plain copy (Float64Array.from iterates: slow)
-  if (isConstant(values)) return out;
+  const n = values.length;
+  const out = new Float64Array(n);
   let last = 0;
   let wk = 1; // w ** (finite values so far), kept as a running product (no pow per point)
-  for (let i = 0; i < values.length; i++) {
+  let constant = true;
+  const first = n ? values[0] : 0;
+  // One pass: smooth, and note whether every value == the first (TensorBoard leaves
+  // such a series as it is).
+  for (let i = 0; i < n; i++) {
     const v = values[i];
-    if (!Number.isFinite(v)) continue;
+    if (!(v == first)) constant = false;
+    if (!Number.isFinite(v)) {
+      out[i] = v;
+      continue;
+    }
     last = last * w + (1 - w) * v;
     wk *= w;
     out[i] = last / (1 - wk);
   }
+  if (constant) out.set(values);
   return out;
 }
 
