@@ -425,6 +425,7 @@ def test_small_read_windows_give_the_same_frames(monkeypatch: pytest.MonkeyPatch
             writers.assert_frames_identical(getattr(exp, kind), getattr(whole, kind))
 
 
+@pytest.mark.filterwarnings("ignore:`torch.jit.trace:DeprecationWarning")
 def test_graphs_are_listed_and_filtered_by_event_type(tmp_path: Path) -> None:
     import torch
     from torch.utils.tensorboard import SummaryWriter
