@@ -450,3 +450,23 @@ def test_progress_bar_shows_when_asked(capsys: pytest.CaptureFixture[str]) -> No
     assert "tbnb.load" in capsys.readouterr().err
     tbnb.load(logdir, progress=False)
     assert "tbnb.load" not in capsys.readouterr().err
+
+
+def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
+    from fsspec.implementations.local import LocalFileSystem
+
+    class OptionsFileSystem(LocalFileSystem):  # type: ignore[misc]
+        protocol = ("tbnbopts",)
+
+        @classmethod
+        def _strip_protocol(cls, path: object) -> str:
+            return str(LocalFileSystem._strip_protocol(str(path).removeprefix("tbnbopts://")))
+
+    fsspec.register_implementation("tbnbopts", OptionsFileSystem, clobber=True)
+    shutil.copytree(writers.cached("keras").logdir, tmp_path / "logs")
+    exp = tbnb.load(f"tbnbopts://{tmp_path}/logs", storage_options={"token": "secret-1"},
+                    progress=False)
+    assert isinstance(exp.fs, OptionsFileSystem)
+    assert exp.fs.storage_options == {"token": "secret-1"}
+    assert exp.runs == ["train", "validation"]
+    assert len(exp.scalars) == 16
