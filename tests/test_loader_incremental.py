@@ -227,3 +227,31 @@ def test_hparams_appended_to_a_known_file_show_up_on_reload(tmp_path: Path) -> N
     assert len(exp.hparams_values) == 1
     assert report.changed
     assert exp.hparams.loc[".", "lr"] == 0.1
+
+
+def test_reload_past_127_tags_and_runs_widens_codes(tmp_path: Path) -> None:
+    def write(run: str, tags: range) -> None:
+        path = tmp_path / run / "events.out.tfevents.1.h"
+        path.parent.mkdir(exist_ok=True)
+        events = [Event(step=i, wall_time=1.0, summary=Summary(value=[
+            Summary.Value(tag=f"t{i}", simple_value=float(i))])) for i in tags]
+        with path.open("ab") as f:
+            f.write(b"".join(writers.frame_record(e.SerializeToString()) for e in events))
+
+    write("r000", range(100))
+    exp = tbnb.load(tmp_path, progress=False)
+    first = exp.scalars
+    copy = first.copy(deep=True)
+    write("r000", range(100, 300))
+    for r in range(1, 140):
+        write(f"r{r:03d}", range(r, r + 1))
+    report = _quiet_reload(exp)
+    assert report.scalars_added == 200 + 139
+    pd.testing.assert_frame_equal(first, copy)
+    s = exp.scalars
+    assert s["tag"].astype(str).tolist() == [f"t{i}" for i in range(300)] + [
+        f"t{r}" for r in range(1, 140)]
+    assert s["value"].tolist() == [float(i) for i in range(300)] + [float(r) for r in
+                                                                     range(1, 140)]
+    assert s["run"].astype(str).tolist() == ["r000"] * 300 + [f"r{r:03d}" for r in
+                                                             range(1, 140)]
