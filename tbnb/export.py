@@ -5,8 +5,10 @@ of every widget model (including binary buffers), each anywidget front-end modul
 (the ``_esm`` bundle, stored once however many widgets share it), and a small
 widget-manager shim that instantiates each module from its state. The shim also
 draws the few ipywidgets containers a dashboard is made of (boxes, tabs, HTML
-and label widgets). Interactions that need no new data (smoothing, filters,
-toggles, zoom) work in the page exactly as in the notebook.
+and label widgets) and keeps ``ipywidgets.jslink``/``jsdlink`` links between the
+exported models working (the dashboard's hparams selection drives its scalars).
+Interactions that need no new data (smoothing, filters, toggles, zoom) work in
+the page exactly as in the notebook.
 
 ``ipywidgets.embed`` is not used for the page: its default drops default-valued
 traits (anywidget's ``_esm`` among them) and its template loads require.js,
@@ -125,6 +127,24 @@ class Manager {
     }
   }
   async get_model(id) { return this.models.get(String(id).replace(/^IPY_MODEL_/, "")); }
+
+  // ipywidgets.jslink / jsdlink links between saved models keep working in the page.
+  linkAll() {
+    for (const link of this.models.values()) {
+      if (link.name !== "LinkModel" && link.name !== "DirectionalLinkModel") continue;
+      const [srcRef, srcAttr] = link.get("source") || [];
+      const [dstRef, dstAttr] = link.get("target") || [];
+      const src = this.model(srcRef);
+      const dst = this.model(dstRef);
+      if (!src || !dst) continue;
+      const forward = () => dst.set(dstAttr, src.get(srcAttr));
+      src.on(`change:${srcAttr}`, forward);
+      forward();
+      if (link.name === "LinkModel") {
+        dst.on(`change:${dstAttr}`, () => src.set(srcAttr, dst.get(dstAttr)));
+      }
+    }
+  }
   model(ref) { return this.models.get(String(ref).replace(/^IPY_MODEL_/, "")); }
 
   async _loadAnywidget(model) {
@@ -240,6 +260,7 @@ class Manager {
 }
 
 const manager = new Manager(payload);
+manager.linkAll();
 const root = document.getElementById("tbnb-export-root");
 for (const id of payload.views) await manager.render(id, root);
 root.setAttribute("data-rendered", "true");

@@ -100,6 +100,30 @@ def test_dashboard_page_has_tabs(
     assert chromium.log.page_errors == []
 
 
+def test_dashboard_page_keeps_hparams_scalars_link(
+    chromium: Chromium, out_dir: Path, tmp_path: Path
+) -> None:
+    from tbnb.samples import SampleSpec, write_sample
+
+    logdir = tmp_path / "sweep"
+    write_sample(logdir, SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=30,
+                                    val_every=10, hist_every=10, image_steps=()))
+    dash = tbnb.Dashboard(logdir)
+    dash.views["hparams"].brush("lr", (0.005, 1.0))  # only the two lr=0.01 runs
+    page = _open(chromium, to_html(dash, tmp_path / "sweep.html"))
+    loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
+    assert loss.get_attribute("data-series-count") == "2"
+    page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
+    page.locator("button.tbnb-hp-reset").click()  # the browser-side link updates the scalars
+    page.locator(".tbnb-export-tabbar button", has_text="Scalars").click()
+    page.wait_for_function("el => el.getAttribute('data-series-count') === '4'",
+                           arg=loss.element_handle())
+    page.screenshot(path=out_dir / "export_03_linked_dashboard.png", full_page=True)
+    assert chromium.log.page_errors == []
+    assert chromium.log.console_errors == []
+    assert chromium.log.external_requests == []
+
+
 class _Counter(anywidget.AnyWidget):
     """Checks the shim's model API: binary buffers, change events, initialize + render."""
 
@@ -127,6 +151,21 @@ class _Counter(anywidget.AnyWidget):
     blob = traitlets.Bytes(bytes(range(10))).tag(sync=True)
     n = traitlets.Int(0).tag(sync=True)
     inits = traitlets.Int(0).tag(sync=True)
+
+
+def test_links_work_in_the_page(chromium: Chromium, tmp_path: Path) -> None:
+    source, target, both = _Counter(label="source"), _Counter(label="target"), _Counter()
+    ipywidgets.jsdlink((source, "n"), (target, "n"))
+    ipywidgets.jslink((target, "n"), (both, "n"))
+    page = _open(chromium, to_html(ipywidgets.VBox([source, target, both]),
+                                   tmp_path / "links.html"))
+    counters = page.locator(".counter")
+    buttons = page.locator("button", has_text="+")
+    buttons.nth(0).click()  # source -> target -> both
+    assert [t.split("|")[2] for t in counters.all_text_contents()] == ["n=1", "n=1", "n=1"]
+    buttons.nth(2).click()  # both -> target (two-way), not back to source (one-way)
+    assert [t.split("|")[2] for t in counters.all_text_contents()] == ["n=1", "n=2", "n=2"]
+    assert chromium.log.page_errors == []
 
 
 def test_shim_model_api(chromium: Chromium, tmp_path: Path) -> None:
