@@ -83,6 +83,8 @@ class FastScalars:
         bytes, or -1 when the value has none.
     meta_len
         ``int64`` per value: length of those bytes (0 when none).
+    value_step, value_wall_time
+        ``int64`` / ``float64`` per value: its record's step and wall time.
     tags
         Distinct tags in order of first appearance, decoded as protobuf decodes them.
     """
@@ -96,6 +98,8 @@ class FastScalars:
     dtype: np.ndarray
     meta_start: np.ndarray
     meta_len: np.ndarray
+    value_step: np.ndarray
+    value_wall_time: np.ndarray
     tags: list[str]
 
 
@@ -674,7 +678,7 @@ def _decode_pass(
     buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, r0: int, fallback: np.ndarray,
     wall: np.ndarray, steps: np.ndarray, rec: np.ndarray, value: np.ndarray, dtype: np.ndarray,
     meta_start: np.ndarray, meta_len: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray,
-    nv: int,
+    vstep: np.ndarray, vwall: np.ndarray, nv: int,
 ) -> tuple[int, int]:
     """Decode records from ``r0`` until done or the value arrays are full: (next record, nv)."""
     for r in range(r0, starts.size):
@@ -690,6 +694,8 @@ def _decode_pass(
             wall[r] = w
             steps[r] = st
             rec[nv] = r
+            vstep[nv] = st
+            vwall[nv] = w
             value[nv] = val
             dtype[nv] = DTYPE_SIMPLE
             meta_start[nv] = -1
@@ -707,6 +713,9 @@ def _decode_pass(
         else:
             wall[r] = w
             steps[r] = st
+            for i in range(nv, n):
+                vstep[i] = st
+                vwall[i] = w
             nv = n
     return starts.size, nv
 
@@ -714,7 +723,7 @@ def _decode_pass(
 @njit(cache=True, nogil=True)
 def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
 ]:
     nrec = starts.size
     fallback = np.zeros(nrec, dtype=np.bool_)
@@ -728,13 +737,15 @@ def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     meta_len = np.empty(cap, dtype=np.int64)
     tag_start = np.empty(cap, dtype=np.int64)
     tag_len = np.empty(cap, dtype=np.int64)
+    vstep = np.empty(cap, dtype=np.int64)
+    vwall = np.empty(cap, dtype=np.float64)
     r = 0
     nv = 0
     while True:
         # Growing arrays inside the record loop would slow every iteration down, so
         # the loop stops when full, the arrays grow here, and it resumes.
         r, nv = _decode_pass(buf, starts, lengths, r, fallback, wall, steps, rec, value, dtype,
-                             meta_start, meta_len, tag_start, tag_len, nv)
+                             meta_start, meta_len, tag_start, tag_len, vstep, vwall, nv)
         if r == nrec:
             break
         rec = _grow(rec)
@@ -744,10 +755,12 @@ def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
         meta_len = _grow(meta_len)
         tag_start = _grow(tag_start)
         tag_len = _grow(tag_len)
+        vstep = _grow(vstep)
+        vwall = _grow(vwall)
     tag_id, rep_start, rep_len = _intern(buf, tag_start, tag_len, nv)
     return (
-        fallback, wall, steps, rec[:nv].copy(), tag_id, value[:nv].copy(), dtype[:nv].copy(),
-        meta_start[:nv].copy(), meta_len[:nv].copy(), rep_start, rep_len,
+        fallback, wall, steps, rec[:nv], tag_id, value[:nv], dtype[:nv], meta_start[:nv],
+        meta_len[:nv], rep_start, rep_len, vstep[:nv], vwall[:nv],
     )
 
 
@@ -776,7 +789,7 @@ def decode_scalars(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     """
     arr = as_uint8(buf)
     (fallback, wall, step, rec, tag_id, value, dtype, meta_start, meta_len, rep_start,
-     rep_len) = _decode_kernel(
+     rep_len, vstep, vwall) = _decode_kernel(
         arr, np.ascontiguousarray(starts, dtype=np.int64),
         np.ascontiguousarray(lengths, dtype=np.int64),
     )
@@ -792,8 +805,8 @@ def decode_scalars(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
         # A tag protobuf would reject: its whole record goes to the protobuf path.
         fallback[rec[~valid[tag_id]]] = True
         keep = ~fallback[rec]
-        rec, tag_id, value, dtype, meta_start, meta_len = (
-            a[keep] for a in (rec, tag_id, value, dtype, meta_start, meta_len)
+        rec, tag_id, value, dtype, meta_start, meta_len, vstep, vwall = (
+            a[keep] for a in (rec, tag_id, value, dtype, meta_start, meta_len, vstep, vwall)
         )
         used = np.zeros(len(tags), dtype=bool)
         used[tag_id] = True
@@ -802,5 +815,6 @@ def decode_scalars(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
         tags = [t for t, u in zip(tags, used.tolist(), strict=True) if u]
     return FastScalars(
         fallback=fallback, wall_time=wall, step=step, rec=rec, tag_id=tag_id, value=value,
-        dtype=dtype, meta_start=meta_start, meta_len=meta_len, tags=tags,
+        dtype=dtype, meta_start=meta_start, meta_len=meta_len, value_step=vstep,
+        value_wall_time=vwall, tags=tags,
     )

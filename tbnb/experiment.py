@@ -276,9 +276,8 @@ class Experiment:
                 kept = [r for r in rows if r["step"] < min_step]
                 report.points_purged += len(rows) - len(kept)
                 self._records[run][kind] = kept
-        store.append(run, result.scalar_tags, result.scalar_tag_id, result.step,
-                     result.wall_time, result.value)
-        report.scalars_added += int(result.step.size)
+        report.scalars_added += result.num_scalars
+        store.append(run, result.scalar_tags, result.scalar_pieces)
         for kind, rows in result.records.items():
             self._records[run][kind].extend(rows)
             report.values_added[kind] = report.values_added.get(kind, 0) + len(rows)

@@ -5,7 +5,7 @@ metadata a writer put on a tag's first event is known when later events of that
 tag arrive, and restarts can be applied in stream order. Tasks are independent and
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
-Bytes are read in windows (16 MiB, grown for a larger record), so a file of
+Bytes are read in windows (8 MiB, grown for a larger record), so a file of
 gigabytes of images never sits in memory whole. Scalar points come from the
 compiled decoder where the record has a common shape and from protobuf otherwise;
 ``LoadOptions(fast=False)`` decodes everything with protobuf (the reference the
@@ -65,7 +65,7 @@ from tbnb.records import scan_records
 from tbnb.tensors import TensorDecodeError
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
-WINDOW = 16 << 20
+WINDOW = 8 << 20
 """Bytes read at a time from an event file."""
 
 SEQ_FILE_SHIFT = 40
@@ -175,10 +175,7 @@ class RunResult:
     files: list[FileState]
     tag_meta: dict[str, TagMetadata]
     scalar_tags: list[str]
-    scalar_tag_id: np.ndarray
-    step: np.ndarray
-    wall_time: np.ndarray
-    value: np.ndarray
+    scalar_pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
     records: dict[str, list[dict[str, Any]]]
     starts: list[tuple[int, int]]
     hparams_values: list[tuple[str, int, bytes]]
@@ -187,13 +184,72 @@ class RunResult:
     graphs: list[dict[str, Any]]
 
     @property
+    def num_scalars(self) -> int:
+        """Scalar points read."""
+        return sum(int(piece[0].size) for piece in self.scalar_pieces)
+
+    @property
     def num_points(self) -> int:
         """Scalar points plus other values read."""
-        return int(self.value.size) + sum(len(v) for v in self.records.values())
+        return self.num_scalars + sum(len(v) for v in self.records.values())
+
+    def _column(self, index: int, dtype: Any) -> np.ndarray:
+        if not self.scalar_pieces:
+            return np.zeros(0, dtype=dtype)
+        return np.concatenate([piece[index] for piece in self.scalar_pieces]).astype(
+            dtype, copy=False)
+
+    @cached_property
+    def scalar_tag_id(self) -> np.ndarray:
+        """Index into :attr:`scalar_tags` of every scalar point, in stream order."""
+        return self._column(0, np.int32)
+
+    @cached_property
+    def step(self) -> np.ndarray:
+        """Step of every scalar point."""
+        return self._column(1, np.int64)
+
+    @cached_property
+    def wall_time(self) -> np.ndarray:
+        """Wall time of every scalar point."""
+        return self._column(2, np.float64)
+
+    @cached_property
+    def value(self) -> np.ndarray:
+        """Value of every scalar point."""
+        return self._column(3, np.float64)
+
+
+class _Window:
+    """Scalar points and restarts of one window, each tagged with its record index."""
+
+    def __init__(self) -> None:
+        self.fast: tuple[np.ndarray, ...] | None = None  # rec, tag_id, step, wall_time, value
+        self.slow: list[tuple[int, int, int, float, float]] = []
+        self.starts: list[tuple[int, int, int]] = []  # (record index, step, seq)
+
+    def points(self) -> tuple[np.ndarray, ...]:
+        """(rec, tag_id, step, wall_time, value) in record order."""
+        if not self.slow:
+            if self.fast is None:
+                empty = np.zeros(0, dtype=np.int64)
+                return (empty, empty.astype(np.int32), empty, empty.astype(np.float64),
+                        empty.astype(np.float64))
+            return self.fast
+        slow = (np.array([p[0] for p in self.slow], dtype=np.int64),
+                np.array([p[1] for p in self.slow], dtype=np.int32),
+                np.array([p[2] for p in self.slow], dtype=np.int64),
+                np.array([p[3] for p in self.slow], dtype=np.float64),
+                np.array([p[4] for p in self.slow], dtype=np.float64))
+        if self.fast is None:
+            return slow
+        merged = tuple(np.concatenate([a, b]) for a, b in zip(self.fast, slow, strict=True))
+        order = np.argsort(merged[0], kind="stable")  # values of one event keep their order
+        return tuple(a[order] for a in merged)
 
 
 class _RunAccumulator:
-    """Collects one run's values across windows and files."""
+    """Collects one run's values across windows and files, applying restarts in order."""
 
     def __init__(self, task: RunTask) -> None:
         self.task = task
@@ -201,7 +257,7 @@ class _RunAccumulator:
         self.tag_meta = dict(task.tag_meta)
         self.tag_ids: dict[str, int] = {}
         self.tag_kept: list[bool] = []
-        self.pieces: dict[str, list[np.ndarray]] = defaultdict(list)
+        self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self.records: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.starts: list[tuple[int, int]] = []
         self.hparams_values: list[tuple[str, int, bytes]] = []
@@ -216,52 +272,46 @@ class _RunAccumulator:
             self.tag_kept.append(self.options.keep_tag(tag))
         return tid
 
-    def add_points(self, tag_id: np.ndarray, step: np.ndarray, wall_time: np.ndarray,
-                   value: np.ndarray, seq: np.ndarray) -> None:
-        if SCALARS not in self.options.kinds or tag_id.size == 0:
-            return
-        keep = np.asarray(self.tag_kept, dtype=bool)[tag_id]
-        if not keep.all():
-            tag_id, step, wall_time, value, seq = (
-                a[keep] for a in (tag_id, step, wall_time, value, seq))
-        for name, array in (("tag_id", tag_id), ("step", step), ("wall_time", wall_time),
-                            ("value", value), ("seq", seq)):
-            self.pieces[name].append(array)
+    def add_window(self, window: _Window) -> None:
+        """Append a window's scalar points, applying its restarts in stream order."""
+        rec, tag_id, step, wall_time, value = window.points()
+        keep = None
+        if SCALARS in self.options.kinds and tag_id.size:
+            kept = np.asarray(self.tag_kept, dtype=bool)
+            if not kept.all():
+                keep = kept[tag_id]
+        elif tag_id.size:
+            keep = np.zeros(tag_id.shape, dtype=bool)
+        for start_rec, start_step, start_seq in window.starts:
+            self.restart(start_step, start_seq)
+            doomed = (rec < start_rec) & (step >= start_step)
+            if doomed.any():
+                keep = ~doomed if keep is None else keep & ~doomed
+        if keep is not None:
+            tag_id, step, wall_time, value = (a[keep] for a in (tag_id, step, wall_time, value))
+        if tag_id.size:
+            self.pieces.append((tag_id, step, wall_time, value))
 
-    def column(self, name: str, dtype: Any) -> np.ndarray:
-        pieces = self.pieces.pop(name, [])
-        if not pieces:
-            return np.zeros(0, dtype=dtype)
-        return np.concatenate(pieces).astype(dtype, copy=False)
+    def restart(self, start_step: int, start_seq: int) -> None:
+        """A ``SessionLog.START``: drop what came before it with ``step >= start_step``."""
+        self.starts.append((start_seq, start_step))
+        for i, (tag_id, step, wall_time, value) in enumerate(self.pieces):
+            keep = step < start_step
+            if not keep.all():
+                self.pieces[i] = (tag_id[keep], step[keep], wall_time[keep], value[keep])
+        for rows in (*self.records.values(), self.graphs):
+            rows[:] = [r for r in rows if not (r["seq"] < start_seq and r["step"] >= start_step)]
 
     def result(self) -> RunResult:
-        tag_id = self.column("tag_id", np.int32)
-        step = self.column("step", np.int64)
-        wall_time = self.column("wall_time", np.float64)
-        value = self.column("value", np.float64)
-        seq = self.column("seq", np.int64)
-        if seq.size > 1 and bool(np.any(seq[1:] < seq[:-1])):
-            # Within a window the compiled decoder's points come before those of the
-            # records it left to protobuf: restore stream order (stable: values of
-            # one event keep their order).
-            order = np.argsort(seq, kind="stable")
-            tag_id, step, wall_time, value, seq = (
-                a[order] for a in (tag_id, step, wall_time, value, seq))
         records = dict(self.records)
         for rows in records.values():
             rows.sort(key=_seq_of)  # fast-path tensor rows came first in each window
-        if self.starts:
-            keep = _survivors(seq, step, self.starts)
-            if not keep.all():
-                tag_id, step, wall_time, value = (a[keep] for a in (tag_id, step, wall_time, value))
-            for kind, rows in records.items():
-                records[kind] = [r for r in rows if not _purged(r["seq"], r["step"], self.starts)]
-        scalar_tags, tag_id = _compact_tags(list(self.tag_ids), tag_id)
+        scalar_tags, pieces = _compact_tags(list(self.tag_ids), self.pieces)
+        pieces = _group_by_tag(pieces, len(scalar_tags))
         return RunResult(
             run=self.task.run, files=self.task.files, tag_meta=self.tag_meta,
-            scalar_tags=scalar_tags, scalar_tag_id=tag_id, step=step,
-            wall_time=wall_time, value=value, records=records, starts=self.starts,
-            hparams_values=self.hparams_values, warnings=self.warnings,
+            scalar_tags=scalar_tags, scalar_pieces=pieces, records=records,
+            starts=self.starts, hparams_values=self.hparams_values, warnings=self.warnings,
             bytes_read=self.bytes_read, graphs=self.graphs,
         )
 
@@ -270,39 +320,56 @@ def _seq_of(row: dict[str, Any]) -> int:
     return int(row["seq"])
 
 
-def _compact_tags(tags: list[str], tag_id: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """Keep only the tags of ``tag_id``'s points, numbered in order of first appearance.
+Piece = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list[Piece]]:
+    """Keep only the tags that have points, numbered in order of first appearance.
 
     The compiled decoder numbers every tag it meets, including tags the filter drops
     and tensor tags that are not scalars; those must not become categories.
     """
-    if tag_id.size == 0:
-        return [], tag_id
-    present = int(np.count_nonzero(np.bincount(tag_id, minlength=len(tags))))
-    k = 1024  # first appearances are almost always near the start
-    while True:
-        ids, first = np.unique(tag_id[:k], return_index=True)
-        if ids.size == present or k >= tag_id.size:
-            break
-        k *= 8
-    order = ids[np.argsort(first, kind="stable")]
+    pieces = [p for p in pieces if p[0].size]
+    if not pieces:
+        return [], []
+    first_seen: dict[int, None] = {}
+    for tag_id, *_ in pieces:
+        k = 1024  # first appearances are almost always near the start
+        while True:
+            ids, first = np.unique(tag_id[:k], return_index=True)
+            if k >= tag_id.size or ids.size == np.unique(tag_id).size:
+                break
+            k *= 8
+        for tid in ids[np.argsort(first, kind="stable")].tolist():
+            first_seen.setdefault(tid, None)
+    order = np.fromiter(first_seen, dtype=np.int64, count=len(first_seen))
     if order.size == len(tags) and bool(np.all(order == np.arange(len(tags)))):
-        return tags, tag_id
+        return tags, pieces
     remap = np.zeros(len(tags), dtype=np.int32)
     remap[order] = np.arange(order.size, dtype=np.int32)
-    return [tags[i] for i in order.tolist()], remap[tag_id]
+    return ([tags[i] for i in order.tolist()],
+            [(remap[t], step, wall, value) for t, step, wall, value in pieces])
 
 
-def _survivors(seq: np.ndarray, step: np.ndarray, starts: list[tuple[int, int]]) -> np.ndarray:
-    """Mask of points not dropped by a later ``SessionLog.START`` (TensorBoard's restart rule)."""
-    keep = np.ones(seq.shape, dtype=bool)
-    for start_seq, start_step in starts:
-        keep &= ~((seq < start_seq) & (step >= start_step))
-    return keep
+def _group_by_tag(pieces: list[Piece], n_tags: int) -> list[Piece]:
+    """Order a run's points by tag (in order of first appearance), stably.
 
-
-def _purged(seq: int, step: int, starts: list[tuple[int, int]]) -> bool:
-    return any(seq < s and step >= n for s, n in starts)
+    Writers interleave tags; grouping them once here, with a linear-time radix sort
+    of small integer keys, gives every consumer contiguous (run, tag) series.
+    """
+    if n_tags <= 1 or not pieces:
+        return pieces
+    tag_id = np.concatenate([p[0] for p in pieces]) if len(pieces) > 1 else pieces[0][0]
+    if bool(np.all(tag_id[1:] >= tag_id[:-1])):
+        return pieces
+    keys = tag_id.astype(np.int16) if n_tags < np.iinfo(np.int16).max else tag_id
+    order = np.argsort(keys, kind="stable")  # radix sort for 16-bit keys
+    grouped = [tag_id[order]]
+    for column in (1, 2, 3):
+        values = [p[column] for p in pieces]
+        grouped.append((np.concatenate(values) if len(values) > 1 else values[0])[order])
+        del values
+    return [(grouped[0], grouped[1], grouped[2], grouped[3])]
 
 
 def load_run(task: RunTask) -> RunResult:
@@ -373,10 +440,9 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
         fast = decode_scalars(buf, starts, lengths)
         slow_index = np.flatnonzero(fast.fallback)
         _learn_fast_metadata(buf, fast, acc)
-        handled = ~fast.fallback
-        if handled.any():
-            state.saw_wall_times(float(np.min(fast.wall_time[handled])),
-                                 float(np.max(fast.wall_time[handled])))
+        if slow_index.size < fast.fallback.size:
+            handled = fast.wall_time if slow_index.size == 0 else fast.wall_time[~fast.fallback]
+            state.saw_wall_times(float(handled.min()), float(handled.max()))
     else:
         fast = None
         slow_index = np.arange(len(starts))
@@ -395,11 +461,13 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
             if value.HasField("metadata") and tag not in acc.tag_meta:
                 acc.tag_meta[tag] = TagMetadata.from_proto(value.metadata)
 
+    window = _Window()
     if fast is not None and fast.value.size:
-        _add_fast_points(fast, starts, seq_base, acc)
+        _add_fast_points(fast, starts, seq_base, acc, window)
     for index, event in events:
-        _add_event(event, seq_base + int(starts[index]), base + int(starts[index]),
-                   int(lengths[index]), state, acc, undecodable)
+        _add_event(event, index, seq_base + int(starts[index]), base + int(starts[index]),
+                   int(lengths[index]), state, acc, window, undecodable)
+    acc.add_window(window)
 
 
 def _learn_fast_metadata(buf: np.ndarray, fast: Any, acc: _RunAccumulator) -> None:
@@ -418,7 +486,8 @@ def _learn_fast_metadata(buf: np.ndarray, fast: Any, acc: _RunAccumulator) -> No
             SummaryMetadata.FromString(buf[start:start + length].tobytes()))
 
 
-def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: _RunAccumulator) -> None:
+def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: _RunAccumulator,
+                     window: _Window) -> None:
     local_to_run = np.array([acc.tag_id(t) for t in fast.tags], dtype=np.int32)
     is_scalar = fast.dtype == 1
     # Tensor-valued scalars are scalars only if their tag says so (TF2 `tf.summary.scalar`);
@@ -428,16 +497,14 @@ def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: _RunAccu
     for tid in tensor_tags.tolist():
         meta = acc.tag_meta.get(fast.tags[tid])
         scalar_plugin[tid] = meta is not None and meta.plugin_name == SCALARS
-    as_scalar = is_scalar | scalar_plugin[fast.tag_id]
     rec = fast.rec
-    seq = seq_base + starts[rec]
-    if as_scalar.all():
-        acc.add_points(local_to_run[fast.tag_id], fast.step[rec], fast.wall_time[rec],
-                       fast.value, seq)
+    sel = is_scalar | scalar_plugin[fast.tag_id] if scalar_plugin.any() else is_scalar
+    if sel.all():
+        window.fast = (rec, local_to_run[fast.tag_id], fast.value_step, fast.value_wall_time,
+                       fast.value)
         return
-    sel = as_scalar
-    acc.add_points(local_to_run[fast.tag_id[sel]], fast.step[rec[sel]],
-                   fast.wall_time[rec[sel]], fast.value[sel], seq[sel])
+    window.fast = (rec[sel], local_to_run[fast.tag_id[sel]], fast.value_step[sel],
+                   fast.value_wall_time[sel], fast.value[sel])
     if TENSORS not in acc.options.kinds:
         return
     for i in np.flatnonzero(~sel).tolist():
@@ -446,27 +513,27 @@ def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: _RunAccu
             continue
         dtype = np.float32 if fast.dtype[i] == 2 else np.float64
         meta = acc.tag_meta.get(tag)
-        r = int(rec[i])
         acc.records[TENSORS].append({
-            "tag": tag, "step": int(fast.step[r]), "wall_time": float(fast.wall_time[r]),
-            "seq": int(seq[i]), "value": np.array(fast.value[i], dtype=dtype),
+            "tag": tag, "step": int(fast.value_step[i]),
+            "wall_time": float(fast.value_wall_time[i]),
+            "seq": seq_base + int(starts[rec[i]]), "value": np.array(fast.value[i], dtype=dtype),
             "plugin": meta.plugin_name if meta else ""})
 
 
-def _add_event(event: Any, seq: int, offset: int, length: int, state: FileState,
-               acc: _RunAccumulator, undecodable: list[str]) -> None:
+def _add_event(event: Any, index: int, seq: int, offset: int, length: int, state: FileState,
+               acc: _RunAccumulator, window: _Window, undecodable: list[str]) -> None:
     step, wall_time = int(event.step), float(event.wall_time)
     state.saw_wall_times(wall_time, wall_time)
     if event.HasField("source_metadata") and event.source_metadata.writer:
         state.writer = event.source_metadata.writer
     what = event.WhichOneof("what")
     if what == "summary":
-        _add_summary(event, seq, offset, length, state, acc, undecodable)
+        _add_summary(event, index, seq, offset, length, state, acc, window, undecodable)
     elif what == "file_version":
         state.version = event.file_version
     elif what == "session_log":
         if event.session_log.status == _SESSION_START:
-            acc.starts.append((seq, step))
+            window.starts.append((index, step, seq))
     elif what in ("graph_def", "meta_graph_def", "tagged_run_metadata") and (
             GRAPHS in acc.options.kinds):
         payload = getattr(event, what)
@@ -476,11 +543,10 @@ def _add_event(event: Any, seq: int, offset: int, length: int, state: FileState,
                                          else payload.run_metadata)})
 
 
-def _add_summary(event: Any, seq: int, offset: int, length: int, state: FileState,
-                 acc: _RunAccumulator, undecodable: list[str]) -> None:
+def _add_summary(event: Any, index: int, seq: int, offset: int, length: int, state: FileState,
+                 acc: _RunAccumulator, window: _Window, undecodable: list[str]) -> None:
     step, wall_time = int(event.step), float(event.wall_time)
     kinds = acc.options.kinds
-    scalars: list[tuple[int, float]] = []
     for value_index, value in enumerate(event.summary.value):
         tag = value.tag or value.node_name
         meta = acc.tag_meta.get(tag)
@@ -498,18 +564,12 @@ def _add_summary(event: Any, seq: int, offset: int, length: int, state: FileStat
             continue
         kind, data = normalized
         if kind == SCALARS:
-            scalars.append((acc.tag_id(tag), data))
+            window.slow.append((index, acc.tag_id(tag), step, wall_time, data))
         elif kind == HPARAMS:
             acc.hparams_values.append((tag, step, data))
         elif kind in kinds:
             acc.records[kind].extend(_rows(kind, data, tag, step, wall_time, seq, meta,
                                            offset, length, value_index, state, acc))
-    if scalars:
-        n = len(scalars)
-        acc.add_points(np.array([s[0] for s in scalars], dtype=np.int32),
-                       np.full(n, step, dtype=np.int64), np.full(n, wall_time),
-                       np.array([s[1] for s in scalars], dtype=np.float64),
-                       np.full(n, seq, dtype=np.int64))
 
 
 def _rows(kind: str, data: Any, tag: str, step: int, wall_time: float, seq: int,

@@ -10,7 +10,8 @@ restart purge writes new columns instead of compacting in place.
 Examples
 --------
 >>> store = ScalarStore(capacity=8, runs=["a", "b"])
->>> store.append("b", ["loss"], np.array([0, 0]), np.array([1, 2]), np.zeros(2), np.array([.5, .4]))
+>>> store.append("b", ["loss"], [(np.array([0, 0]), np.array([1, 2]), np.zeros(2),
+...                                np.array([.5, .4]))])
 >>> store.frame()[["run", "tag", "step", "value"]].to_dict("list")
 {'run': ['b', 'b'], 'tag': ['loss', 'loss'], 'step': [1, 2], 'value': [0.5, 0.4]}
 """
@@ -94,11 +95,16 @@ class ScalarStore:
             if self.columns[name].dtype != dtype:
                 self.columns[name] = self.columns[name].astype(dtype)
 
-    def append(self, run: str, tags: Sequence[str], tag_id: np.ndarray, step: np.ndarray,
-               wall_time: np.ndarray, value: np.ndarray) -> None:
-        """Append one run's points; ``tag_id`` indexes ``tags``."""
-        k = int(step.shape[0])
+    def append(self, run: str, tags: Sequence[str],
+               pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> None:
+        """Append one run's points, given as ``(tag_id, step, wall_time, value)`` pieces.
+
+        ``tag_id`` indexes ``tags``. The list is emptied as its pieces are copied, so
+        their memory is released while the store fills.
+        """
+        k = sum(int(piece[1].shape[0]) for piece in pieces)
         if k == 0:
+            pieces.clear()
             return
         run_code = self._run_code(run)
         local = np.array([self.tag_codes.setdefault(t, len(self.tag_codes)) for t in tags],
@@ -106,14 +112,17 @@ class ScalarStore:
         self.tags.extend(list(self.tag_codes)[len(self.tags):])
         self._widen_codes()
         self.reserve(k)
-        lo, hi = self.n, self.n + k
         cols = self.columns
-        cols["run"][lo:hi] = run_code
-        cols["tag"][lo:hi] = local[tag_id]
-        cols["step"][lo:hi] = step
-        cols["wall_time"][lo:hi] = wall_time
-        cols["value"][lo:hi] = value
-        self.n = hi
+        pieces.reverse()
+        while pieces:
+            tag_id, step, wall_time, value = pieces.pop()
+            lo, hi = self.n, self.n + int(step.shape[0])
+            cols["run"][lo:hi] = run_code
+            cols["tag"][lo:hi] = local[tag_id]
+            cols["step"][lo:hi] = step
+            cols["wall_time"][lo:hi] = wall_time
+            cols["value"][lo:hi] = value
+            self.n = hi
 
     def purge(self, run: str, min_step: int) -> int:
         """Drop the points of ``run`` with ``step >= min_step``; return how many."""

@@ -10,8 +10,8 @@ from tbnb.scalar_store import ScalarStore, code_dtype
 
 def _append(store: ScalarStore, run: str, tags: list[str], steps: list[int]) -> None:
     n = len(steps)
-    store.append(run, tags, np.arange(n) % len(tags), np.array(steps), np.zeros(n),
-                 np.array(steps, dtype=float) / 10)
+    store.append(run, tags, [(np.arange(n) % len(tags), np.array(steps), np.zeros(n),
+                              np.array(steps, dtype=float) / 10)])
 
 
 def test_frame_is_tidy_and_categorical() -> None:
@@ -49,7 +49,7 @@ def test_editing_a_frame_does_not_reach_the_store() -> None:
 def test_codes_widen_with_many_tags() -> None:
     store = ScalarStore(capacity=10, runs=["a"])
     tags = [f"t{i}" for i in range(300)]
-    store.append("a", tags, np.arange(300), np.arange(300), np.zeros(300), np.zeros(300))
+    store.append("a", tags, [(np.arange(300), np.arange(300), np.zeros(300), np.zeros(300))])
     df = store.frame()
     assert df["tag"].cat.codes.dtype == code_dtype(300) == np.int16
     assert df["tag"].tolist() == tags
