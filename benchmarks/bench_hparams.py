@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "ui"))
 
-from tbnb.hparams import hparams_frame  # noqa: E402
+from tbnb.hparams_discovery import hparams_frame  # noqa: E402
 
 BRUSH_JS = """async () => {
   const track = document.querySelector('.tbnb-axis[data-column="h3"] .tbnb-axis-track');

@@ -355,7 +355,7 @@ class Experiment:
         """One row per run: hparam columns, then final-metric columns."""
         frame = self._cache.get("hparams")
         if frame is None:
-            from tbnb.hparams import hparams_frame
+            from tbnb.hparams_discovery import hparams_frame
 
             frame = self._cache["hparams"] = hparams_frame(self)
         return frame.copy(deep=False)

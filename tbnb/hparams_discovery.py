@@ -52,8 +52,6 @@ import fnmatch
 import json
 import posixpath
 import re
-import sys
-import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -789,21 +787,3 @@ def hparams_frame(
         }
     )
     return df
-
-
-class _CallableModule(types.ModuleType):
-    """This module's type: calling it calls :func:`tbnb.widgets.hparams.hparams`.
-
-    ``tbnb.hparams`` names both this module and the widget function. Importing a
-    submodule sets the package attribute to the module, which would shadow the
-    function after ``exp.hparams`` ran; so the module forwards calls. Only the call
-    reaches the widget layer, lazily; discovery itself never imports it.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from tbnb.widgets.hparams import hparams as widget
-
-        return widget(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

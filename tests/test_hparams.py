@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from tbnb._proto import Event, HParamsPluginData, TensorProto
-from tbnb.hparams import (
+from tbnb.hparams_discovery import (
     HParamsSource,
     flatten_config,
     hparams_frame,

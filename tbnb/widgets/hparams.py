@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
-from tbnb.hparams import REDUCTIONS, hparams_frame
+from tbnb.hparams_discovery import REDUCTIONS, hparams_frame
 from tbnb.importance import parameter_importance
 from tbnb.widgets._base import TbnbWidget, check_kwargs
 from tbnb.widgets.serializers import tree_serialization
@@ -471,7 +471,8 @@ def hparams(
     color
         Column colouring the lines (default ``metric``).
     **kw
-        ``metric_tags``, ``parse_run_names`` (passed to :func:`tbnb.hparams.hparams_frame`),
+        ``metric_tags``, ``parse_run_names`` (passed to
+        :func:`tbnb.hparams_discovery.hparams_frame`),
         ``scales`` (axis -> ``"linear"``/``"log"``/``"quantile"``), ``inverted`` (axes),
         ``brushes`` (initial brushes), ``page_size`` (table rows per page, default 25),
         ``height`` (pixels of the parallel coordinates, default 320), ``importance``
