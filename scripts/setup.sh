@@ -33,6 +33,11 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
   fi
 fi
 
+# Compile the loader's numba kernels once into their on-disk cache (a one-time cost of tens of
+# seconds; afterwards every process loads them in well under a second).
+.venv/bin/python -c "from tbnb.records import scan_records; from tbnb.runload import warm_decoder; \
+scan_records(b''); warm_decoder().join()"
+
 # Chromium for the JupyterLab browser tests (Debian packages; never a browser download).
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
