@@ -220,6 +220,22 @@ class Dashboard(ipywidgets.VBox):
         super().__init__(children=children)
         self.add_class("tbnb-dashboard")
 
+    def close(self) -> None:
+        """Close the dashboard and every tab's widget (which also stops polling)."""
+        if getattr(self, "_closed", False):  # also called again by Widget.__del__
+            return
+        self._closed = True
+        for link in self.links:
+            unlink = getattr(link, "unlink", None)
+            if callable(unlink):
+                unlink()
+        for view in self.views.values():
+            view.close()
+        self.tab.close()
+        for child in self.children:
+            child.close()
+        super().close()
+
     def _header_html(self, location: str, present: list[TabSpec]) -> str:
         where = html.escape(location) if location else "experiment"
         if not present:

@@ -140,8 +140,12 @@ def test_dashboard_refresh_starts_polling(logdir: Path) -> None:
     try:
         assert scal._timer is not None
         assert scal._timer.is_alive()
+        timer = scal._timer
     finally:
-        scal.close()
+        dash.close()
+    timer.join(timeout=10)
+    assert not timer.is_alive()  # closing the dashboard stops its tabs' polling
+    assert scal.comm is None
 
 
 def test_dashboard_bad_arguments(logdir: Path) -> None:
