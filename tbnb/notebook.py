@@ -225,15 +225,18 @@ class Dashboard(ipywidgets.VBox):
         if getattr(self, "_closed", False):  # also called again by Widget.__del__
             return
         self._closed = True
-        for link in self.links:
+        # getattr: __del__ also runs on a dashboard whose __init__ raised.
+        for link in getattr(self, "links", []):
             unlink = getattr(link, "unlink", None)
             if callable(unlink):
                 unlink()
-        for view in self.views.values():
+        for view in getattr(self, "views", {}).values():
             view.close()
-        self.tab.close()
-        for child in self.children:
-            child.close()
+        tab = getattr(self, "tab", None)
+        if tab is not None:
+            tab.close()
+            for child in self.children:
+                child.close()
         super().close()
 
     def _header_html(self, location: str, present: list[TabSpec]) -> str:
