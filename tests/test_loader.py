@@ -22,6 +22,11 @@ from tbnb.experiment import Experiment
 KINDS = ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tensors")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_decoder() -> None:
+    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+
+
 def _both(logdir: str | Path, **kwargs: object) -> Experiment:
     """Load with the fast path and with protobuf only; check they agree; return the fast one."""
     with warnings.catch_warnings():
@@ -470,3 +475,22 @@ def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
     assert exp.fs.storage_options == {"token": "secret-1"}
     assert exp.runs == ["train", "validation"]
     assert len(exp.scalars) == 16
+
+
+def test_fast_loads_use_the_compiled_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tbnb import _fastdecode
+
+    calls = []
+    original = _fastdecode.decode_scalars
+
+    def counting(*args: object) -> object:
+        calls.append(1)
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_fastdecode, "decode_scalars", counting)
+    logdir = writers.cached("keras").logdir
+    tbnb.load(logdir, progress=False)
+    assert calls
+    calls.clear()
+    Experiment(logdir, progress=False, fast=False)
+    assert not calls

@@ -38,6 +38,11 @@ LIMIT_SECONDS = 20
 """A load taking longer than this is a hang."""
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_decoder() -> None:
+    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+
+
 @cache
 def _base(which: str) -> bytes:
     """The root event file of a cached real-writer logdir."""

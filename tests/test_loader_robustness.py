@@ -27,6 +27,11 @@ from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning, Tbnb
 FILE = "events.out.tfevents.1700000000.testhost"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_decoder() -> None:
+    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+
+
 @pytest.fixture(scope="module")
 def torch_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """An event file from torch: 20 scalar events, a histogram and a text in between."""

@@ -25,6 +25,11 @@ from tbnb.frames import DISTRIBUTION_BPS, histogram_percentiles
 NAMES = list(writers.WRITERS)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_decoder() -> None:
+    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+
+
 @cache
 def _loaded(name: str, fast: bool) -> Experiment:
     written = writers.cached(name)

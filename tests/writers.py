@@ -494,3 +494,15 @@ def assert_frames_identical(left: Any, right: Any) -> None:
             continue
         for i, (a, b) in enumerate(zip(left[column], right[column], strict=True)):
             assert _cells_equal(a, b), f"column {column!r} row {i}: {a!r} != {b!r}"
+
+
+def ensure_compiled_decoder() -> None:
+    """Compile the loader's fast decoder now.
+
+    While it is not compiled, small ``fast=True`` loads decode with protobuf; tests
+    comparing the two paths must know the fast one really ran.
+    """
+    from tbnb.runload import decoder_ready, warm_decoder
+
+    warm_decoder().join()
+    assert decoder_ready()
