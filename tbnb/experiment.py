@@ -51,6 +51,9 @@ from tbnb.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
 
 RunFilter = str | Sequence[str] | Callable[[str], bool] | None
 
+_ADD_HPARAMS_SUBRUN = re.compile(r"\d{9,}\.\d+")
+"""The name ``add_hparams`` gives its sub-run: ``str(time.time())``."""
+
 COLD_PROTOBUF_BYTES = 32 << 20
 """Up to this many unread bytes, a load decodes with protobuf while the compiled
 decoder is not compiled yet (about 8 s of protobuf at worst, against a compile of
@@ -189,7 +192,7 @@ class Experiment:
     def _plan(self, report: ReloadReport) -> list[RunTask]:
         tasks = []
         for run, paths in find_runs(self.fs, self.root).items():
-            if not self._keep_run(run):
+            if not self._wanted(run):
                 continue
             states = self._files.get(run)
             if states is None:
@@ -219,6 +222,18 @@ class Experiment:
             return tasks
         slow = replace(self._options, fast=False)
         return [replace(t, options=slow) for t in tasks]
+
+    def _wanted(self, run: str) -> bool:
+        """Whether the run filter keeps ``run``.
+
+        The sub-run torch and tensorboardX ``add_hparams`` write (``<run>/<time.time()>``)
+        goes with its parent, so filtering runs never separates a run from its hparams.
+        """
+        if self._keep_run(run):
+            return True
+        parent, _, last = run.rpartition("/")
+        return bool(parent) and _ADD_HPARAMS_SUBRUN.fullmatch(last) is not None and (
+            self._keep_run(parent))
 
     def _unread_bytes(self, task: RunTask) -> int:
         total = 0

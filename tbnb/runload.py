@@ -551,8 +551,10 @@ def _add_summary(event: Any, index: int, seq: int, offset: int, length: int, sta
         tag = value.tag or value.node_name
         meta = acc.tag_meta.get(tag)
         kind = kind_of(value, meta)
-        if kind is None or (kind not in kinds and kind != HPARAMS) or not acc.options.keep_tag(tag):
+        if kind is None or (kind not in kinds and kind != HPARAMS):
             continue
+        if kind != HPARAMS and not acc.options.keep_tag(tag):
+            continue  # hparams describe the run, whatever tags were asked for
         if kind in (HPARAMS, CUSTOM_SCALARS) and value.HasField("metadata"):
             meta = TagMetadata.from_proto(value.metadata)  # each event carries its own content
         try:
