@@ -20,7 +20,7 @@ export const CSS = `
 .tbnb-group{margin-bottom:8px}
 .tbnb-group>summary{cursor:pointer;font-weight:600;padding:2px 0}
 .tbnb-group.tbnb-hidden,.tbnb-chart.tbnb-hidden{display:none}
-.tbnb-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px}
+.tbnb-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:10px}
 .tbnb-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0}
 .tbnb-chart-head{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center;font-size:11px}
 .tbnb-chart-title{font-weight:600;flex:1 1 100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}

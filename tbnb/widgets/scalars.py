@@ -56,8 +56,13 @@ class ScalarsOptions(TypedDict, total=False):
     show_raw: bool
 
 
-def _natural_key(text: str) -> list[Any]:
-    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text)]
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+
+
+def _natural_key(text: str) -> tuple[list[Any], str]:
+    """Sort key reading numbers as numbers: ``lr=0.001`` < ``lr=0.01`` < ``lr=0.1`` < ``lr=1e1``."""
+    parts = _NUMBER.split(text)
+    return [float(p) if i % 2 else p.lower() for i, p in enumerate(parts)], text
 
 
 def _legend_order(names: list[str]) -> list[str]:
