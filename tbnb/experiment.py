@@ -184,8 +184,8 @@ class Experiment:
                                       else [])
         for result in self._run_tasks(tasks):
             self._absorb(result, report)
-        if report.changed:
-            self._cache.clear()
+        if report.changed or report.bytes_read:
+            self._cache.clear()  # hparams or metadata may have changed with no new points
         self.last_report = report
         return report
 
@@ -298,6 +298,9 @@ class Experiment:
             report.values_added[kind] = report.values_added.get(kind, 0) + len(rows)
         for tag, step, content in result.hparams_values:
             self._hparams_values.append((run, tag, step, content))
+        if result.hparams_values:
+            report.values_added["hparams"] = (report.values_added.get("hparams", 0)
+                                              + len(result.hparams_values))
         self._graphs[run].extend(result.graphs)
 
     # ------------------------------------------------------------------ frames

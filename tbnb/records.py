@@ -8,9 +8,12 @@ what was wrong on the way. It knows nothing about protobuf.
 Semantics
 ---------
 - **Truncated tail** (fewer than 12 bytes left, or a valid header whose data and
-  CRC run past the end of the buffer): not an error, the file is still being
-  written. The scan stops and ``end`` is that record's start; read again from
-  ``base_offset + end`` once more bytes have arrived.
+  CRC run past the end of the buffer with no whole valid record after it): not an
+  error, the file is still being written. The scan stops and ``end`` is that
+  record's start; read again from ``base_offset + end`` once more bytes have arrived.
+- **Record cut short**: a valid header whose record runs past the end, but a whole
+  valid record follows inside it (bytes were lost mid-file). One problem
+  (``"short_record"``); the scan resumes at that record.
 - **Bad length CRC**: corruption. One :class:`RecordProblem` (``"length_crc"``) is
   recorded and the scan searches forward byte by byte for the next offset whose
   header CRC validates and, when that whole record is in the buffer, whose data
@@ -19,8 +22,10 @@ Semantics
   header) stay unconsumed so that a record an appender is still writing there can
   complete later. A text file named like an event file thus gives exactly one
   problem and no records, and rescanning from ``end`` without new bytes gives none.
-- **Bad data CRC** with a valid header: one problem (``"data_crc"``); the length is
-  trustworthy, so just that record is skipped.
+- **Bad data CRC** with a valid header: one problem (``"data_crc"``). Bytes may
+  have been lost or added inside the record, so its length is not trusted: the
+  scan resynchronises from the next byte as after a bad length CRC (for a flipped
+  bit this finds the very next record).
 - A valid header claiming a length of ``2**48`` bytes or more is treated as a
   record running past the end (no file gets that large).
 
@@ -59,7 +64,9 @@ FOOTER_BYTES = 4
 
 _KIND_LENGTH_CRC = 1
 _KIND_DATA_CRC = 2
-_KIND_NAMES = {_KIND_LENGTH_CRC: "length_crc", _KIND_DATA_CRC: "data_crc"}
+_KIND_SHORT = 3
+_KIND_NAMES = {_KIND_LENGTH_CRC: "length_crc", _KIND_DATA_CRC: "data_crc",
+               _KIND_SHORT: "short_record"}
 
 
 @dataclass(frozen=True)
@@ -72,8 +79,9 @@ class RecordProblem:
         Byte offset in the file (``base_offset`` + position in the buffer) of the
         record header where the problem was found.
     kind
-        ``"length_crc"`` (the header's CRC does not match its length bytes) or
-        ``"data_crc"`` (the payload's CRC does not match).
+        ``"length_crc"`` (the header's CRC does not match its length bytes),
+        ``"data_crc"`` (the payload's CRC does not match) or ``"short_record"``
+        (a record runs into the next one: bytes were lost).
     skipped
         Bytes skipped to resynchronise.
     """
@@ -137,6 +145,30 @@ def _grow(a: np.ndarray, size: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def _resync(buf: np.ndarray, q: int, complete_only: bool) -> int:
+    """The first offset from ``q`` where a record starts, or -1.
+
+    A record starts where the header CRC validates and, when the whole record is in
+    the buffer, the data CRC too. With ``complete_only`` the record must also be
+    whole; otherwise a validated header whose record runs past the end is accepted
+    (it may be the tail a writer is still writing).
+    """
+    n = buf.size
+    while q + HEADER_BYTES <= n:
+        if _header_ok(buf, q):
+            length = _length(buf, q)
+            if length < 0 or length > n - q - HEADER_BYTES - FOOTER_BYTES:
+                if not complete_only:
+                    return q
+            else:
+                d0 = q + HEADER_BYTES
+                if masked_crc32c_range(buf, d0, d0 + length) == _u32(buf, d0 + length):
+                    return q
+        q += 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def _scan_kernel(
     buf: np.ndarray, verify_crc: bool
 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
@@ -151,63 +183,50 @@ def _scan_kernel(
     p_skip = np.empty(4, dtype=np.int64)
     n_prob = 0
     pos = 0
-    while True:
-        if n - pos < HEADER_BYTES:
-            break
+    while n - pos >= HEADER_BYTES:
+        kind = 0
+        q = -1
         if not _header_ok(buf, pos):
-            # Resynchronise: the next offset whose header (and, when complete, whose
-            # data) CRC validates. A validated header whose record runs past the end
-            # is accepted: the main loop then stops there as at a truncated tail.
-            q = pos + 1
-            found = False
-            while q + HEADER_BYTES <= n:
-                if _header_ok(buf, q):
-                    length = _length(buf, q)
-                    if length < 0 or length > n - q - HEADER_BYTES - FOOTER_BYTES:
-                        found = True
-                        break
-                    d0 = q + HEADER_BYTES
-                    if masked_crc32c_range(buf, d0, d0 + length) == _u32(buf, d0 + length):
-                        found = True
-                        break
-                q += 1
-            if not found:
-                q = n - (HEADER_BYTES - 1)
-            if n_prob == p_off.size:
-                p_off = _grow(p_off, n_prob + 1)
-                p_kind = _grow(p_kind, n_prob + 1)
-                p_skip = _grow(p_skip, n_prob + 1)
-            p_off[n_prob] = pos
-            p_kind[n_prob] = _KIND_LENGTH_CRC
-            p_skip[n_prob] = q - pos
-            n_prob += 1
-            pos = q
-            if not found:
-                break
-            continue
-        length = _length(buf, pos)
-        if length < 0 or length > n - pos - HEADER_BYTES - FOOTER_BYTES:
-            break  # truncated tail: the writer has not finished this record yet
-        d0 = pos + HEADER_BYTES
-        nxt = d0 + length + FOOTER_BYTES
-        if verify_crc and masked_crc32c_range(buf, d0, d0 + length) != _u32(buf, d0 + length):
-            if n_prob == p_off.size:
-                p_off = _grow(p_off, n_prob + 1)
-                p_kind = _grow(p_kind, n_prob + 1)
-                p_skip = _grow(p_skip, n_prob + 1)
-            p_off[n_prob] = pos
-            p_kind[n_prob] = _KIND_DATA_CRC
-            p_skip[n_prob] = nxt - pos
-            n_prob += 1
-            pos = nxt
-            continue
-        if count == starts.size:
-            starts = _grow(starts, count + 1)
-            lengths = _grow(lengths, count + 1)
-        starts[count] = d0
-        lengths[count] = length
-        count += 1
-        pos = nxt
+            kind = _KIND_LENGTH_CRC
+            q = _resync(buf, pos + 1, False)
+        else:
+            length = _length(buf, pos)
+            d0 = pos + HEADER_BYTES
+            if length < 0 or length > n - pos - HEADER_BYTES - FOOTER_BYTES:
+                # Runs past the end: a tail still being written, unless a whole valid
+                # record follows inside it (then this record was cut short).
+                q = _resync(buf, pos + 1, True)
+                if q < 0:
+                    break
+                kind = _KIND_SHORT
+            elif verify_crc and masked_crc32c_range(buf, d0, d0 + length) != _u32(
+                    buf, d0 + length):
+                # The data does not match: its length may be wrong too, so look for
+                # the next record from the next byte rather than trusting it.
+                kind = _KIND_DATA_CRC
+                q = _resync(buf, pos + 1, False)
+            else:
+                if count == starts.size:
+                    starts = _grow(starts, count + 1)
+                    lengths = _grow(lengths, count + 1)
+                starts[count] = d0
+                lengths[count] = length
+                count += 1
+                pos = d0 + length + FOOTER_BYTES
+                continue
+        if q < 0:
+            q = n - (HEADER_BYTES - 1)
+        if n_prob == p_off.size:
+            p_off = _grow(p_off, n_prob + 1)
+            p_kind = _grow(p_kind, n_prob + 1)
+            p_skip = _grow(p_skip, n_prob + 1)
+        p_off[n_prob] = pos
+        p_kind[n_prob] = kind
+        p_skip[n_prob] = q - pos
+        n_prob += 1
+        if q <= pos:
+            break
+        pos = q
     return (
         starts[:count].copy(),
         lengths[:count].copy(),

@@ -73,6 +73,9 @@ SEQ_FILE_SHIFT = 40
 
 _SESSION_START = 1
 
+_PROBLEM_TEXT = {"length_crc": "bad length CRC", "data_crc": "bad data CRC",
+                 "short_record": "record cut short"}
+
 
 _warming: threading.Thread | None = None
 
@@ -400,7 +403,7 @@ def _load_file(state: FileState, acc: _RunAccumulator) -> None:
         buf = np.frombuffer(data, dtype=np.uint8)
         scan = scan_records(buf, base_offset=state.offset, verify_crc=acc.options.verify_crc)
         for problem in scan.problems:
-            what = "bad length CRC" if problem.kind == "length_crc" else "bad data CRC"
+            what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
         state.corrupt_records += len(scan.problems)
         if len(scan.starts):

@@ -207,9 +207,6 @@ def test_hparams_subrun_appearing_later_is_merged(tmp_path: Path) -> None:
     assert exp.hparams.loc[".", "lr"] == 0.5
 
 
-@pytest.mark.xfail(strict=True, reason="experiment.py: reload() clears the cached frames only "
-                   "when ReloadReport.changed, which does not count hparams values, so "
-                   "exp.hparams stays stale")
 def test_hparams_appended_to_a_known_file_show_up_on_reload(tmp_path: Path) -> None:
     from tensorboard.compat.proto import event_pb2
     from tensorboard.plugins.hparams import summary_v2 as hp
