@@ -104,7 +104,7 @@ def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
         stack.extend(sorted(dirs, reverse=True))
 
 
-_HOST_RE = re.compile(r"tfevents\.(?P<time>\d+(?:\.\d+)?)\.(?P<rest>.+)$")
+_HOST_RE = re.compile(r"tfevents\.(?P<time>\d+)\.(?P<rest>.+)$")  # writers use int(time())
 
 
 def host_from_filename(path: str) -> str:
@@ -123,6 +123,8 @@ def host_from_filename(path: str) -> str:
     'vm'
     >>> host_from_filename("events.out.tfevents.1700000000.worker-7")
     'worker-7'
+    >>> host_from_filename("events.out.tfevents.1700000000.10.1.2.3.4242.0")
+    '10.1.2.3'
     """
     match = _HOST_RE.search(posixpath.basename(path))
     if not match:
