@@ -21,7 +21,7 @@ import os
 import posixpath
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from fsspec import AbstractFileSystem
@@ -138,3 +138,26 @@ def host_from_filename(path: str) -> str:
     while len(parts) > 1 and parts[-1].isdigit():
         parts.pop()
     return ".".join(parts)
+
+
+_ADD_HPARAMS_SUBRUN = re.compile(r"\d{9,}\.\d+")
+
+
+def is_add_hparams_subrun(run: str, runs: Iterable[str] | None = None) -> bool:
+    """Whether ``run`` is the sub-run torch/tensorboardX ``add_hparams`` writes.
+
+    ``add_hparams`` logs into ``<run>/<time.time()>``: its hparams belong to the
+    parent run and its only scalars are the final metrics. With ``runs``, the
+    parent must also be one of them.
+
+    Examples
+    --------
+    >>> is_add_hparams_subrun("lr=0.1/1700000000.123", ["lr=0.1"])
+    True
+    >>> is_add_hparams_subrun("lr=0.1/eval")
+    False
+    """
+    parent, _, last = run.rpartition("/")
+    if not parent or _ADD_HPARAMS_SUBRUN.fullmatch(last) is None:
+        return False
+    return runs is None or parent in set(runs)

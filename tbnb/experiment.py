@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.discovery import find_runs, open_logdir
+from tbnb.discovery import find_runs, is_add_hparams_subrun, open_logdir
 from tbnb.embeddings import list_embeddings, read_embedding
 from tbnb.frames import COLUMNS, histogram_percentiles, records_frame
 from tbnb.normalize import (
@@ -50,9 +50,6 @@ from tbnb.runload import (
 from tbnb.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
 
 RunFilter = str | Sequence[str] | Callable[[str], bool] | None
-
-_ADD_HPARAMS_SUBRUN = re.compile(r"\d{9,}\.\d+")
-"""The name ``add_hparams`` gives its sub-run: ``str(time.time())``."""
 
 COLD_PROTOBUF_BYTES = 32 << 20
 """Up to this many unread bytes, a load decodes with protobuf while the compiled
@@ -231,9 +228,7 @@ class Experiment:
         """
         if self._keep_run(run):
             return True
-        parent, _, last = run.rpartition("/")
-        return bool(parent) and _ADD_HPARAMS_SUBRUN.fullmatch(last) is not None and (
-            self._keep_run(parent))
+        return is_add_hparams_subrun(run) and self._keep_run(run.rpartition("/")[0])
 
     def _unread_bytes(self, task: RunTask) -> int:
         total = 0

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
+from tbnb.discovery import is_add_hparams_subrun
 from tbnb.transforms.aggregate import aggregate
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore
@@ -205,11 +206,15 @@ class ScalarsWidget(TbnbWidget):
         opts = self._build
         _check_frame(frame)
         df = frame
-        runs = sorted({str(r) for r in pd.unique(df["run"])}, key=_natural_key)
+        present = {str(r) for r in pd.unique(df["run"])}
+        # add_hparams' timestamped sub-runs hold one point per metric: they live in
+        # the hparams table, not as dots among the curves.
+        runs = sorted((r for r in present if not is_add_hparams_subrun(r, present)),
+                      key=_natural_key)
         tags = sorted({str(x) for x in pd.unique(df["tag"])}, key=_natural_key)
         keep_runs = _pick(runs, opts.get("runs"), "runs")
         keep_tags = _pick(tags, opts.get("tags"), "tags")
-        if len(keep_runs) < len(runs) or len(keep_tags) < len(tags):
+        if len(keep_runs) < len(present) or len(keep_tags) < len(tags):
             df = df[df["run"].astype(str).isin(keep_runs) & df["tag"].astype(str).isin(keep_tags)]
         members: dict[str, list[str]] = {}
         if opts.get("group_by") is not None:
