@@ -182,10 +182,10 @@ class Dashboard(ipywidgets.VBox):
         _check_regex("runs", runs)
         _check_regex("tags", tags)
         if isinstance(source, (str, os.PathLike)):
-            import tbnb
+            from tbnb.experiment import load
 
             location = _expand_location(os.fspath(source))
-            experiment = tbnb.load(location, runs=runs, tags=tags)
+            experiment = load(location, runs=runs, tags=tags)
         elif hasattr(source, "scalars") and hasattr(source, "reload"):
             if runs is not None or tags is not None:
                 raise TypeError(

@@ -88,7 +88,7 @@ def decoder_ready() -> bool:
     """
     from tbnb import _fastdecode
 
-    kernel = _fastdecode._decode_kernel
+    kernel: Any = _fastdecode._decode_kernel
     if kernel.signatures:
         return True
     try:
