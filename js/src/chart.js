@@ -7,6 +7,113 @@ import { isSorted, nearestScan, nearestSorted } from "./util.js";
 
 const MARGIN = { left: 54, right: 20, top: 8, bottom: 24 };
 const DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+// Above this many series a chart draws its lines one device pixel wide. Skia (Chromium's
+// canvas) rasterises such strokes as hairlines, several times faster than wider ones:
+// with 100 runs in ten charts in view, 1.6px lines took ~500 ms to rasterise, hairlines
+// ~60 ms. A hundred overlapping thick lines read worse anyway.
+export const THIN_ABOVE = 24;
+
+/**
+ * Trace one series into the current path: `px` holds projected x (pixels, NaN where not
+ * drawable), `ys` the values, y projected as `y0 + (v - e0) * ay` (of log(v) when `logY`).
+ *
+ * Vertices are thinned by the "swinging door" rule: from the last vertex, a point is left
+ * out while one straight segment passes within `tol` pixels (vertically) of it and of
+ * every other point left out since, so the drawn line never strays more than `tol` from
+ * any point (spikes stay; a smooth curve of a thousand points over a few hundred pixels
+ * needs a fraction of the vertices). Non-finite points break the line; single drawable
+ * points between breaks are returned as [x, y, ...] for the caller to draw as dots (a
+ * line needs two). Nothing is allocated unless there are such points.
+ */
+export function tracePath(ctx, px, ys, y0, e0, ay, logY, tol = 0.5) {
+  let pen = false; // a segment is open
+  let ax0 = 0; // the last vertex (the door's hinge)
+  let ay0 = 0;
+  let lo = -Infinity; // slopes from the hinge that keep every point left out within tol
+  let hi = Infinity;
+  let pending = false; // (lx, ly) is left out so far, drawn if the segment ends on it
+  let lx = 0;
+  let ly = 0;
+  let run = 0; // drawable points in the current segment
+  let lonely = null;
+  const n = Math.min(px.length, ys.length);
+  for (let i = 0; i < n; i++) {
+    const x = px[i];
+    const v = ys[i];
+    const y = logY ? (v > 0 ? y0 + (Math.log(v) - e0) * ay : NaN) : y0 + (v - e0) * ay;
+    if (x - x !== 0 || y - y !== 0) {
+      // not drawable (NaN or +-inf): close the segment
+      if (pending) ctx.lineTo(lx, ly);
+      if (run === 1) (lonely || (lonely = [])).push(lx, ly);
+      pen = false;
+      pending = false;
+      run = 0;
+      continue;
+    }
+    run += 1;
+    if (!pen) {
+      ctx.moveTo(x, y);
+      pen = true;
+      ax0 = lx = x;
+      ay0 = ly = y;
+      lo = -Infinity;
+      hi = Infinity;
+      continue;
+    }
+    let dx = x - ax0;
+    if (dx > 0) {
+      const inv = 1 / dx;
+      const s = (y - ay0) * inv;
+      if (s >= lo && s <= hi) {
+        const d = tol * inv;
+        if (s - d > lo) lo = s - d;
+        if (s + d < hi) hi = s + d;
+        lx = x;
+        ly = y;
+        pending = true;
+        continue;
+      }
+    }
+    // The door closes: the last point left out becomes a vertex, and the new point
+    // opens the next door from it (or is drawn at once when x went back).
+    if (pending) {
+      ctx.lineTo(lx, ly);
+      ax0 = lx;
+      ay0 = ly;
+      pending = false;
+      dx = x - ax0;
+    }
+    if (dx > 0) {
+      const s = (y - ay0) / dx;
+      const d = tol / dx;
+      lo = s - d;
+      hi = s + d;
+      pending = true;
+    } else {
+      ctx.lineTo(x, y);
+      ax0 = x;
+      ay0 = y;
+      lo = -Infinity;
+      hi = Infinity;
+    }
+    lx = x;
+    ly = y;
+  }
+  if (pending) ctx.lineTo(lx, ly);
+  if (run === 1) (lonely || (lonely = [])).push(lx, ly);
+  return lonely;
+}
+
+/** x values projected to pixels (`r0 + (v - d0) * ax`) as a Float32Array; NaN if not finite. */
+export function projectX(xs, d0, r0, ax, out = null) {
+  const n = xs.length;
+  const res = out && out.length === n ? out : new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = r0 + (xs[i] - d0) * ax;
+    res[i] = p - p === 0 ? p : NaN;
+  }
+  return res;
+}
 
 export class LineChart {
   /**
@@ -25,6 +132,9 @@ export class LineChart {
     this.zoom = null;
     this.showRaw = true;
     this.hoverX = null;
+    // x arrays projected to pixels, per array, for the current x map (a smoothing
+    // change redraws with the same ones).
+    this._px = new WeakMap();
     this.wrap = document.createElement("div");
     this.wrap.className = "tbnb-canvas-wrap";
     this.canvas = document.createElement("canvas");
@@ -121,7 +231,28 @@ export class LineChart {
       font: `10px ${style.fontFamily || "sans-serif"}`,
       fx: (v) => r0 + (v - d0) * ax,
       fy: logY ? (v) => (v > 0 ? q0 + (Math.log(v) - e0) * ay : NaN) : (v) => q0 + (v - e0) * ay,
+      xmap: [d0, r0, ax],
+      ymap: [q0, e0, ay, logY],
     };
+  }
+
+  /** Projected x of one series (cached per x array and x map). */
+  _projected(x) {
+    const [d0, r0, ax] = this._maps.xmap;
+    const hit = this._px.get(x);
+    if (hit && hit.d0 === d0 && hit.r0 === r0 && hit.ax === ax) return hit.px;
+    const px = projectX(x, d0, r0, ax, hit ? hit.px : null);
+    this._px.set(x, { d0, r0, ax, px });
+    return px;
+  }
+
+  /** Line widths (raw, smoothed) in CSS pixels for this many series. */
+  _widths() {
+    if (this.series.length > THIN_ABOVE) {
+      const thin = 1 / this._maps.dpr;
+      return [thin, thin];
+    }
+    return [1, 1.6];
   }
 
   _context(canvas, clip) {
@@ -151,10 +282,11 @@ export class LineChart {
     ctx.clip();
     if (this.showRaw) {
       ctx.globalAlpha = 0.25;
+      const width = this._widths()[0];
       for (const s of this.series) {
         if (s.y === s.ys) continue;
         ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
-        this._line(ctx, s.x, s.y, fx, fy, s.color, 1);
+        this._line(ctx, s.x, s.y, s.color, width);
       }
     }
     ctx.restore();
@@ -164,11 +296,12 @@ export class LineChart {
     const ctx = this._context(this.mid, true);
     if (!ctx) return;
     const { fx, fy } = this._maps;
+    const width = this._widths()[1];
     for (const s of this.series) {
       ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
       if (s.lo) this._band(ctx, s, fx, fy);
       ctx.globalAlpha = 1;
-      this._line(ctx, s.x, s.ys, fx, fy, s.color, 1.6);
+      this._line(ctx, s.x, s.ys, s.color, width);
     }
     ctx.restore();
   }
@@ -220,50 +353,14 @@ export class LineChart {
     ctx.globalAlpha = 1;
   }
 
-  _line(ctx, xsArr, ysArr, fx, fy, color, width) {
+  _line(ctx, xs, ys, color, width) {
+    const [y0, e0, ay, logY] = this._maps.ymap;
     ctx.strokeStyle = color;
     ctx.lineWidth = width;
     ctx.beginPath();
-    let pen = false;
-    let lx = 0;
-    let ly = 0;
-    let skipped = false;
-    let sx = 0;
-    let sy = 0;
-    let run = 0; // drawable points in the current segment
-    const lonely = []; // single-point segments: drawn as dots (a line needs two)
-    for (let i = 0; i < xsArr.length; i++) {
-      const px = fx(xsArr[i]);
-      const py = fy(ysArr[i]);
-      if (!Number.isFinite(px) || !Number.isFinite(py)) {
-        if (skipped) ctx.lineTo(sx, sy);
-        if (run === 1) lonely.push(lx, ly);
-        pen = false;
-        skipped = false;
-        run = 0;
-        continue;
-      }
-      run += 1;
-      if (!pen) {
-        ctx.moveTo(px, py);
-        pen = true;
-      } else if (Math.abs(px - lx) < 0.5 && Math.abs(py - ly) < 0.5) {
-        // Within half a pixel of the last vertex: no visible difference, fewer vertices.
-        skipped = true;
-        sx = px;
-        sy = py;
-        continue;
-      } else {
-        ctx.lineTo(px, py);
-      }
-      lx = px;
-      ly = py;
-      skipped = false;
-    }
-    if (skipped) ctx.lineTo(sx, sy);
-    if (run === 1) lonely.push(lx, ly);
+    const lonely = tracePath(ctx, this._projected(xs), ys, y0, e0, ay, logY, 0.5 / this._maps.dpr);
     ctx.stroke();
-    if (lonely.length) {
+    if (lonely) {
       ctx.fillStyle = color;
       ctx.beginPath();
       for (let k = 0; k < lonely.length; k += 2) {

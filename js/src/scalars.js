@@ -7,7 +7,7 @@ import { decodeTree, unpack } from "./codecs.js";
 import { runColor } from "./colors.js";
 import { smooth } from "./smoothing.js";
 import { CSS } from "./style.js";
-import { compileFilter, concatF64, matches, toCSV } from "./util.js";
+import { compileFilter, concatF64, isSorted, matches, toCSV } from "./util.js";
 
 const SEP = "\u0000";
 const LEVELS = { none: 0, over: 1, smooth: 2, all: 3 };
@@ -92,22 +92,34 @@ function derived(rec, cols, xMode, weight, smode, cacheable) {
   const key = `${xMode}|${weight}|${smode}`;
   if (cacheable && rec.cache.has(key)) return rec.cache.get(key);
   let x;
+  let sorted;
+  let prev = null;
   if (cacheable) {
     // x depends on the axis mode only: keep it across smoothing changes.
-    if (!rec.xs || rec.xs.mode !== xMode) rec.xs = { mode: xMode, x: xValues(cols, xMode) };
+    if (!rec.xs || rec.xs.mode !== xMode) {
+      const xv = xValues(cols, xMode);
+      rec.xs = { mode: xMode, x: xv, sorted: isSorted(xv) };
+    }
     x = rec.xs.x;
+    sorted = rec.xs.sorted;
+    // The smoothed arrays of the previous weight are rewritten in place (one cache
+    // entry per series): a smoothing change allocates nothing per point.
+    for (const old of rec.cache.values()) prev = old;
   } else {
     x = xValues(cols, xMode);
+    sorted = isSorted(x);
   }
   const opts = { x, mode: smode };
+  const sm = (values, old) => (weight > 0 ? smooth(values, weight, { ...opts, out: old && old !== values ? old : null }) : values);
   const out = {
     x,
+    sorted,
     y: cols.value,
-    ys: weight > 0 ? smooth(cols.value, weight, opts) : cols.value,
+    ys: sm(cols.value, prev && prev.ys),
     loRaw: cols.lo || null,
     hiRaw: cols.hi || null,
-    lo: cols.lo ? (weight > 0 ? smooth(cols.lo, weight, opts) : cols.lo) : null,
-    hi: cols.hi ? (weight > 0 ? smooth(cols.hi, weight, opts) : cols.hi) : null,
+    lo: cols.lo ? sm(cols.lo, prev && prev.lo) : null,
+    hi: cols.hi ? sm(cols.hi, prev && prev.hi) : null,
     step: cols.step,
   };
   if (cacheable) {
@@ -503,9 +515,10 @@ class ScalarsView {
     for (const rec of c.records || []) {
       const zoomed = c.zoomData && c.zoomData.get(rec.run + SEP + rec.tag);
       const d = derived(rec, zoomed || rec.cols, xMode, weight, smode, !zoomed);
+      if (!rec.color) rec.color = runColor(rec.run);
       out.push({
         ...d,
-        color: runColor(rec.run),
+        color: rec.color,
         label: multi ? `${rec.run} ${rec.tag}` : rec.run,
         dash: multi ? c.spec.tags.indexOf(rec.tag) : 0,
         run: rec.run,

@@ -17,30 +17,41 @@ function clampWeight(weight) {
   return Math.max(0, Math.min(weight, MAX_WEIGHT));
 }
 
-/** Debiased EMA over the finite values; non-finite values pass through. Returns Float64Array. */
-export function ema(values, weight) {
-  const w = clampWeight(weight);
+/** A Float64Array of length n: `out` when it is one (and not `values`), else a new one. */
+function target(out, values) {
   const n = values.length;
-  const out = new Float64Array(n);
+  return out instanceof Float64Array && out.length === n && out !== values ? out : new Float64Array(n);
+}
+
+/**
+ * Debiased EMA over the finite values; non-finite values pass through. Returns a
+ * Float64Array: `out` when given one of the right length (redraws reuse their buffers),
+ * else a new one.
+ */
+export function ema(values, weight, out = null) {
+  const w = clampWeight(weight);
+  const c = 1 - w;
+  const n = values.length;
+  const res = target(out, values);
   let last = 0;
   let wk = 1; // w ** (finite values so far), kept as a running product (no pow per point)
   let constant = true;
   const first = n ? values[0] : 0;
   // One pass: smooth, and note whether every value == the first (TensorBoard leaves
-  // such a series as it is).
+  // such a series as it is). `v - v !== 0` is true exactly for NaN and +-inf.
   for (let i = 0; i < n; i++) {
     const v = values[i];
-    if (!(v == first)) constant = false;
-    if (!Number.isFinite(v)) {
-      out[i] = v;
+    if (v !== first) constant = false;
+    if (v - v !== 0) {
+      res[i] = v;
       continue;
     }
-    last = last * w + (1 - w) * v;
+    last = last * w + c * v;
     wk *= w;
-    out[i] = last / (1 - wk);
+    res[i] = last / (1 - wk);
   }
-  if (constant) out.set(values);
-  return out;
+  if (constant) res.set(values);
+  return res;
 }
 
 function lowerMedianGap(xs, values) {
@@ -61,9 +72,10 @@ function lowerMedianGap(xs, values) {
 }
 
 /** EMA whose decay per point is w ** (dx / median gap). Equals ema() on even spacing. */
-export function timeWeightedEma(xs, values, weight) {
+export function timeWeightedEma(xs, values, weight, out = null) {
   const w = clampWeight(weight);
-  const out = new Float64Array(values); // a plain copy (Float64Array.from iterates: slow)
+  out = target(out, values);
+  out.set(values); // non-finite values pass through; the rest is overwritten
   if (isConstant(values)) return out;
   const unit = lowerMedianGap(xs, values);
   let last = 0;
@@ -86,11 +98,14 @@ export function timeWeightedEma(xs, values, weight) {
   return out;
 }
 
-/** smooth(values, weight, {x, mode}) with mode "ema" (TensorBoard) or "time". */
-export function smooth(values, weight, { x = null, mode = "ema" } = {}) {
+/**
+ * smooth(values, weight, {x, mode, out}) with mode "ema" (TensorBoard) or "time";
+ * `out` is an optional Float64Array to write into (see ema).
+ */
+export function smooth(values, weight, { x = null, mode = "ema", out = null } = {}) {
   if (mode === "time") {
     if (!x) throw new Error("mode 'time' needs x");
-    return timeWeightedEma(x, values, weight);
+    return timeWeightedEma(x, values, weight, out);
   }
-  return ema(values, weight);
+  return ema(values, weight, out);
 }

@@ -52,3 +52,19 @@ test("smooth dispatches on mode", () => {
   close(smooth([1, 2, 4], 0.5), ema([1, 2, 4], 0.5));
   assert.throws(() => smooth([1, 2], 0.5, { mode: "time" }));
 });
+
+test("smoothing into a given buffer equals a fresh result and never overwrites the input", () => {
+  const v = new Float64Array([1, 3, NaN, 2, Infinity, 5, 0.5]);
+  const buf = new Float64Array(v.length).fill(-1);
+  for (const mode of ["ema", "time"]) {
+    const x = new Float64Array([0, 1, 2, 4, 5, 6, 9]);
+    const fresh = smooth(v, 0.7, { x, mode });
+    const into = smooth(v, 0.7, { x, mode, out: buf });
+    assert.equal(into, buf);
+    close(into, fresh, 0);
+  }
+  const copy = new Float64Array(v);
+  assert.notEqual(ema(v, 0.5, v), v);
+  close(v, copy, 0);
+  assert.equal(ema(v, 0.5, new Float64Array(2)).length, v.length);
+});
