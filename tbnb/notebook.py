@@ -32,6 +32,8 @@ from typing import Any, NoReturn
 
 import ipywidgets
 
+from tbnb.discovery import is_add_hparams_subrun
+
 __all__ = [
     "LINKS", "TABS", "Dashboard", "TabSpec", "load_ipython_extension", "parse_magic_line",
 ]
@@ -248,6 +250,8 @@ class Dashboard(ipywidgets.VBox):
                 f"(looked for: {html.escape(kinds)})"
             )
         runs = getattr(self.experiment, "runs", None)
+        if runs is not None:  # add_hparams' sub-runs are part of their parent run
+            runs = [r for r in runs if not is_add_hparams_subrun(r, runs)]
         count = f" &middot; {len(runs)} runs" if runs is not None else ""
         return f"<b>tbnb</b> &middot; <code>{where}</code>{count}"
 
