@@ -406,8 +406,14 @@ class HParamsView {
     this.axesCache = this.axes();
     const { top, bottom, height } = this.plotBox();
     for (const node of this.pc.querySelectorAll(".tbnb-axis")) node.remove();
+    const spacing = this.axesCache.length > 1 ? Math.abs(this.axesCache[1].x - this.axesCache[0].x) : 84;
+    const headWidth = Math.max(30, Math.min(84, spacing - 6));
+    const fits = Math.max(3, Math.floor(headWidth / 6.5));  // ~6.5 px per character at 11-12 px
     for (const ax of this.axesCache) {
-      const head = el("div", { class: "tbnb-axis-head", title: `${ax.name} (drag to reorder)`, text: ax.name });
+      // Long names keep their end ("…val_loss.last"): that is where they differ.
+      const shown = ax.name.length > fits ? `…${ax.name.slice(-(fits - 1))}` : ax.name;
+      const head = el("div", { class: "tbnb-axis-head", title: `${ax.name} (drag to reorder)`, text: shown });
+      head.style.maxWidth = `${headWidth}px`;
       const inv = el("button", { class: "tbnb-axis-invert", type: "button", title: "invert", text: "⇅" });
       const tools = el("div", { class: "tbnb-axis-tools" }, inv);
       if (ax.col.kind === "number") {
