@@ -21,7 +21,7 @@ const CSS = `
 .tbnb-hp-pc{position:relative;width:100%;user-select:none}
 .tbnb-hp-pc canvas{display:block}
 .tbnb-axis{position:absolute;top:0;width:84px;margin-left:-42px;display:flex;flex-direction:column;align-items:center;pointer-events:none}
-.tbnb-axis-head{pointer-events:auto;cursor:grab;max-width:84px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-weight:600;text-align:center;padding:0 2px}
+.tbnb-axis-head{pointer-events:auto;cursor:grab;max-width:84px;overflow:hidden;font-weight:600;text-align:center;padding:0 2px;font-size:11px;line-height:12px;max-height:24px;white-space:normal;overflow-wrap:anywhere}
 .tbnb-axis.tbnb-dragging .tbnb-axis-head{cursor:grabbing;opacity:.6}
 .tbnb-axis-tools{pointer-events:auto;display:flex;gap:2px;height:16px}
 .tbnb-axis-tools button{font-size:10px;padding:0 3px;line-height:14px}
@@ -208,11 +208,32 @@ function rowU(col, scale, i) {
   return col.kind === "category" ? scale.toU(col.codes[i]) : scale.toU(col.values[i]);
 }
 
+/** Whether a column has a missing value (cached on the column). */
+function hasMissing(col) {
+  if (col.missing === undefined) {
+    const a = col.kind === "number" ? col.values : col.codes;
+    col.missing = col.kind === "number" ? a.some((v) => Number.isNaN(v)) : a.some((c) => c < 0);
+  }
+  return col.missing;
+}
+
+/** One number format per column: exponents for all or for none of its cells. */
+function columnFormat(col) {
+  if (col.format === undefined) {
+    let big = 0;
+    for (const v of col.values) if (Number.isFinite(v) && v !== 0) big = Math.max(big, Math.abs(v));
+    let small = Infinity;
+    for (const v of col.values) if (Number.isFinite(v) && v !== 0) small = Math.min(small, Math.abs(v));
+    col.format = big >= 1e6 || small < 1e-4 ? format(".4~e") : fmt;
+  }
+  return col.format;
+}
+
 function cellText(col, i) {
   if (!col) return "";
   if (col.kind === "number") {
     const v = col.values[i];
-    return Number.isNaN(v) ? "" : fmt(v);
+    return Number.isNaN(v) ? "" : columnFormat(col)(v);
   }
   const c = col.codes[i];
   return c < 0 ? "" : col.labels[c];
@@ -408,10 +429,12 @@ class HParamsView {
     for (const node of this.pc.querySelectorAll(".tbnb-axis")) node.remove();
     const spacing = this.axesCache.length > 1 ? Math.abs(this.axesCache[1].x - this.axesCache[0].x) : 84;
     const headWidth = Math.max(30, Math.min(84, spacing - 6));
-    const fits = Math.max(3, Math.floor(headWidth / 6.5));  // ~6.5 px per character at 11-12 px
+    const fits = 2 * Math.max(3, Math.floor(headWidth / 6.2));  // two lines of 11 px bold
     for (const ax of this.axesCache) {
-      // Long names keep their end ("…val_loss.last"): that is where they differ.
-      const shown = ax.name.length > fits ? `…${ax.name.slice(-(fits - 1))}` : ax.name;
+      // Titles wrap onto two lines; a longer one keeps its end, where names differ
+      // ("…/val_loss.last").
+      const short = ax.name.length > fits ? `…${ax.name.slice(-(fits - 1))}` : ax.name;
+      const shown = short.replace(/\//g, "/\u200b");  // prefer breaking after a "/"
       const head = el("div", { class: "tbnb-axis-head", title: `${ax.name} (drag to reorder)`, text: shown });
       head.style.maxWidth = `${headWidth}px`;
       const inv = el("button", { class: "tbnb-axis-invert", type: "button", title: "invert", text: "⇅" });
@@ -729,9 +752,11 @@ class HParamsView {
         const label = t.label.length > 12 ? `${t.label.slice(0, 11)}…` : t.label;
         ctx.fillText(label, ax.x - 5, y);
       }
-      ctx.globalAlpha = 0.6;
-      ctx.fillText("NA", ax.x - 5, bottom + 16);
-      ctx.globalAlpha = 1;
+      if (hasMissing(ax.col)) {
+        ctx.globalAlpha = 0.6;
+        ctx.fillText("NA", ax.x - 5, bottom + 16);
+        ctx.globalAlpha = 1;
+      }
       const b = brushes[ax.name];
       if (b) {
         ctx.fillStyle = "rgba(255,165,0,0.35)";
