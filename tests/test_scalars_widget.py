@@ -515,7 +515,7 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
             assert request["field"] == "step"
             assert 0 < request["lo"] < request["hi"] < 3000
             assert sorted(request["runs"]) == ["x", "y"]
-            assert page.get_attribute(chart, "data-zoomed") == "view"
+            page.wait_for_selector(f'{chart}[data-zoomed="view"]', timeout=10_000)
             reply = w.answer(request)
             assert reply is not None
             content, buffers = pack(reply)
@@ -526,7 +526,8 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
             zoomed = int(page.get_attribute(chart, "data-points") or 0)
             assert zoomed >= 2 * full  # every point of the range, both runs
             page.dblclick(f"{chart} canvas.tbnb-canvas-over")
-            assert page.get_attribute(chart, "data-zoomed") == "none"
+            # the attribute follows on the redraw's animation frame
+            page.wait_for_selector(f'{chart}[data-zoomed="none"]', timeout=10_000)
             # live append: three new points for run "x"
             msg = {"type": "append", "series": [{
                 "run": "x", "tag": "loss", "total": 1003,

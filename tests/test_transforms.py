@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from tbnb.transforms import aggregate, ema, group_runs, minmax_indices, smooth, time_weighted_ema
+from tbnb.transforms.downsample import minmax_indices_blocks
+from tbnb.transforms.series import SeriesStore, present_names
 
 
 def tb_reference(values: list[float], weight: float) -> list[float]:
@@ -142,6 +144,78 @@ def _seeds() -> pd.DataFrame:
                 rows.append((f"{group}/seed{seed}", "loss", step, 1000.0 + step,
                              base + step + seed))
     return pd.DataFrame(rows, columns=["run", "tag", "step", "wall_time", "value"])
+
+
+def test_downsample_blocks_equal_one_series_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    sizes = [0, 1, 5, 400, 401, 3000, 1, 2500]
+    bounds = np.r_[0, np.cumsum(sizes)]
+    steps = np.concatenate([np.arange(n, dtype=np.int64) * 3 for n in sizes])
+    y = rng.normal(size=steps.size)
+    y[rng.integers(0, y.size, 40)] = np.nan
+    y[50] = np.inf
+    for x in (steps, steps.astype(np.float64), steps.astype(np.int32)):
+        idx, offsets = minmax_indices_blocks(x, y, bounds, 100)
+        assert offsets.tolist()[0] == 0
+        assert offsets[-1] == idx.size
+        for k in range(len(sizes)):
+            a, b = bounds[k], bounds[k + 1]
+            want = minmax_indices(steps[a:b].astype(float), y[a:b], 100) + a if b > a else []
+            np.testing.assert_array_equal(idx[offsets[k]:offsets[k + 1]], want)
+    with pytest.raises(ValueError, match="bounds"):
+        minmax_indices_blocks(steps, y, [0, 10, 5], 10)
+    with pytest.raises(ValueError, match="buckets"):
+        minmax_indices_blocks(steps, y, bounds, 0)
+
+
+def _long(parts: list[tuple[str, str, list[int]]]) -> pd.DataFrame:
+    rows = [(run, tag, st) for run, tag, steps in parts for st in steps]
+    return pd.DataFrame({
+        "run": pd.Categorical([r for r, _, _ in rows]),
+        "tag": pd.Categorical([t for _, t, _ in rows]),
+        "step": np.array([st for _, _, st in rows], dtype=np.int64),
+        "wall_time": np.arange(len(rows), dtype=np.float64),
+        "value": np.arange(len(rows), dtype=np.float64) * 10,
+    })
+
+
+def _as_dict(store: SeriesStore) -> dict[tuple[str, str], dict[str, list[float]]]:
+    return {key: {k: v.tolist() for k, v in store.series(i).items()}
+            for i, key in enumerate(store.keys)}
+
+
+def test_series_store_grouped_reloaded_and_unordered_frames() -> None:
+    grouped = _long([("a", "x", [0, 1, 2]), ("a", "y", [0, 5]), ("b", "x", [1, 2])])
+    store = SeriesStore.from_frame(grouped)
+    assert store.keys == [("a", "x"), ("a", "y"), ("b", "x")]
+    assert store.bounds.tolist() == [0, 3, 5, 7]
+    # already grouped: the frame's own arrays, no copy
+    assert np.shares_memory(store.columns["value"], grouped["value"].to_numpy())
+    assert store.columns["step"].dtype == np.int64
+    # a reload appended new points of a/x and b/x at the end: gathered, not sorted
+    reloaded = _long([("a", "x", [0, 1, 2]), ("a", "y", [0, 5]), ("b", "x", [1, 2]),
+                      ("a", "x", [3, 4]), ("b", "x", [3])])
+    got = _as_dict(SeriesStore.from_frame(reloaded))
+    assert got[("a", "x")]["step"] == [0, 1, 2, 3, 4]
+    assert got[("a", "x")]["value"] == [0, 10, 20, 70, 80]
+    assert got[("b", "x")]["wall_time"] == [5, 6, 9]
+    # steps going back (a restart not purged): sorted by step, stably
+    unordered = _long([("a", "x", [5, 6]), ("b", "x", [0]), ("a", "x", [1, 6])])
+    got = _as_dict(SeriesStore.from_frame(unordered))
+    assert got[("a", "x")]["step"] == [1, 5, 6, 6]
+    assert got[("a", "x")]["value"] == [30, 0, 10, 40]
+    # the same answer from plain string columns (factorised, then the same paths)
+    plain = reloaded.assign(run=reloaded["run"].astype(str), tag=reloaded["tag"].astype(str))
+    assert _as_dict(SeriesStore.from_frame(plain)) == _as_dict(SeriesStore.from_frame(reloaded))
+    empty = SeriesStore.from_frame(grouped.iloc[:0])
+    assert empty.keys == []
+    assert empty.bounds.tolist() == [0]
+
+
+def test_present_names() -> None:
+    col = pd.Series(pd.Categorical(["b", "a"], categories=["a", "b", "c"]))
+    assert present_names(col) == ["a", "b"]
+    assert present_names(pd.Series(["z", "y", "z"])) == ["z", "y"]
 
 
 def test_aggregate_mean_std_minmax_ci() -> None:

@@ -1,15 +1,24 @@
-"""A long scalars frame indexed by (run, tag), without copying when it is already grouped."""
+"""A long scalars frame indexed by (run, tag), without copying when it is already grouped.
+
+The loader's frame is grouped: runs in order, each run grouped by tag, each tag in
+stream order, and a reload appends its new points at the end. One compiled pass over
+the categorical codes finds the blocks of rows of one (run, tag) and checks that their
+steps never go down; a frame of one block per series is then used as it is (no sort,
+no copy), and one whose series continue in later blocks (after a reload) is gathered
+block by block. Anything else (steps out of order, missing names) is sorted.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-__all__ = ["SeriesStore"]
+__all__ = ["SeriesStore", "present_names"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -40,25 +49,51 @@ class SeriesStore:
 
         Rows are sorted by (run, tag, step) unless each series already is one
         contiguous, step-ordered block (the loader's usual output), in which case
-        the column arrays are used as they are.
+        the column arrays are used as they are, or a run of such blocks in order
+        (the loader's frame after a reload), gathered without sorting. ``step`` keeps
+        an integer dtype (the loader's int64) and is float64 otherwise.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"run": ["a", "a", "b", "a"], "tag": "loss",
+        ...                    "step": [0, 1, 0, 2], "value": [1.0, 2.0, 3.0, 4.0]})
+        >>> store = SeriesStore.from_frame(df)
+        >>> store.keys, store.series(0)["value"].tolist()
+        ([('a', 'loss'), ('b', 'loss')], [1.0, 2.0, 4.0])
         """
         n = len(df)
-        runs = df[run_col]
-        tags = df["tag"]
-        run_codes, run_names = _codes(runs)
-        tag_codes, tag_names = _codes(tags)
-        step = np.asarray(df["step"].to_numpy(), dtype=np.float64)
-        key = run_codes.astype(np.int64) * max(len(tag_names), 1) + tag_codes
+        run_codes, run_names = _codes(df[run_col])
+        tag_codes, tag_names = _codes(df["tag"])
+        raw_step = df["step"].to_numpy()
+        step = raw_step if raw_step.dtype.kind in "iu" else np.asarray(raw_step, np.float64)
+        if step.dtype.kind == "u" or (step.dtype.kind == "i" and step.dtype != np.int64):
+            step = step.astype(np.int64)
+        ntag = max(len(tag_names), 1)
+        order: npt.NDArray[np.intp] | None = None
         if n == 0:
-            order = None
+            block_keys = np.zeros(0, np.int64)
+            bounds = np.zeros(1, dtype=np.int64)
         else:
-            change = np.flatnonzero(key[1:] != key[:-1]) + 1
-            starts = np.r_[0, change]
-            contiguous = np.unique(key[starts]).size == starts.size
-            within = np.ones(n - 1, dtype=bool)
-            within[change - 1] = False
-            ordered = bool(np.all(np.diff(step)[within] >= 0)) if n > 1 else True
-            order = None if (contiguous and ordered) else _order(key, step)
+            starts, block_keys, ok = _blocks(run_codes, tag_codes, ntag, step)
+            if ok and np.unique(block_keys).size == block_keys.size:
+                bounds = starts  # one block per series: the columns as they are
+            else:
+                order = _block_order(starts, block_keys, step) if ok else None
+                if order is not None:  # each series' blocks one after another
+                    by_key = np.argsort(block_keys, kind="stable")
+                    sorted_keys = block_keys[by_key]
+                    ends = np.cumsum(np.diff(starts)[by_key])
+                    last = np.r_[sorted_keys[1:] != sorted_keys[:-1], True]
+                    bounds = np.r_[0, ends[last]].astype(np.int64)
+                    block_keys = sorted_keys[last]
+                else:
+                    key = run_codes.astype(np.int64) * ntag + tag_codes
+                    order = _order(key, step)
+                    skey = key[order]
+                    cut = np.flatnonzero(skey[1:] != skey[:-1]) + 1
+                    bounds = np.r_[0, cut, n].astype(np.int64)
+                    block_keys = skey[bounds[:-1]]
 
         def col(name: str) -> FloatArray:
             arr = np.asarray(df[name].to_numpy(), dtype=np.float64)
@@ -69,16 +104,7 @@ class SeriesStore:
         for extra in EXTRA:
             if extra in df.columns:
                 columns[extra] = col(extra)
-        skey = key if order is None else key[order]
-        if n:
-            starts = np.r_[0, np.flatnonzero(skey[1:] != skey[:-1]) + 1]
-            bounds = np.r_[starts, n].astype(np.int64)
-            first = skey[starts]
-            ntag = max(len(tag_names), 1)
-            keys = [(run_names[int(k) // ntag], tag_names[int(k) % ntag]) for k in first]
-        else:
-            bounds = np.zeros(1, dtype=np.int64)
-            keys = []
+        keys = [(run_names[int(k) // ntag], tag_names[int(k) % ntag]) for k in block_keys]
         return cls(keys=keys, bounds=bounds, columns=columns)
 
     def __len__(self) -> int:
@@ -104,11 +130,39 @@ class SeriesStore:
         return sorted({t for _, t in self.keys})
 
 
-def _codes(col: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:
+def present_names(col: pd.Series) -> list[str]:
+    """The distinct names in a run or tag column, as strings, in first-seen order
+    (categories order for a categorical, counting only categories that occur).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> present_names(pd.Series(["b", "a", "b"], dtype="category").iloc[:2])
+    ['a', 'b']
+    >>> present_names(pd.Series(["b", "a", "b"]))
+    ['b', 'a']
+    """
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = col.cat.categories
+        seen = _seen_codes(col.cat.codes.to_numpy(), len(cats))
+        return [str(cats[i]) for i in np.flatnonzero(seen)]
+    return [str(v) for v in pd.unique(col)]
+
+
+@numba.njit(cache=True, nogil=True)
+def _seen_codes(codes: npt.NDArray[Any], n: int) -> npt.NDArray[np.bool_]:  # pragma: no cover - jit
+    seen = np.zeros(n, np.bool_)
+    for c in codes:
+        if c >= 0:
+            seen[c] = True
+    return seen
+
+
+def _codes(col: pd.Series) -> tuple[npt.NDArray[np.signedinteger[Any]], list[str]]:
+    """Integer codes (-1 = missing; categoricals keep their narrow dtype) and names."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         cats = [str(c) for c in col.cat.categories]
-        codes = col.cat.codes.to_numpy().astype(np.int64)
-        return codes, cats
+        return col.cat.codes.to_numpy(), cats
     codes_any: Any
     codes_any, uniques = pd.factorize(col.astype(str), sort=False)
     return np.asarray(codes_any, dtype=np.int64), [str(u) for u in uniques]
@@ -124,3 +178,59 @@ def _order(key: npt.NDArray[np.int64], step: FloatArray) -> npt.NDArray[np.intp]
             combined = key * np.int64(span) + (step - lo).astype(np.int64)
             return np.argsort(combined, kind="stable")
     return np.lexsort((step, key))
+
+
+@numba.njit(cache=True, nogil=True)
+def _blocks(
+    run_codes: npt.NDArray[Any], tag_codes: npt.NDArray[Any], ntag: int, step: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:  # pragma: no cover - jit
+    """Row offsets and keys of the blocks of equal (run, tag), and whether every code is
+    valid and steps never go down inside a block."""
+    n = run_codes.size
+    count = 1
+    ok = True
+    for i in range(n):
+        if run_codes[i] < 0 or tag_codes[i] < 0:
+            ok = False
+        if i and (run_codes[i] != run_codes[i - 1] or tag_codes[i] != tag_codes[i - 1]):
+            count += 1
+        elif i and not step[i] >= step[i - 1]:
+            ok = False
+    starts = np.empty(count + 1, np.int64)
+    keys = np.empty(count, np.int64)
+    k = 0
+    for i in range(n):
+        if i == 0 or run_codes[i] != run_codes[i - 1] or tag_codes[i] != tag_codes[i - 1]:
+            starts[k] = i
+            keys[k] = np.int64(run_codes[i]) * ntag + np.int64(tag_codes[i])
+            k += 1
+    starts[count] = n
+    return starts, keys, ok
+
+
+def _block_order(
+    starts: npt.NDArray[np.int64], keys: npt.NDArray[np.int64], step: npt.NDArray[Any]
+) -> npt.NDArray[np.intp] | None:
+    """Rows gathered series by series, each series' blocks in their order, when that
+    keeps steps non-decreasing (a reloaded frame); else None."""
+    by_key = np.argsort(keys, kind="stable")
+    first, last = starts[:-1][by_key], starts[1:][by_key] - 1
+    same = keys[by_key][1:] == keys[by_key][:-1]
+    if np.any(step[first[1:][same]] < step[last[:-1][same]]):
+        return None
+    lengths = (last - first + 1).astype(np.int64)
+    order: npt.NDArray[np.intp] = _gather(first, lengths, int(lengths.sum()))
+    return order
+
+
+@numba.njit(cache=True, nogil=True)
+def _gather(
+    first: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], n: int
+) -> npt.NDArray[np.intp]:  # pragma: no cover - jit
+    out = np.empty(n, np.intp)
+    k = 0
+    for b in range(first.size):
+        for j in range(lengths[b]):
+            out[k] = first[b] + j
+            k += 1
+    return out

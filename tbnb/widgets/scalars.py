@@ -26,8 +26,8 @@ import traitlets as t
 
 from tbnb.discovery import is_add_hparams_subrun
 from tbnb.transforms.aggregate import aggregate
-from tbnb.transforms.downsample import minmax_indices
-from tbnb.transforms.series import SeriesStore
+from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
+from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
 from tbnb.widgets._base import TbnbWidget, check_kwargs, run_color
 from tbnb.widgets.serializers import pack, tree_serialization
@@ -206,12 +206,12 @@ class ScalarsWidget(TbnbWidget):
         opts = self._build
         _check_frame(frame)
         df = frame
-        present = {str(r) for r in pd.unique(df["run"])}
+        present = set(present_names(df["run"]))
         # add_hparams' timestamped sub-runs hold one point per metric: they live in
         # the hparams table, not as dots among the curves.
         runs = sorted((r for r in present if not is_add_hparams_subrun(r, present)),
                       key=_natural_key)
-        tags = sorted({str(x) for x in pd.unique(df["tag"])}, key=_natural_key)
+        tags = sorted(set(present_names(df["tag"])), key=_natural_key)
         keep_runs = _pick(runs, opts.get("runs"), "runs")
         keep_tags = _pick(tags, opts.get("tags"), "tags")
         if len(keep_runs) < len(present) or len(keep_tags) < len(tags):
@@ -257,17 +257,14 @@ class ScalarsWidget(TbnbWidget):
         legend_index = {r: i for i, r in enumerate(self._legend)}
         tags = sorted(store.tags, key=_natural_key)
         tag_index = {tg: i for i, tg in enumerate(tags)}
-        pieces: dict[str, list[np.ndarray[Any, Any]]] = {}
-        run_idx, tag_idx, offsets, totals = [], [], [0], []
-        for i, (run, tag) in enumerate(store.keys):
-            part = self._downsampled(i, buckets)
-            for name, arr in part.items():
-                pieces.setdefault(name, []).append(arr)
-            run_idx.append(legend_index[run])
-            tag_idx.append(tag_index[tag])
-            offsets.append(offsets[-1] + len(part["value"]))
-            totals.append(int(store.bounds[i + 1] - store.bounds[i]))
-            self._shown_len[(run, tag)] = totals[-1]
+        # One compiled pass downsamples every series; one gather per column.
+        idx, offsets = minmax_indices_blocks(store.columns["step"], store.columns["value"],
+                                             store.bounds, buckets)
+        totals = np.diff(store.bounds)
+        for (run, tag), total in zip(store.keys, totals.tolist(), strict=True):
+            self._shown_len[(run, tag)] = total
+        run_idx = [legend_index[run] for run, _ in store.keys]
+        tag_idx = [tag_index[tag] for _, tag in store.keys]
         data: dict[str, Any] = {
             "kind": self._kind,
             "band": self._build.get("band") if self._kind == "groups" else None,
@@ -279,16 +276,13 @@ class ScalarsWidget(TbnbWidget):
             "series": {
                 "run": np.asarray(run_idx, dtype=np.int32),
                 "tag": np.asarray(tag_idx, dtype=np.int32),
-                "offset": np.asarray(offsets, dtype=np.int64),
-                "total": np.asarray(totals, dtype=np.int64),
+                "offset": (offsets - offsets[0]).astype(np.int64),
+                "total": totals.astype(np.int64),
             },
             "columns": {
-                _WIRE.get(name, name): _wire(name, np.concatenate(arrs) if arrs else np.zeros(0))
-                for name, arrs in pieces.items()
+                _WIRE.get(name, name): _wire(name, arr[idx]) for name, arr in store.columns.items()
             },
         }
-        if not pieces:
-            data["columns"] = {k: np.zeros(0) for k in ("step", "wall", "value")}
         self._pending = 0
         self._data = data
 
