@@ -112,14 +112,12 @@ class LabServer:
         )
         return env
 
-    def start(self, timeout: float = 90) -> None:
-        self.state.mkdir(parents=True, exist_ok=True)
-        env = self._env()
-        for rel, value in LAB_SETTINGS.items():
-            path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(value))
-        cmd = [
+    #: What the server is called in error messages.
+    name = "jupyter lab"
+
+    def command(self) -> list[str]:
+        """The server command line: loopback only, no browser, nothing fetched from outside."""
+        return [
             str(VENV_BIN / "jupyter-lab"), "--no-browser", "--ip=127.0.0.1",
             f"--port={self.port}", "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={self.root}", f"--IdentityProvider.token={self.token}",
@@ -128,23 +126,31 @@ class LabServer:
             "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
             *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         ]
+
+    def start(self, timeout: float = 90) -> None:
+        self.state.mkdir(parents=True, exist_ok=True)
+        env = self._env()
+        for rel, value in LAB_SETTINGS.items():
+            path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(value))
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self._log,
+            self.command(), cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self._log,
             stderr=subprocess.STDOUT, start_new_session=True,
         )
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 rc = self.proc.returncode
-                raise RuntimeError(f"jupyter lab exited ({rc}): {self.log_tail()}")
+                raise RuntimeError(f"{self.name} exited ({rc}): {self.log_tail()}")
             try:
                 self.api("GET", "/api/status", timeout=2)
                 return
             except OSError:
                 time.sleep(0.25)
         self.stop()
-        raise TimeoutError(f"jupyter lab not ready in {timeout}s: {self.log_tail()}")
+        raise TimeoutError(f"{self.name} not ready in {timeout}s: {self.log_tail()}")
 
     def log_tail(self, n: int = 4000) -> str:
         try:

@@ -9,17 +9,16 @@ windowing, widget state saved with the notebook, no news or update check.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import time
 from pathlib import Path
 
-from _lab import LAB_SETTINGS, VENV_BIN, LabServer
+from _lab import VENV_BIN, LabServer
 
 
 class Notebook7Server(LabServer):
     """``with Notebook7Server(root) as nb: page.goto(nb.url('/notebooks/x.ipynb'))``."""
+
+    name = "jupyter notebook"
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
@@ -38,31 +37,6 @@ class Notebook7Server(LabServer):
             "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
             *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         ]
-
-    def start(self, timeout: float = 90) -> None:
-        self.state.mkdir(parents=True, exist_ok=True)
-        env = self._env()
-        for rel, value in LAB_SETTINGS.items():
-            path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(value))
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            self.command(), cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self._log,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                rc = self.proc.returncode
-                raise RuntimeError(f"jupyter notebook exited ({rc}): {self.log_tail()}")
-            try:
-                self.api("GET", "/api/status", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.25)
-        self.stop()
-        raise TimeoutError(f"jupyter notebook not ready in {timeout}s: {self.log_tail()}")
 
     def __enter__(self) -> Notebook7Server:
         self.start()
