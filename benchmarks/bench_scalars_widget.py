@@ -15,7 +15,7 @@ Chromium, where the script measures
 - ``charts_visible``: how many charts the viewport shows (the ones a change redraws at
   once; the others are redrawn when scrolled into view).
 
-``--profile`` also records Chromium's CPU profile of the smoothing changes (with a
+``--profile`` also records Chromium's CPU profiles of the changes (with a
 readable, unminified bundle) and prints the functions with the most self time; the
 ``.cpuprofile`` goes to ``benchmarks/results/`` (open it in Chromium's DevTools).
 
@@ -104,6 +104,25 @@ def self_times(profile: dict[str, Any], top: int = 25) -> list[tuple[float, str]
     return [(ms, name) for name, ms in spent.most_common(top)]
 
 
+def _measure(page: Any, cdp: Any, action: list[str], repeat: int, name: str) -> list[Any]:
+    """``repeat`` timings of one action; with a CDP session, its CPU profile too."""
+    if cdp is not None:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+        cdp.send("Profiler.start")
+    times = [page.evaluate(REDRAW_JS, action) for _ in range(repeat)]
+    if cdp is not None:
+        profile = cdp.send("Profiler.stop")["profile"]
+        results = HERE / "results"
+        results.mkdir(exist_ok=True)
+        out = results / f"scalars-{name}-{time.strftime('%Y%m%d-%H%M%S')}.cpuprofile"
+        out.write_text(json.dumps(profile))
+        print(f"profile of {name}: {out}")
+        for ms, fn in self_times(profile, 15):
+            print(f"{ms / repeat:8.2f} ms/change  {fn}")
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=100)
@@ -144,25 +163,10 @@ def main() -> None:
             first_ms = page.evaluate("() => performance.now()")  # clock starts at navigation
             page.wait_for_timeout(500)  # let charts in view finish their first draw
             visible = page.evaluate(VISIBLE_JS)
-            cdp = None
-            if args.profile:
-                cdp = page.context.new_cdp_session(page)
-                cdp.send("Profiler.enable")
-                cdp.send("Profiler.setSamplingInterval", {"interval": 100})
-                cdp.send("Profiler.start")
-            smooth_ms = [page.evaluate(REDRAW_JS, ["", "smoothing"])
-                         for _ in range(args.repeat)]
-            if cdp is not None:
-                profile = cdp.send("Profiler.stop")["profile"]
-                results = HERE / "results"
-                results.mkdir(exist_ok=True)
-                out = results / f"scalars-smoothing-{time.strftime('%Y%m%d-%H%M%S')}.cpuprofile"
-                out.write_text(json.dumps(profile))
-                print(f"profile: {out}")
-                for ms, name in self_times(profile):
-                    print(f"{ms / args.repeat:8.2f} ms/change  {name}")
-            toggle_ms = [page.evaluate(REDRAW_JS, [".tbnb-run-toggle", "toggle"])
-                         for _ in range(args.repeat)]
+            cdp = page.context.new_cdp_session(page) if args.profile else None
+            smooth_ms = _measure(page, cdp, ["", "smoothing"], args.repeat, "smoothing")
+            toggle_ms = _measure(page, cdp, [".tbnb-run-toggle", "toggle"], args.repeat,
+                                 "toggle")
             ctx.close()
     result = {
         "points": len(df), "runs": args.runs, "tags": args.tags, "steps": args.steps,

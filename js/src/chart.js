@@ -135,6 +135,10 @@ export class LineChart {
     // x arrays projected to pixels, per array, for the current x map (a smoothing
     // change redraws with the same ones).
     this._px = new WeakMap();
+    // Traced lines (Path2D) per owner (a raw y array, a smoothed result) for the current
+    // maps: a run toggle that leaves the axes as they were re-strokes them untraced.
+    this._paths = new WeakMap();
+    this._extents = new WeakMap(); // finite extent of each x array
     this.wrap = document.createElement("div");
     this.wrap.className = "tbnb-canvas-wrap";
     this.canvas = document.createElement("canvas");
@@ -161,7 +165,15 @@ export class LineChart {
     if (this.zoom) return this.zoom;
     let lo = Infinity;
     let hi = -Infinity;
-    for (const s of this.series) [lo, hi] = finiteExtent(s.x, lo, hi);
+    for (const s of this.series) {
+      let ext = this._extents.get(s.x);
+      if (!ext) {
+        ext = finiteExtent(s.x, Infinity, -Infinity);
+        this._extents.set(s.x, ext);
+      }
+      if (ext[0] < lo) lo = ext[0];
+      if (ext[1] > hi) hi = ext[1];
+    }
     if (lo === Infinity) return [0, 1];
     if (lo === hi) return [lo - 1, hi + 1];
     return [lo, hi];
@@ -286,7 +298,7 @@ export class LineChart {
       for (const s of this.series) {
         if (s.y === s.ys) continue;
         ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
-        this._line(ctx, s.x, s.y, s.color, width);
+        this._line(ctx, s.x, s.y, s.color, width, s.y);
       }
     }
     ctx.restore();
@@ -301,7 +313,8 @@ export class LineChart {
       ctx.setLineDash(DASHES[(s.dash || 0) % DASHES.length]);
       if (s.lo) this._band(ctx, s, fx, fy);
       ctx.globalAlpha = 1;
-      this._line(ctx, s.x, s.ys, s.color, width);
+      // the smoothed arrays are rewritten in place: the owner is the result (s.src)
+      this._line(ctx, s.x, s.ys, s.color, width, s.src || null);
     }
     ctx.restore();
   }
@@ -353,13 +366,40 @@ export class LineChart {
     ctx.globalAlpha = 1;
   }
 
-  _line(ctx, xs, ys, color, width) {
+  /**
+   * One traced line: {path, lonely} (see tracePath), cached per `owner` while the
+   * arrays and the x and y maps stay the same.
+   */
+  _traced(owner, xs, ys) {
     const [y0, e0, ay, logY] = this._maps.ymap;
+    const [d0, r0, ax] = this._maps.xmap;
+    const tol = 0.5 / this._maps.dpr;
+    const hit = owner && this._paths.get(owner);
+    if (hit && hit.xs === xs && hit.ys === ys && hit.tol === tol && hit.y0 === y0 && hit.e0 === e0 &&
+        hit.ay === ay && hit.logY === logY && hit.d0 === d0 && hit.r0 === r0 && hit.ax === ax) {
+      return hit;
+    }
+    const path = new Path2D();
+    const lonely = tracePath(path, this._projected(xs), ys, y0, e0, ay, logY, tol);
+    const out = { xs, ys, tol, y0, e0, ay, logY, d0, r0, ax, path, lonely };
+    if (owner) this._paths.set(owner, out);
+    return out;
+  }
+
+  _line(ctx, xs, ys, color, width, owner = null) {
     ctx.strokeStyle = color;
     ctx.lineWidth = width;
-    ctx.beginPath();
-    const lonely = tracePath(ctx, this._projected(xs), ys, y0, e0, ay, logY, 0.5 / this._maps.dpr);
-    ctx.stroke();
+    let lonely;
+    if (typeof Path2D !== "undefined") {
+      const traced = this._traced(owner, xs, ys);
+      ctx.stroke(traced.path);
+      lonely = traced.lonely;
+    } else {
+      const [y0, e0, ay, logY] = this._maps.ymap;
+      ctx.beginPath();
+      lonely = tracePath(ctx, this._projected(xs), ys, y0, e0, ay, logY, 0.5 / this._maps.dpr);
+      ctx.stroke();
+    }
     if (lonely) {
       ctx.fillStyle = color;
       ctx.beginPath();

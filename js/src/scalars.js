@@ -518,6 +518,7 @@ class ScalarsView {
       if (!rec.color) rec.color = runColor(rec.run);
       out.push({
         ...d,
+        src: zoomed ? null : d,
         color: rec.color,
         label: multi ? `${rec.run} ${rec.tag}` : rec.run,
         dash: multi ? c.spec.tags.indexOf(rec.tag) : 0,
