@@ -502,7 +502,9 @@ class ScalarsView {
       g.count.textContent = `(${shown})`;
     }
     const n = store.series.size;
-    this.status.textContent = `${selected.size}/${store.runs.length} ${store.data.kind === "groups" ? "groups" : "runs"}, ${n} series`;
+    // selected_runs may name runs not charted (e.g. a linked hparams row's sub-runs)
+    const shownRuns = store.runs.filter((r) => selected.has(r)).length;
+    this.status.textContent = `${shownRuns}/${store.runs.length} ${store.data.kind === "groups" ? "groups" : "runs"}, ${n} series`;
     this.redrawAll();
   }
 
