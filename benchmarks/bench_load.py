@@ -97,12 +97,21 @@ def child(case: str, logdir: str) -> dict[str, Any]:
                 event = Event.FromString(data[pos + 12 : pos + 12 + n])
                 pos += n + 16
                 for v in event.summary.value:
-                    if v.WhichOneof("value") == "simple_value":
-                        rows["run"].append(run)
-                        rows["tag"].append(v.tag)
-                        rows["step"].append(event.step)
-                        rows["wall_time"].append(event.wall_time)
-                        rows["value"].append(v.simple_value)
+                    kind = v.WhichOneof("value")
+                    if kind == "simple_value":
+                        value = v.simple_value
+                    elif kind == "tensor" and v.tensor.dtype in (1, 2):  # TF2 scalars
+                        t = v.tensor
+                        value = (t.float_val[0] if t.float_val else t.double_val[0]
+                                 if t.double_val else struct.unpack(
+                                     "<f" if t.dtype == 1 else "<d", t.tensor_content)[0])
+                    else:
+                        continue
+                    rows["run"].append(run)
+                    rows["tag"].append(v.tag)
+                    rows["step"].append(event.step)
+                    rows["wall_time"].append(event.wall_time)
+                    rows["value"].append(value)
         df = pd.DataFrame(rows).astype({"run": "category", "tag": "category"})
         points = len(df)
         df_bytes = int(df.memory_usage(deep=True).sum())

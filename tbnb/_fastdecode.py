@@ -646,31 +646,63 @@ def _decode_record(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _match_simple(buf: np.ndarray, p: int, end: int) -> tuple[bool, float, int, int, int, float]:
-    """The exact layout torch and tensorboardX write for ``add_scalar``.
+def _match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
+        bool, float, int, int, int, float, int, int, int]:
+    """The exact layouts writers use for one scalar per event, matched byte by byte.
 
-    ``09 <f64 wall> [10 <varint step>] 2a L1 0a L2 0a T <tag> 15 <f32>`` with one-byte
-    lengths that tile the record exactly: (matched, wall, step, tag start, tag length,
-    value). Anything else goes through the general parser.
+    ``09 <f64 wall> [10 <varint step>] 2a L1 0a L2 0a T <tag> <value> [4a M <metadata>]``
+    with one-byte lengths that tile the record exactly, where ``<value>`` is torch's
+    and tensorboardX's ``15 <f32>`` (``simple_value``) or TF2's rank-0 tensor
+    ``42 0a 08 01 12 00 2a 04 <f32>`` (``float_val``), ``... 22 04 <f32>``
+    (``tensor_content``) or ``42 0e 08 02 12 00 32 08 <f64>`` (``double_val``).
+    Returns (matched, wall, step, tag start, tag length, value, dtype code, metadata
+    start, metadata length). Anything else goes through the general parser.
     """
+    no = (False, 0.0, 0, 0, 0, 0.0, 0, -1, 0)
     if end - p < 17 or buf[p] != 0x09:
-        return False, 0.0, 0, 0, 0, 0.0
+        return no
     q = p + 9
     st = np.int64(0)
     if buf[q] == 0x10:
         st, q = _varint(buf, q + 1, end)
         if q < 0 or end - q < 8:
-            return False, 0.0, 0, 0, 0, 0.0
+            return no
     n1 = int(buf[q + 1])
     n2 = int(buf[q + 3])
     t = int(buf[q + 5])
-    if (
-        buf[q] != 0x2A or buf[q + 2] != 0x0A or buf[q + 4] != 0x0A
-        or n1 != end - q - 2 or n2 != n1 - 2 or t != n2 - 7 or t >= 0x80
-        or buf[q + 6 + t] != 0x15
-    ):
-        return False, 0.0, 0, 0, 0, 0.0
-    return True, _f64(buf, p + 1), st, q + 6, t, _f32(buf, q + 7 + t)
+    if (buf[q] != 0x2A or buf[q + 2] != 0x0A or buf[q + 4] != 0x0A or n1 >= 0x80
+            or n1 != end - q - 2 or n2 != n1 - 2 or t >= 0x80):
+        return no
+    ve = q + 4 + n2  # end of the Summary.Value
+    r = q + 6 + t
+    if r + 5 > ve:
+        return no
+    code = 0
+    val = 0.0
+    if buf[r] == 0x15:
+        val = _f32(buf, r + 1)
+        code = DTYPE_SIMPLE
+        r += 5
+    elif (buf[r] == 0x42 and r + 12 <= ve and buf[r + 1] == 0x0A and buf[r + 2] == 0x08
+          and buf[r + 3] == 0x01 and buf[r + 4] == 0x12 and buf[r + 5] == 0x00
+          and (buf[r + 6] == 0x2A or buf[r + 6] == 0x22) and buf[r + 7] == 0x04):
+        val = _f32(buf, r + 8)
+        code = DTYPE_FLOAT
+        r += 12
+    elif (buf[r] == 0x42 and r + 16 <= ve and buf[r + 1] == 0x0E and buf[r + 2] == 0x08
+          and buf[r + 3] == 0x02 and buf[r + 4] == 0x12 and buf[r + 5] == 0x00
+          and (buf[r + 6] == 0x32 or buf[r + 6] == 0x22) and buf[r + 7] == 0x08):
+        val = _f64(buf, r + 8)
+        code = DTYPE_DOUBLE
+        r += 16
+    else:
+        return no
+    if r == ve:
+        return True, _f64(buf, p + 1), st, q + 6, t, val, code, -1, 0
+    m = int(buf[r + 1]) if r + 2 <= ve else 0x80
+    if buf[r] != 0x4A or m >= 0x80 or r + 2 + m != ve or not _valid_metadata(buf, r + 2, ve):
+        return no
+    return True, _f64(buf, p + 1), st, q + 6, t, val, code, r + 2, m
 
 
 @njit(cache=True, nogil=True)
@@ -687,7 +719,7 @@ def _decode_pass(
         if p < 0 or lengths[r] < 0 or end > buf.size:
             fallback[r] = True
             continue
-        matched, w, st, t_start, t_len, val = _match_simple(buf, p, end)
+        matched, w, st, t_start, t_len, val, code, m_start, m_len = _match_simple(buf, p, end)
         if matched:
             if nv == rec.size:
                 return r, nv
@@ -697,9 +729,9 @@ def _decode_pass(
             vstep[nv] = st
             vwall[nv] = w
             value[nv] = val
-            dtype[nv] = DTYPE_SIMPLE
-            meta_start[nv] = -1
-            meta_len[nv] = 0
+            dtype[nv] = code
+            meta_start[nv] = m_start
+            meta_len[nv] = m_len
             tag_start[nv] = t_start
             tag_len[nv] = t_len
             nv += 1

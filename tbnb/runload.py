@@ -475,7 +475,13 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
 
 def _learn_fast_metadata(buf: np.ndarray, fast: Any, acc: _RunAccumulator) -> None:
     """Remember the metadata of tags first described in this window (first one wins)."""
-    with_meta = np.flatnonzero(fast.meta_start >= 0)
+    unknown = [tid for tid, tag in enumerate(fast.tags) if tag not in acc.tag_meta]
+    if not unknown:
+        return  # writers repeating metadata on every event cost nothing after the first
+    candidates = fast.meta_start >= 0
+    if len(unknown) < len(fast.tags):
+        candidates &= np.isin(fast.tag_id, np.asarray(unknown, dtype=fast.tag_id.dtype))
+    with_meta = np.flatnonzero(candidates)
     if with_meta.size == 0:
         return
     tag_ids, first = np.unique(fast.tag_id[with_meta], return_index=True)
