@@ -540,6 +540,7 @@ def _decode_value(buf: np.ndarray, x: int, v1: int) -> tuple[bool, float, int, i
     """
     t_start = x
     t_len = 0
+    n_tag = 0
     m_start = -1
     m_len = 0
     n_simple = 0
@@ -550,9 +551,12 @@ def _decode_value(buf: np.ndarray, x: int, v1: int) -> tuple[bool, float, int, i
         k, x = _key(buf, x, v1)
         if x < 0:
             return False, 0.0, 0, 0, 0, 0, 0
-        if k == ((1 << 3) | 2):  # tag (last wins)
+        if k == ((1 << 3) | 2):  # tag
             a, b = _length_delimited(buf, x, v1)
-            if a < 0:
+            # protobuf keeps the last but checks the UTF-8 of every occurrence: a
+            # repeated tag (no writer does that) goes to protobuf
+            n_tag += 1
+            if a < 0 or n_tag > 1:
                 return False, 0.0, 0, 0, 0, 0, 0
             t_start = a
             t_len = b - a

@@ -299,7 +299,6 @@ SCALAR_SHAPE = ld(2, b"")
 HANDLED = {
     "simple": event(ld(1, b"a") + f32(2, 1.5)),
     "simple twice, last wins": event(ld(1, b"a") + f32(2, 1.5) + f32(2, -2.0)),
-    "tag twice, last wins": event(ld(1, b"a") + ld(1, b"bb") + f32(2, 1.5)),
     "no tag": event(f32(2, 1.5)),
     "metadata": event(ld(1, b"a") + ld(9, ld(1, ld(1, b"scalars"))) + f32(2, 1.5)),
     "empty metadata": event(ld(1, b"a") + ld(9, b"") + f32(2, 1.5)),
@@ -335,6 +334,9 @@ HANDLED = {
     "unicode tag": event(ld(1, "é\n 😀".encode()) + f32(2, 1)),
 }
 FALLBACK = {
+    # protobuf keeps the last tag but checks the UTF-8 of each: repeated tags go to it
+    "tag twice": event(ld(1, b"a") + ld(1, b"bb") + f32(2, 1.5)),
+    "tag twice, first not UTF-8": event(ld(1, b"\x80") + ld(1, b"bb") + f32(2, 1.5)),
     "file_version": key(2, 0) + b"\x01" + ld(3, b"brain.Event:2"),
     "summary then file_version": event(ld(1, b"a") + f32(2, 1)) + ld(3, b"x"),
     "source_metadata": event(ld(1, b"a") + f32(2, 1)) + ld(10, ld(1, b"w")),
