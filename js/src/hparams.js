@@ -9,6 +9,7 @@
 import { format } from "d3-format";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { decodeTree, unpack } from "./codecs.js";
+import { el, renderView } from "./dom.js";
 import { naturalCompare, toCSV } from "./util.js";
 
 const CSS = `
@@ -56,17 +57,6 @@ const SCALE_TEXT = { linear: "lin", log: "log", quantile: "q" };
 const PAD = { top: 50, bottom: 30, side: 56 };
 const BINS = 32;
 const GREY = "rgb(150,150,150)";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function hexToRgb(hex) {
   const n = parseInt(hex.slice(1), 16);
@@ -1027,15 +1017,4 @@ class HParamsView {
   }
 }
 
-function render({ model, el: host }) {
-  const view = new HParamsView(model, host);
-  try {
-    view.build();
-  } catch (err) {
-    host.replaceChildren(el("pre", { class: "tbnb-error", text: `tbnb hparams failed to render: ${err && err.stack ? err.stack : err}` }));
-    throw err;
-  }
-  return () => view.dispose();
-}
-
-export default { render };
+export default { render: renderView(HParamsView, "hparams") };

@@ -4,6 +4,7 @@
 // all run here. The kernel is only asked for full resolution of a zoomed range.
 import { LineChart } from "./chart.js";
 import { decodeTree, unpack } from "./codecs.js";
+import { el, renderView } from "./dom.js";
 import { runColor } from "./colors.js";
 import { smooth } from "./smoothing.js";
 import { CSS } from "./style.js";
@@ -127,17 +128,6 @@ function derived(rec, cols, xMode, weight, smode, cacheable) {
     rec.cache.set(key, out);
   }
   return out;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
 }
 
 class ScalarsView {
@@ -676,15 +666,4 @@ class ScalarsView {
   }
 }
 
-function render({ model, el: host }) {
-  const view = new ScalarsView(model, host);
-  try {
-    view.build();
-  } catch (err) {
-    host.replaceChildren(el("pre", { class: "tbnb-error", text: `tbnb scalars failed to render: ${err && err.stack ? err.stack : err}` }));
-    throw err;
-  }
-  return () => view.dispose();
-}
-
-export default { render };
+export default { render: renderView(ScalarsView, "scalars") };
