@@ -15,7 +15,6 @@ Screenshots go to tests/ui/out/.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ import pandas as pd
 import pytest
 from _chromium import Chromium
 from _lab import LabServer
+from _session import STDOUT, CellDriver, open_notebook, run_all
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from tbnb.export import render_html
@@ -36,7 +36,6 @@ from tbnb.widgets.hparams import HParamsWidget, hparams
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 60_000
-STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
 CANVAS_JS = "el => el.querySelector('canvas.tbnb-hp-canvas').toDataURL()"
 
 
@@ -309,27 +308,15 @@ print(f"STATE {_reads} " + json.dumps({"brushes": hp.brushes,
 
 
 @dataclass
-class Lab:
+class Lab(CellDriver):
     page: Any
     out: Path
+    timeout_ms: int = TIMEOUT_MS
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
             CELLS.index(tag) + 1
         )
-
-    def readback(self) -> dict[str, Any]:
-        from playwright.sync_api import expect
-
-        out = self.cell("readback").locator(STDOUT)
-        before = out.text_content() if out.count() else ""
-        match = re.search(r"STATE (\d+)", before or "")
-        n = int(match.group(1)) + 1 if match else 1
-        self.cell("readback").locator(".jp-InputArea-editor .cm-content").click()
-        self.page.keyboard.press("Shift+Enter")
-        expect(out).to_contain_text(f"STATE {n} ", timeout=TIMEOUT_MS)
-        text = out.text_content() or ""
-        return dict(json.loads(text.split(f"STATE {n} ", 1)[1].strip()))
 
 
 @pytest.fixture(scope="module")
@@ -346,17 +333,8 @@ def lab(
     page = chromium.context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     try:
-        page.goto(server.url(f"/lab/tree/{NB}"))
-        page.wait_for_function("() => window.jupyterapp !== undefined")
-        page.evaluate("() => window.jupyterapp.restored")
-        page.wait_for_function(
-            """nb => { const w = window.jupyterapp.shell.currentWidget;
-                 return !!(w && w.context && w.context.path === nb && w.sessionContext &&
-                   w.sessionContext.session && w.sessionContext.session.kernel &&
-                   w.sessionContext.session.kernel.status === 'idle'); }""",
-            arg=NB,
-        )
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        open_notebook(page, server.url(f"/lab/tree/{NB}"), NB)
+        run_all(page)
         session = Lab(page, out_dir)
         try:
             expect(session.cell("done").locator(STDOUT)).to_contain_text(

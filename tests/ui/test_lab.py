@@ -18,6 +18,7 @@ import nbformat
 import pytest
 from _chromium import Chromium
 from _lab import LabServer
+from _session import STDOUT, CellDriver, drag_smoothing, open_notebook, run_all
 from _testnb import CELL, build
 
 from tbnb.samples import SampleSpec, write_sample
@@ -32,7 +33,6 @@ TIMEOUT_MS = 60_000
 WIDGET_BUDGET = 500 * 1024      # a displayed tbnb widget, beyond its data
 TEN_WIDGETS_BUDGET = 5 * 1024 * 1024
 
-STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
 
 # Everything a chart drew: canvas pixels and SVG paths (uPlot draws to canvas).
 SIGNATURE_JS = """el => [...el.querySelectorAll('canvas')].map(c => c.toDataURL()).join('|') +
@@ -40,7 +40,7 @@ SIGNATURE_JS = """el => [...el.querySelectorAll('canvas')].map(c => c.toDataURL(
 
 
 @dataclass
-class Session:
+class Session(CellDriver):
     page: Any
     lab: LabServer
     browser: Chromium
@@ -48,26 +48,10 @@ class Session:
     out: Path
     expect_runs_per_tag: dict[str, int]
     all_runs: list[str]
+    timeout_ms: int = TIMEOUT_MS
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(CELL[tag])
-
-    def run_cell(self, tag: str) -> None:
-        self.cell(tag).locator(".jp-InputArea-editor .cm-content").click()
-        self.page.keyboard.press("Shift+Enter")
-
-    def readback(self) -> dict[str, Any]:
-        """Re-run the readback cell and return the Python-side widget state."""
-        from playwright.sync_api import expect
-
-        out = self.cell("readback").locator(STDOUT)
-        before = out.text_content() if out.count() else ""
-        match = re.search(r"STATE (\d+)", before or "")
-        n = int(match.group(1)) + 1 if match else 1
-        self.run_cell("readback")
-        expect(out).to_contain_text(f"STATE {n} ", timeout=TIMEOUT_MS)
-        text = out.text_content() or ""
-        return dict(json.loads(text.split(f"STATE {n} ", 1)[1].strip()))
 
     def chart(self, tag: str, scope: str = "scalars") -> Any:
         return self.cell(scope).locator(f'.tbnb-chart[data-tag="{tag}"]')
@@ -91,17 +75,8 @@ def session(
     page = chromium.page()
     page.set_default_timeout(TIMEOUT_MS)
     try:
-        page.goto(lab.url(f"/lab/tree/{NB}"))
-        page.wait_for_function("() => window.jupyterapp !== undefined")
-        page.evaluate("() => window.jupyterapp.restored")
-        page.wait_for_function(
-            """nb => { const w = window.jupyterapp.shell.currentWidget;
-                 return !!(w && w.context && w.context.path === nb && w.sessionContext &&
-                   w.sessionContext.session && w.sessionContext.session.kernel &&
-                   w.sessionContext.session.kernel.status === 'idle'); }""",
-            arg=NB,
-        )
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
+        run_all(page)
         cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
         try:
             expect(cells.nth(CELL["done"]).locator(STDOUT)).to_contain_text(
@@ -147,20 +122,10 @@ def test_smoothing_drag_changes_curve_and_python_follows(session: Session) -> No
 
     root = session.cell("scalars").locator(".tbnb-scalars")
     chart = session.chart("train/loss")
-    slider = root.locator("input.tbnb-smoothing")
-    assert float(slider.input_value()) == pytest.approx(0.6)
+    assert float(root.locator("input.tbnb-smoothing").input_value()) == pytest.approx(0.6)
     before = chart.evaluate(SIGNATURE_JS)
-    slider.scroll_into_view_if_needed()
-    box = slider.bounding_box()
-    y = box["y"] + box["height"] / 2
-    session.page.mouse.move(box["x"] + box["width"] * 0.6, y)
-    session.page.mouse.down()
-    session.page.mouse.move(box["x"] + box["width"] * 0.9, y, steps=10)
-    session.page.mouse.up()
-    value = float(slider.input_value())
+    value = drag_smoothing(session.page, root)
     assert 0.8 < value < 0.99
-    shown = root.locator(".tbnb-smoothing-value").text_content() or ""
-    assert float(shown) == pytest.approx(value, abs=0.01)
     session.page.wait_for_function(
         "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[chart.element_handle(), before]
     )

@@ -9,7 +9,6 @@ page may not reach any host but 127.0.0.1. Screenshots go to tests/ui/out/.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 from _chromium import Chromium
 from _lab import LAB_SETTINGS
 from _nb7 import Notebook7Server
+from _session import STDOUT, CellDriver, drag_smoothing, open_notebook, run_all
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from tbnb.samples import SampleSpec, write_sample
@@ -33,7 +33,6 @@ NB = "tbnb_nb7.ipynb"
 CELLS = ["setup", "scalars", "hparams", "readback", "magic", "done"]
 TIMEOUT_MS = 60_000
 CELL_SELECTOR = ".jp-NotebookPanel .jp-Notebook .jp-Cell"
-STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
 STDERR = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
 
 # Everything a chart drew: canvas pixels and SVG paths (uPlot draws to canvas).
@@ -102,7 +101,7 @@ print(f"STATE {_reads} " + json.dumps({
 
 
 @dataclass
-class Session:
+class Session(CellDriver):
     page: Any
     server: Notebook7Server
     browser: Chromium
@@ -110,25 +109,10 @@ class Session:
     expect: dict[str, Any]
     page_errors: list[dict[str, str]] = field(default_factory=list)  # with stacks
 
+    timeout_ms: int = TIMEOUT_MS
+
     def cell(self, tag: str) -> Any:
         return self.page.locator(CELL_SELECTOR).nth(CELLS.index(tag) + 1)
-
-    def run_cell(self, tag: str) -> None:
-        self.cell(tag).locator(".jp-InputArea-editor .cm-content").click()
-        self.page.keyboard.press("Shift+Enter")
-
-    def readback(self) -> dict[str, Any]:
-        """Re-run the readback cell and return the Python-side widget state."""
-        from playwright.sync_api import expect
-
-        out = self.cell("readback").locator(STDOUT)
-        before = out.text_content() if out.count() else ""
-        match = re.search(r"STATE (\d+)", before or "")
-        n = int(match.group(1)) + 1 if match else 1
-        self.run_cell("readback")
-        expect(out).to_contain_text(f"STATE {n} ", timeout=TIMEOUT_MS)
-        text = out.text_content() or ""
-        return dict(json.loads(text.split(f"STATE {n} ", 1)[1].strip()))
 
     def scalars(self) -> Any:
         return self.cell("scalars").locator(".tbnb-scalars")
@@ -159,17 +143,8 @@ def session(
     page.on("pageerror", lambda err: errors.append({"message": err.message,
                                                     "stack": err.stack or ""}))
     try:
-        page.goto(server.url(f"/notebooks/{NB}"))
-        page.wait_for_function("() => window.jupyterapp !== undefined")
+        open_notebook(page, server.url(f"/notebooks/{NB}"), NB)
         assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
-        page.evaluate("() => window.jupyterapp.restored")
-        page.wait_for_function(
-            """nb => { const w = window.jupyterapp.shell.currentWidget;
-                 return !!(w && w.context && w.context.path === nb && w.sessionContext &&
-                   w.sessionContext.session && w.sessionContext.session.kernel &&
-                   w.sessionContext.session.kernel.status === 'idle'); }""",
-            arg=NB,
-        )
         # The isolated user settings are the ones Notebook 7 runs with.
         for rel, value in LAB_SETTINGS.items():
             plugin = rel.removesuffix(".jupyterlab-settings")
@@ -179,7 +154,7 @@ def session(
                 plugin,
             )
             assert json.loads(raw) == value, (plugin, raw)
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        run_all(page)
         cells = page.locator(CELL_SELECTOR)
         try:
             expect(cells.nth(CELLS.index("done") + 1).locator(STDOUT)).to_contain_text(
@@ -231,20 +206,10 @@ def test_scalars_draw_one_series_per_run(session: Session) -> None:
 def test_smoothing_drag_reads_back_in_python(session: Session) -> None:
     root = session.scalars()
     chart = session.chart("train/loss")
-    slider = root.locator("input.tbnb-smoothing")
-    assert float(slider.input_value()) == pytest.approx(0.6)
+    assert float(root.locator("input.tbnb-smoothing").input_value()) == pytest.approx(0.6)
     before = chart.evaluate(SIGNATURE_JS)
-    slider.scroll_into_view_if_needed()
-    box = slider.bounding_box()
-    y = box["y"] + box["height"] / 2
-    session.page.mouse.move(box["x"] + box["width"] * 0.6, y)
-    session.page.mouse.down()
-    session.page.mouse.move(box["x"] + box["width"] * 0.9, y, steps=10)
-    session.page.mouse.up()
-    value = float(slider.input_value())
+    value = drag_smoothing(session.page, root)
     assert 0.8 < value < 0.99
-    shown = root.locator(".tbnb-smoothing-value").text_content() or ""
-    assert float(shown) == pytest.approx(value, abs=0.01)
     session.page.wait_for_function(
         "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[chart.element_handle(), before]
     )
