@@ -174,7 +174,10 @@ def test_wheel_contains_the_bundle(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     (wheel,) = tmp_path.glob("tbnb-*.whl")
+    bundles = sorted((ROOT / "tbnb" / "static").glob("*.js"))
+    assert {b.name for b in bundles} >= {"scalars.js", "hparams.js"}
     with zipfile.ZipFile(wheel) as zf:
-        bundle = zf.read("tbnb/static/scalars.js").decode()
-    assert bundle == (ROOT / "tbnb" / "static" / "scalars.js").read_text(encoding="utf-8")
-    assert _script_loads(bundle) == []
+        for path in bundles:
+            bundle = zf.read(f"tbnb/static/{path.name}").decode()
+            assert bundle == path.read_text(encoding="utf-8"), path.name
+            assert _script_loads(bundle) == [], path.name
