@@ -81,3 +81,32 @@ def drag_smoothing(page: Any, root: Any) -> float:
     shown = root.locator(".tbnb-smoothing-value").text_content() or ""
     assert abs(float(shown) - value) <= 0.01, (shown, value)
     return value
+
+
+def tagged_notebook(title: str, sources: dict[str, str]) -> Any:
+    """A notebook: a markdown title cell, then one code cell per ``sources`` entry, tagged."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    nb: Any = new_notebook()  # type: ignore[no-untyped-call]
+    nb.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+    }
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.cells.append(new_markdown_cell(title))  # type: ignore[no-untyped-call]
+    for tag, source in sources.items():
+        nb.cells.append(new_code_cell(source, metadata={"tags": [tag]}))  # type: ignore[no-untyped-call]
+    return nb
+
+
+def wait_for_run_all(page: Any, done_cell: Any, shot: Any, server: Any) -> None:
+    """Wait for ``ALL_DONE`` in ``done_cell``; on a timeout, screenshot to ``shot`` and fail
+    with every output and the server's log."""
+    import pytest
+    from playwright.sync_api import expect
+
+    try:
+        expect(done_cell.locator(STDOUT)).to_contain_text("ALL_DONE", timeout=120_000)
+    except AssertionError:
+        page.screenshot(path=shot, full_page=True)
+        outputs = page.locator(".jp-OutputArea-output").all_text_contents()
+        pytest.fail(f"run all did not finish; outputs: {outputs}; log: {server.log_tail(2000)}")

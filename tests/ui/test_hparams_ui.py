@@ -26,8 +26,13 @@ import pandas as pd
 import pytest
 from _chromium import Chromium
 from _lab import LabServer
-from _session import STDOUT, CellDriver, open_notebook, run_all
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from _session import (
+    CellDriver,
+    open_notebook,
+    run_all,
+    tagged_notebook,
+    wait_for_run_all,
+)
 
 from tbnb.export import render_html
 from tbnb.samples import SampleSpec, write_sample
@@ -294,17 +299,7 @@ print(f"STATE {_reads} " + json.dumps({"brushes": hp.brushes,
       "changes": changes}))""",
         "done": 'print("ALL_DONE")',
     }
-    nb = new_notebook()  # type: ignore[no-untyped-call]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    nb.cells.append(new_markdown_cell("tbnb hparams browser test"))  # type: ignore[no-untyped-call]
-    for tag in CELLS:
-        cell = new_code_cell(sources[tag], metadata={"tags": [tag]})  # type: ignore[no-untyped-call]
-        nb.cells.append(cell)
-    return nb
+    return tagged_notebook("tbnb hparams browser test", {tag: sources[tag] for tag in CELLS})
 
 
 @dataclass
@@ -323,7 +318,6 @@ class Lab(CellDriver):
 def lab(
     chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Lab]:
-    from playwright.sync_api import expect
 
     root = tmp_path_factory.mktemp("hp_lab")
     write_sample(root / "logs", SPEC)
@@ -336,14 +330,8 @@ def lab(
         open_notebook(page, server.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
         session = Lab(page, out_dir)
-        try:
-            expect(session.cell("done").locator(STDOUT)).to_contain_text(
-                "ALL_DONE", timeout=120_000
-            )
-        except AssertionError:
-            page.screenshot(path=out_dir / "hparams_lab_run_all_failed.png", full_page=True)
-            outputs = page.locator(".jp-OutputArea-output").all_text_contents()
-            pytest.fail(f"run all did not finish; outputs: {outputs}; log: {server.log_tail(2000)}")
+        wait_for_run_all(page, session.cell("done"), out_dir / "hparams_lab_run_all_failed.png",
+                         server)
         yield session
     finally:
         page.close()

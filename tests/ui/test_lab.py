@@ -18,7 +18,14 @@ import nbformat
 import pytest
 from _chromium import Chromium
 from _lab import LabServer
-from _session import STDOUT, CellDriver, drag_smoothing, open_notebook, run_all
+from _session import (
+    STDOUT,
+    CellDriver,
+    drag_smoothing,
+    open_notebook,
+    run_all,
+    wait_for_run_all,
+)
 from _testnb import CELL, build
 
 from tbnb.samples import SampleSpec, write_sample
@@ -64,7 +71,6 @@ class Session(CellDriver):
 def session(
     chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Session]:
-    from playwright.sync_api import expect
 
     root = tmp_path_factory.mktemp("lab")
     logdir = root / "logs dir"  # a space: the magic must take a quoted path
@@ -78,14 +84,8 @@ def session(
         open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
         cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
-        try:
-            expect(cells.nth(CELL["done"]).locator(STDOUT)).to_contain_text(
-                "ALL_DONE", timeout=120_000
-            )
-        except AssertionError:
-            page.screenshot(path=out_dir / "lab_00_run_all_failed.png", full_page=True)
-            outputs = page.locator(".jp-OutputArea-output").all_text_contents()
-            pytest.fail(f"run all did not finish; outputs: {outputs}; log: {lab.log_tail(2000)}")
+        wait_for_run_all(page, cells.nth(CELL["done"]), out_dir / "lab_00_run_all_failed.png",
+                         lab)
         setup_out = cells.nth(CELL["setup"]).locator(STDOUT).text_content()
         expected = json.loads((setup_out or "").split("EXPECT ", 1)[1].strip())
         page.screenshot(path=out_dir / "lab_00_after_run_all.png", full_page=True)

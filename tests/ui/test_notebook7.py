@@ -19,8 +19,15 @@ import pytest
 from _chromium import Chromium
 from _lab import LAB_SETTINGS
 from _nb7 import Notebook7Server
-from _session import STDOUT, CellDriver, drag_smoothing, open_notebook, run_all
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from _session import (
+    STDOUT,
+    CellDriver,
+    drag_smoothing,
+    open_notebook,
+    run_all,
+    tagged_notebook,
+    wait_for_run_all,
+)
 
 from tbnb.samples import SampleSpec, write_sample
 
@@ -88,16 +95,7 @@ print(f"STATE {_reads} " + json.dumps({
 %tbnb {logdir.as_posix()!r}""",
         "done": 'print("ALL_DONE")',
     }
-    nb: Any = new_notebook()  # type: ignore[no-untyped-call]
-    nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
-    }
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.cells.append(new_markdown_cell("tbnb Notebook 7 browser test"))  # type: ignore[no-untyped-call]
-    for tag in CELLS:
-        cell = new_code_cell(sources[tag], metadata={"tags": [tag]})  # type: ignore[no-untyped-call]
-        nb.cells.append(cell)
-    return nb
+    return tagged_notebook("tbnb Notebook 7 browser test", {tag: sources[tag] for tag in CELLS})
 
 
 @dataclass
@@ -128,7 +126,6 @@ class Session(CellDriver):
 def session(
     chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Session]:
-    from playwright.sync_api import expect
 
     root = tmp_path_factory.mktemp("nb7")
     logdir = root / "logs dir"  # a space: the magic must take a quoted path
@@ -156,15 +153,8 @@ def session(
             assert json.loads(raw) == value, (plugin, raw)
         run_all(page)
         cells = page.locator(CELL_SELECTOR)
-        try:
-            expect(cells.nth(CELLS.index("done") + 1).locator(STDOUT)).to_contain_text(
-                "ALL_DONE", timeout=120_000
-            )
-        except AssertionError:
-            page.screenshot(path=out_dir / "nb7_00_run_all_failed.png", full_page=True)
-            outputs = page.locator(".jp-OutputArea-output").all_text_contents()
-            pytest.fail(f"run all did not finish; outputs: {outputs}; "
-                        f"log: {server.log_tail(2000)}")
+        wait_for_run_all(page, cells.nth(CELLS.index("done") + 1),
+                         out_dir / "nb7_00_run_all_failed.png", server)
         setup_out = cells.nth(CELLS.index("setup") + 1).locator(STDOUT).text_content()
         expected = json.loads((setup_out or "").split("EXPECT ", 1)[1].strip())
         page.screenshot(path=out_dir / "nb7_00_after_run_all.png", full_page=True)
