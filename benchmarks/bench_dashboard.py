@@ -2,7 +2,7 @@
 
 An isolated JupyterLab (``tests/ui/_lab.py``'s ``LabServer``) serves a notebook whose
 cells are ``%load_ext tbnb`` and ``%tbnb <logdir>`` (plus one hidden cell before them
-that wraps ``tbnb.experiment.load`` and ``Dashboard.__init__`` with timers, and one
+that wraps ``tbnb.loader.experiment.load`` and ``Dashboard.__init__`` with timers, and one
 after that prints the timings). Headless Chromium (``tests/ui/_chromium.py``) opens
 it; the script runs the first cells, then starts the clock in the page and runs the
 magic cell. Per run it reports
@@ -39,16 +39,16 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "tests" / "ui"))
+sys.path.insert(0, str(ROOT))
 
-from _chromium import Chromium, missing_reason  # noqa: E402
-from _lab import LabServer  # noqa: E402
+from tests.ui._chromium import Chromium, missing_reason  # noqa: E402
+from tests.ui._lab import LabServer  # noqa: E402
 
 NB = "bench_dashboard.ipynb"
 
 TIMERS = """\
 import time as _time, json as _json
-import tbnb.experiment as _exp, tbnb.notebook as _nb
+import tbnb.loader.experiment as _exp, tbnb.notebook.magic as _nb
 _T = {}
 _load, _init = _exp.load, _nb.Dashboard.__init__
 def _timed_load(*a, **k):

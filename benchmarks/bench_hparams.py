@@ -32,9 +32,8 @@ import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "ui"))
 
-from tbnb.hparams_discovery import hparams_frame  # noqa: E402
+from tbnb.analysis.hparams.frame import hparams_frame  # noqa: E402
 
 BRUSH_JS = """async () => {
   const track = document.querySelector('.tbnb-axis[data-column="h3"] .tbnb-axis-track');
@@ -101,8 +100,9 @@ def discovery(repeat: int) -> None:
 
 
 def browser(repeat: int) -> None:
-    from _chromium import Chromium, missing_reason
     from playwright.sync_api import sync_playwright
+
+    from tests.ui._chromium import Chromium, missing_reason
 
     reason = missing_reason()
     if reason:
@@ -110,8 +110,8 @@ def browser(repeat: int) -> None:
         return
     from test_hparams_ui import _sweep
 
-    from tbnb.export import render_html
-    from tbnb.widgets.hparams import hparams
+    from tbnb.notebook.export import render_html
+    from tbnb.widgets.hparams.widget import hparams
 
     widget = hparams(_sweep(1000), metric="m0.last")
     with tempfile.TemporaryDirectory() as tmp:

@@ -63,8 +63,8 @@ def child(case: str, logdir: str) -> dict[str, Any]:
     elif case == "kernels":
         import numpy as np
 
-        from tbnb._fastdecode import decode_scalars
-        from tbnb.records import read_from, scan_records
+        from tbnb.decode.scalars import decode_scalars
+        from tbnb.io.records import read_from, scan_records
 
         points = 0
         for path in _event_files(logdir):

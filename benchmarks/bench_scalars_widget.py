@@ -2,7 +2,7 @@
 
 A synthetic experiment of ``runs x tags x steps`` points (default 100 x 20 x 10,000 =
 20M) goes through ``tbnb.scalars`` (store, downsampling, binary state); the widget is
-exported as a self-contained page (``tbnb.export.to_html``) and opened in headless
+exported as a self-contained page (``tbnb.notebook.export.to_html``) and opened in headless
 Chromium, where the script measures
 
 - ``first_chart_ms``: navigation start to the first drawn chart;
@@ -134,8 +134,8 @@ def main() -> None:
     args = ap.parse_args()
 
     import tbnb
-    from tbnb.export import to_html
-    from tbnb.widgets.scalars import ScalarsWidget
+    from tbnb.notebook.export import to_html
+    from tbnb.widgets.scalars.widget import ScalarsWidget
 
     if args.profile:
         ScalarsWidget._esm = readable_bundle()

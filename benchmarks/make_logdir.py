@@ -34,7 +34,7 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tbnb._crc32c import masked_crc32c, masked_crc32c_range
+from tbnb.io.crc32c import masked_crc32c, masked_crc32c_range
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "data"

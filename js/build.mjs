@@ -18,11 +18,11 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "tbnb", "static");
-// A widget is a pair tbnb/widgets/<key>.py + js/src/<key>.js: every such pair is built.
+// A widget is a pair tbnb/widgets/<key>/ + js/src/<key>.js: every such pair is built.
 const WIDGETS = readdirSync(join(here, "src"))
   .filter((f) => f.endsWith(".js"))
   .map((f) => f.slice(0, -3))
-  .filter((key) => existsSync(join(here, "..", "tbnb", "widgets", `${key}.py`)))
+  .filter((key) => existsSync(join(here, "..", "tbnb", "widgets", key, "__init__.py")))
   .sort();
 const check = process.argv.includes("--check");
 

@@ -19,7 +19,7 @@ PY=$ROOT/.venv/bin/python
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 
 echo "demo: preparing the sample logdir (generated once, then cached)"
-LOGDIR=$("$PY" -c "from tbnb.samples import sample_logdir; print(sample_logdir())")
+LOGDIR=$("$PY" -c "from tbnb.notebook.samples import sample_logdir; print(sample_logdir())")
 echo "demo: sample logdir: $LOGDIR"
 
 if [ "${DEMO_SMOKE:-0}" = "1" ]; then

@@ -35,7 +35,7 @@ fi
 
 # Compile the loader's numba kernels once into their on-disk cache (a one-time cost of tens of
 # seconds; afterwards every process loads them in well under a second).
-.venv/bin/python -c "from tbnb.records import scan_records; from tbnb.runload import warm_decoder; \
+.venv/bin/python -c "from tbnb.io.records import scan_records; from tbnb.decode.warmup import warm_decoder; \
 scan_records(b''); warm_decoder().join()"
 
 # Chromium for the JupyterLab browser tests (Debian packages; never a browser download).

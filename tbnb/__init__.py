@@ -1,10 +1,15 @@
 """tbnb: TensorBoard logs in Jupyter, as tidy pandas DataFrames and interactive widgets.
 
+Layers, each a folder, a lower one never importing a higher one::
+
+    io -> decode -> kinds -> loader -> analysis / transforms / compat -> widgets -> notebook
+
 Examples
 --------
 >>> import tbnb
->>> exp = tbnb.load("runs/")            # doctest: +SKIP
->>> exp.scalars.head()                  # doctest: +SKIP
+>>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+>>> exp.runs[:2]
+['lr=0.001,seed=0', 'lr=0.001,seed=1']
 """
 
 from __future__ import annotations
@@ -17,14 +22,20 @@ __version__ = "0.1.0"
 # Public names and the module that defines each. Imported on first use so that
 # `import tbnb` stays cheap (no widget stack for a pure loader user).
 _LAZY = {
-    "load": "tbnb.experiment",
-    "Experiment": "tbnb.experiment",
-    "SummaryReader": "tbnb.reader",
-    "histogram_percentiles": "tbnb.frames",
+    "load": "tbnb.loader.experiment",
+    "Experiment": "tbnb.loader.experiment",
+    "SummaryReader": "tbnb.compat.tbparse",
+    "histogram_percentiles": "tbnb.kinds.distributions",
     "scalars": "tbnb.widgets.scalars",
     "hparams": "tbnb.widgets.hparams",
     "link": "tbnb.widgets.hparams",
-    "Dashboard": "tbnb.notebook",
+    "Dashboard": "tbnb.notebook.dashboard",
+}
+
+# Modules reachable as attributes (``tbnb.samples.sample_logdir()``) without an import.
+_MODULES = {
+    "samples": "tbnb.notebook.samples",
+    "kinds": "tbnb.kinds",
 }
 
 __all__ = [
@@ -36,21 +47,30 @@ __all__ = [
     "link",
     "load",
     "load_ipython_extension",
+    "samples",
     "scalars",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tbnb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module = _MODULES.get(name)
+    if module is not None:
+        value = importlib.import_module(module)
+    else:
+        where = _LAZY.get(name)
+        if where is None:
+            raise AttributeError(f"module 'tbnb' has no attribute {name!r}")
+        value = getattr(importlib.import_module(where), name)
     globals()[name] = value
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_MODULES))
+
+
 def load_ipython_extension(ipython: Any) -> None:
     """Register the ``%tbnb`` magic (``%load_ext tbnb``)."""
-    from tbnb.notebook import load_ipython_extension as _load
+    from tbnb.notebook.magic import load_ipython_extension as _load
 
     _load(ipython)

@@ -28,3 +28,7 @@ class LogdirWarning(TbnbWarning):
 
 class DataWarning(TbnbWarning):
     """A summary value could not be decoded into its kind (wrong shape, bad dtype)."""
+
+
+class EmptyResultWarning(TbnbWarning):
+    """A load found nothing to show: an empty logdir, or filters that match nothing."""

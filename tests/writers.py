@@ -419,7 +419,7 @@ def event_files(logdir: str) -> list[str]:
 
 def frame_record(data: bytes) -> bytes:
     """Frame ``data`` as one TFRecord (length, masked CRCs), as writers do."""
-    from tbnb._crc32c import masked_crc32c
+    from tbnb.io.crc32c import masked_crc32c
 
     head = struct.pack("<Q", len(data))
     return (head + struct.pack("<I", masked_crc32c(head)) + data
@@ -474,7 +474,7 @@ def _cells_equal(a: Any, b: Any) -> bool:
         a, b = np.asarray(a), np.asarray(b)
         return a.shape == b.shape and a.dtype == b.dtype and bool(
             np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-    if hasattr(a, "read") and hasattr(a, "offset"):  # tbnb.blobs.Blob
+    if hasattr(a, "read") and hasattr(a, "offset"):  # tbnb.loader.blobs.Blob
         return repr(a) == repr(b) and a.path == b.path and a.value_index == b.value_index
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b))
@@ -502,7 +502,7 @@ def ensure_compiled_decoder() -> None:
     While it is not compiled, small ``fast=True`` loads decode with protobuf; tests
     comparing the two paths must know the fast one really ran.
     """
-    from tbnb.runload import decoder_ready, warm_decoder
+    from tbnb.decode.warmup import decoder_ready, warm_decoder
 
     warm_decoder().join()
     assert decoder_ready()

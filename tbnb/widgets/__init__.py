@@ -1,8 +1,14 @@
-"""anywidget widgets: one Python module + one front-end module (``js/src/<key>.js``) each."""
+"""Layer ``widgets``: one folder per view, ``tbnb/widgets/<key>/``, each with its front end
+in ``js/src/widgets/<key>/``.
+
+Every widget derives from :class:`~tbnb.widgets.base.TbnbWidget` (bundle lookup,
+the request channel); arrays travel as binary buffers
+(:mod:`~tbnb.widgets.serializers`). Builders (``tbnb.scalars``, ``tbnb.hparams``)
+live in each folder's ``factory`` module and are imported on first use.
+"""
 
 from __future__ import annotations
 
-from tbnb.widgets._base import TbnbWidget, run_color
-from tbnb.widgets.scalars import ScalarsWidget, scalars
+from tbnb.widgets.base import TbnbWidget
 
-__all__ = ["ScalarsWidget", "TbnbWidget", "run_color", "scalars"]
+__all__ = ["TbnbWidget"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from _lab import VENV_BIN, LabServer
+from tests.ui._lab import VENV_BIN, LabServer
 
 
 class Notebook7Server(LabServer):

@@ -16,10 +16,10 @@ import anywidget
 import ipywidgets
 import pytest
 import traitlets
-from _chromium import Chromium
 
 import tbnb
-from tbnb.export import to_html
+from tbnb.notebook.export import to_html
+from tests.ui._chromium import Chromium
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +103,7 @@ def test_dashboard_page_has_tabs(
 def test_dashboard_page_keeps_hparams_scalars_link(
     chromium: Chromium, out_dir: Path, tmp_path: Path
 ) -> None:
-    from tbnb.samples import SampleSpec, write_sample
+    from tbnb.notebook.samples import SampleSpec, write_sample
 
     logdir = tmp_path / "sweep"
     write_sample(logdir, SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=30,

@@ -2,7 +2,7 @@
 
 Two levels:
 
-- the widget's self-contained export page (``tbnb.export.render_html``: the real
+- the widget's self-contained export page (``tbnb.notebook.export.render_html``: the real
   bundle and the real saved state, no kernel) with 1,000 runs x 20 axes: brushing
   with the mouse selects exactly the rows Python selects for the same brushes,
   scales / invert / reorder / sort / hover / CSV work with no kernel;
@@ -24,19 +24,19 @@ import nbformat
 import numpy as np
 import pandas as pd
 import pytest
-from _chromium import Chromium
-from _lab import LabServer
-from _session import (
+
+from tbnb.notebook.export import render_html
+from tbnb.notebook.samples import SampleSpec, write_sample
+from tbnb.widgets.hparams import HParamsWidget, hparams
+from tests.ui._chromium import Chromium
+from tests.ui._lab import LabServer
+from tests.ui._session import (
     CellDriver,
     open_notebook,
     run_all,
     tagged_notebook,
     wait_for_run_all,
 )
-
-from tbnb.export import render_html
-from tbnb.samples import SampleSpec, write_sample
-from tbnb.widgets.hparams import HParamsWidget, hparams
 
 pytestmark = pytest.mark.browser
 

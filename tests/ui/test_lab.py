@@ -16,9 +16,11 @@ from typing import Any
 
 import nbformat
 import pytest
-from _chromium import Chromium
-from _lab import LabServer
-from _session import (
+
+from tbnb.notebook.samples import SampleSpec, write_sample
+from tests.ui._chromium import Chromium
+from tests.ui._lab import LabServer
+from tests.ui._session import (
     STDOUT,
     CellDriver,
     drag_smoothing,
@@ -26,9 +28,7 @@ from _session import (
     run_all,
     wait_for_run_all,
 )
-from _testnb import CELL, build
-
-from tbnb.samples import SampleSpec, write_sample
+from tests.ui._testnb import CELL, build
 
 pytestmark = pytest.mark.browser
 

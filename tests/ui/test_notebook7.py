@@ -2,7 +2,7 @@
 user does in the page is what Python reads back.
 
 One Notebook 7 server and one notebook for the module (the tests run in order and
-share the page). The logdir is written by tensorboardX (``tbnb.samples``); the
+share the page). The logdir is written by tensorboardX (``tbnb.notebook.samples``); the
 page may not reach any host but 127.0.0.1. Screenshots go to tests/ui/out/.
 """
 
@@ -16,10 +16,12 @@ from typing import Any
 
 import nbformat
 import pytest
-from _chromium import Chromium
-from _lab import LAB_SETTINGS
-from _nb7 import Notebook7Server
-from _session import (
+
+from tbnb.notebook.samples import SampleSpec, write_sample
+from tests.ui._chromium import Chromium
+from tests.ui._lab import LAB_SETTINGS
+from tests.ui._nb7 import Notebook7Server
+from tests.ui._session import (
     STDOUT,
     CellDriver,
     drag_smoothing,
@@ -28,8 +30,6 @@ from _session import (
     tagged_notebook,
     wait_for_run_all,
 )
-
-from tbnb.samples import SampleSpec, write_sample
 
 pytestmark = pytest.mark.browser
 
@@ -67,11 +67,11 @@ def _notebook(logdir: Path) -> Any:
         "setup": f"""\
 import json
 import tbnb
-from tbnb.discovery import is_add_hparams_subrun
+
 LOGDIR = {json.dumps(str(logdir))}
 exp = tbnb.load(LOGDIR, progress=False)
 # add_hparams' sub-runs (one point per final metric) are left to the hparams table
-charted = [r for r in exp.runs if not is_add_hparams_subrun(r, exp.runs)]
+charted = exp.runs
 df = exp.scalars[exp.scalars["run"].isin(charted)]
 runs_per_tag = df.groupby("tag", observed=True)["run"].nunique().astype(int).to_dict()
 print("EXPECT " + json.dumps({{"runs": charted, "runs_per_tag": runs_per_tag,

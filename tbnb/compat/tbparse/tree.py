@@ -1,0 +1,120 @@
+"""The loaded tree: one node per directory and per event file, as tbparse walks a logdir.
+
+Examples
+--------
+>>> check_options({"dir_name"}, {"scalars"})
+({'dir_name'}, {'scalars'})
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import pandas as pd
+from fsspec.core import url_to_fs
+from fsspec.implementations.local import LocalFileSystem
+
+from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS, KINDS_FOR
+from tbnb.io.logdir import find_runs
+from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
+
+__all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path"]
+
+class Event(NamedTuple):
+    step: int
+    wall_time: float
+    data: Any
+
+
+@dataclass
+class File:
+    """One event file: what the loader read from it, and its per-type frames."""
+
+    name: str
+    result: RunResult
+    frames: dict[str, pd.DataFrame] = field(default_factory=dict)
+    grouped: dict[str, dict[str, list[Event]]] = field(default_factory=dict)
+
+
+@dataclass
+class Dir:
+    """A directory holding event files somewhere below it."""
+
+    name: str
+    children: dict[str, Dir | File] = field(default_factory=dict)
+
+
+def check_options(extra_columns: Any, event_types: Any) -> tuple[set[str], set[str]]:
+    """Validate as tbparse does (same exception types and messages)."""
+    extra = extra_columns or set()
+    if not isinstance(extra, set):
+        raise ValueError(f"`columns` should be a {set} instead of {type(extra)!s}")
+    diff = extra - ALL_EXTRA_COLUMNS
+    if diff:
+        raise KeyError(f"Invalid columns entries: {diff}")
+    types = event_types or set(ALL_EVENT_TYPES)
+    if not isinstance(types, set):
+        raise ValueError(f"`event_types` should be a {set} instead of {type(types)!s}")
+    diff = types - ALL_EVENT_TYPES
+    if diff:
+        raise KeyError(f"Invalid event types: {diff}")
+    return set(extra), set(types)
+
+
+def open_path(log_path: str) -> tuple[Any, str]:
+    text = os.fspath(log_path)
+    if "://" in text or "::" in text:
+        fs, path = url_to_fs(text)
+        return fs, path.rstrip("/") or "/"
+    fs = LocalFileSystem()
+    return fs, fs._strip_protocol(os.path.abspath(os.path.expanduser(text)))
+
+
+def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
+    """Load every event file under ``path`` (or the file ``path``) into a tree."""
+    options = LoadOptions(kinds=frozenset().union(*(KINDS_FOR[t] for t in types)))
+    files: list[tuple[tuple[str, ...], str]]
+    if not fs.isdir(path):
+        files = [((posixpath.basename(path),), path)]
+    else:
+        files = []
+        for run, paths in find_runs(fs, path).items():
+            parts = () if run == "." else tuple(run.split("/"))
+            files += [((*parts, posixpath.basename(p)), p) for p in paths]
+    tasks = [RunTask(run="/".join(parts[:-1]) or ".", fs=fs, files=[FileState(path=p, rank=0)],
+                     tag_meta={}, options=options) for parts, p in files]
+    workers = min(os.cpu_count() or 1, len(tasks))
+    if workers > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(load_run, tasks))
+    else:
+        results = [load_run(t) for t in tasks]
+    root = Dir(name="")
+    for (parts, _), result in zip(files, results, strict=True):
+        for category, message in result.warnings:
+            warnings.warn(message, category, stacklevel=3)
+        node = root
+        part: str
+        for part in parts[:-1]:
+            child = node.children.setdefault(part, Dir(name=part))
+            assert isinstance(child, Dir)
+            node = child
+        node.children[parts[-1]] = File(name=parts[-1], result=result)
+    if not fs.isdir(path):
+        return root.children[files[0][0][0]]
+    _sort_tree(root)
+    return root
+
+
+def _sort_tree(node: Dir) -> None:
+    """Order children by name at every level, as tbparse walks ``sorted(os.listdir())``."""
+    node.children = dict(sorted(node.children.items()))
+    for child in node.children.values():
+        if isinstance(child, Dir):
+            _sort_tree(child)
+

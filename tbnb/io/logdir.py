@@ -1,0 +1,140 @@
+"""Find runs and event files under a logdir, as TensorBoard does (local or fsspec).
+
+An event file is any file whose name contains ``tfevents`` (profiler placeholders
+ending in ``.profile-empty`` excluded). A run is every directory holding at least
+one, named by its path relative to the logdir with ``/`` separators (``.`` for the
+logdir itself). A run's files are read in name order as one stream.
+
+Examples
+--------
+>>> import fsspec
+>>> fs = fsspec.filesystem("memory")
+>>> fs.pipe("/demo/a/events.out.tfevents.1.host", b"")
+>>> fs.pipe("/demo/events.out.tfevents.2.host", b"")
+>>> sorted(find_runs(fs, "/demo"))
+['.', 'a']
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from fsspec import AbstractFileSystem
+from fsspec.core import url_to_fs
+from fsspec.implementations.local import LocalFileSystem
+
+from tbnb.warnings import LogdirWarning
+
+
+def is_event_file(name: str) -> bool:
+    """Whether a file name is a TensorBoard event file."""
+    base = posixpath.basename(name)
+    return "tfevents" in base and not base.endswith(".profile-empty")
+
+
+def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
+                ) -> tuple[AbstractFileSystem, str]:
+    """Return ``(filesystem, root path)`` for a local path, ``os.PathLike`` or fsspec URL."""
+    text = str(logdir)
+    if "://" in text or "::" in text:
+        fs, root = url_to_fs(text, **(storage_options or {}))
+    else:
+        fs = LocalFileSystem()
+        root = fs._strip_protocol(os.path.abspath(os.path.expanduser(text)))
+    root = root.rstrip("/") or "/"
+    if not fs.exists(root):
+        raise FileNotFoundError(f"logdir {text!r} does not exist")
+    if not fs.isdir(root):
+        raise NotADirectoryError(f"logdir {text!r} is not a directory")
+    return fs, root
+
+
+def run_name(root: str, directory: str) -> str:
+    """Name of the run living in ``directory`` (relative to ``root``; ``.`` for the root)."""
+    rel = posixpath.relpath(directory.rstrip("/") or "/", root)
+    return "." if rel in ("", ".") else rel
+
+
+def find_runs(fs: AbstractFileSystem, root: str) -> dict[str, list[str]]:
+    """Map each run name to its event files (full paths, in name order).
+
+    Directories that cannot be listed are skipped with one :class:`LogdirWarning`
+    each, naming the directory and the error; everything readable is still found.
+    """
+    runs: dict[str, list[str]] = {}
+    for directory, files in _walk(fs, root):
+        names = sorted(f for f in files if is_event_file(f))
+        if names:
+            base = directory.rstrip("/")
+            runs[run_name(root, base)] = [posixpath.join(base, f) for f in names]
+    return dict(sorted(runs.items()))
+
+
+def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
+    """Yield ``(directory, file names)`` for ``root`` and every directory below it.
+
+    ``fs.walk`` cannot be used: fsspec passes its ``on_error`` callback to the top
+    level only, so a directory deeper down that cannot be listed vanishes silently.
+    """
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            listing = fs.ls(directory, detail=True)
+        except OSError as error:
+            warnings.warn(f"tbnb: cannot list {directory}: {error}; its runs are skipped",
+                          LogdirWarning, stacklevel=4)
+            continue
+        here = directory.rstrip("/")
+        files, dirs = [], []
+        for info in listing:
+            name = str(info["name"]).rstrip("/")
+            if name == here or not name:
+                continue
+            if info["type"] == "directory":
+                dirs.append(name)
+            else:
+                files.append(posixpath.basename(name))
+        yield directory, files
+        stack.extend(sorted(dirs, reverse=True))
+
+
+_HOST_RE = re.compile(r"tfevents\.(?P<time>\d+)\.(?P<rest>.+)$")  # writers use int(time())
+
+
+def host_from_filename(path: str) -> str:
+    """The host name a writer put in an event file's name (``""`` if absent).
+
+    Writers name files ``events.out.tfevents.<time>.<host>[.<pid>.<n>][<suffix>]``
+    (TF2 and Keras use the suffix ``.v2``; torch and tensorboardX take any
+    ``filename_suffix``). Host names may hold dots, so the host ends before the
+    last pair of all-digit parts (pid and counter) when there is one.
+
+    Examples
+    --------
+    >>> host_from_filename("events.out.tfevents.1700000000.gpu-3.cluster.4242.1.v2")
+    'gpu-3.cluster'
+    >>> host_from_filename("events.out.tfevents.1700000000.vm.4242.1.my_run")
+    'vm'
+    >>> host_from_filename("events.out.tfevents.1700000000.worker-7")
+    'worker-7'
+    >>> host_from_filename("events.out.tfevents.1700000000.10.1.2.3.4242.0")
+    '10.1.2.3'
+    """
+    match = _HOST_RE.search(posixpath.basename(path))
+    if not match:
+        return ""
+    parts = match.group("rest").split(".")
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i].isdigit() and parts[i + 1].isdigit():
+            return ".".join(parts[:i])
+    if parts and parts[-1] == "v2":
+        parts.pop()
+    while len(parts) > 1 and parts[-1].isdigit():
+        parts.pop()
+    return ".".join(parts)

@@ -1,0 +1,449 @@
+"""Load a logdir into tidy DataFrames, and keep it up to date.
+
+Layer ``loader``: an :class:`Experiment` holds every kind's data and reads only
+what is new on :meth:`~Experiment.reload` (new bytes, files, runs), through its
+:class:`~tbnb.loader.coordinator.ReloadCoordinator`, so reloads from several
+threads (widgets, a poller, the user) never overlap. Its frame accessors
+(``exp.scalars``, ``exp.histograms``, ...) derive from the kind registry.
+
+Examples
+--------
+>>> import tbnb
+>>> exp = tbnb.load("runs/")                     # doctest: +SKIP
+>>> exp.scalars.groupby(["run", "tag"]).value.last()   # doctest: +SKIP
+>>> report = exp.reload()                        # only the bytes written since  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tbnb.decode.warmup import decoder_ready, warm_decoder
+from tbnb.io.logdir import find_runs, open_logdir
+from tbnb.kinds import KINDS, Kind, TagMetadata
+from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
+from tbnb.loader import overview
+from tbnb.loader.coordinator import ReloadCoordinator, Subscription, Watch
+from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
+from tbnb.loader.frames import records_frame
+from tbnb.loader.report import ReloadReport
+from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
+from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
+
+__all__ = ["Experiment", "ReloadReport", "load"]
+
+COLD_PROTOBUF_BYTES = 32 << 20
+"""Up to this many unread bytes, a load decodes with protobuf while the compiled
+decoder is not compiled yet (about 8 s of protobuf at worst, against a compile of
+tens of seconds)."""
+
+_SCALARS = "scalars"
+_HPARAMS = "hparams"
+
+
+class Experiment:
+    """Everything in a logdir, as DataFrames; :meth:`reload` reads only what is new.
+
+    Use :func:`tbnb.load` to create one. Every kind of the registry has an accessor
+    named by its key (``exp.scalars``, ``exp.histograms``, ``exp.distributions``,
+    ``exp.images``, ``exp.audio``, ``exp.text``, ``exp.pr_curves``, ``exp.tensors``,
+    ``exp.graphs``, ``exp.custom_scalars``, ``exp.hparams``, ``exp.embeddings``,
+    ``exp.metadata``); frames handed out are never changed by a later reload.
+    """
+
+    def __init__(self, logdir: str | os.PathLike[str], *, runs: RunFilter = None,
+                 tags: str | Sequence[str] | None = None,
+                 event_types: Iterable[str] | None = None, executor: Executor | None = None,
+                 verify_crc: bool = True, progress: bool | None = None,
+                 storage_options: dict[str, Any] | None = None, fast: bool = True) -> None:
+        self.logdir = str(logdir)
+        self.fs, self.root = open_logdir(logdir, storage_options)
+        self.filters = {"runs": runs, "tags": tags, "event_types": event_types}
+        self._keep_run = run_matcher(runs)
+        self._options = LoadOptions(tags=tag_option(tags), kinds=kinds_option(event_types),
+                                    verify_crc=verify_crc, fast=fast)
+        self._executor = executor
+        self._progress = progress
+        self._files: dict[str, list[FileState]] = {}
+        self._tag_meta: dict[str, dict[str, TagMetadata]] = {}
+        self._store: ScalarStore | None = None
+        self._records: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(
+            lambda: defaultdict(list))
+        self._raw: dict[str, list[tuple[str, str, int, Any]]] = defaultdict(list)
+        self._seen_tags: set[str] = set()
+        self._candidates: set[str] = set()  # children of kept runs the filter rejected
+        self._rejected: set[str] = set()
+        self._cache: dict[str, Any] = {}
+        self._discovered: list[str] = []
+        self.coordinator: ReloadCoordinator[ReloadReport] = ReloadCoordinator(
+            self._reload_once, changed=lambda report: report.changed)
+        self.last_report = self.reload()
+        self.empty_reason = overview.explain_empty(self)
+        if self.empty_reason:
+            warnings.warn(self.empty_reason, overview.EmptyResultWarning, stacklevel=3)
+
+    def __repr__(self) -> str:
+        n = self._store.n if self._store else 0
+        return (f"<tbnb.Experiment {self.logdir!r}: {overview.plural(len(self.runs), 'run')}, "
+                f"{n} scalar points>")
+
+    def _repr_html_(self) -> str:
+        return overview.html_summary(self)
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> ReloadReport:
+        """Read what was written since the last load: new bytes, new files, new runs.
+
+        Safe from any thread: reloads run one at a time, and every subscriber
+        (:meth:`subscribe`) hears of what any of them found.
+
+        Returns
+        -------
+        ReloadReport
+            What changed. Problems (corrupt records, unreadable files) are also
+            issued as warnings naming the file.
+        """
+        return self.coordinator.reload()
+
+    def subscribe(self, callback: Callable[[ReloadReport], Any]) -> Subscription:
+        """Call ``callback(report)`` after every reload that found something new."""
+        return self.coordinator.subscribe(callback)
+
+    def watch(self, seconds: float) -> Watch:
+        """Reload every ``seconds`` in one background thread (shared by every watcher).
+
+        Returns a handle whose ``stop()`` withdraws the request.
+        """
+        return self.coordinator.watch(seconds)
+
+    def _reload_once(self) -> ReloadReport:
+        report = ReloadReport()
+        tasks = self._choose_decoder(self._plan(report))
+        if self._store is None:
+            capacity = sum(self._unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
+            self._store = ScalarStore(
+                capacity=capacity,
+                runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
+        for result in self._run_tasks(tasks):
+            self._absorb(result, report)
+        if report.changed or report.bytes_read:
+            self._cache.clear()  # hparams or metadata may have changed with no new points
+        self._settle_candidates(report)
+        self.last_report = report
+        return report
+
+    def _plan(self, report: ReloadReport) -> list[RunTask]:
+        tasks = []
+        found = find_runs(self.fs, self.root)
+        self._discovered = list(found)
+        kept = {run for run in found if self._keep_run(run)}
+        for run, paths in found.items():
+            if run in self._rejected:
+                continue
+            if run not in kept:
+                parent = parent_run(run)
+                if parent is None or parent not in kept:
+                    continue
+                self._candidates.add(run)  # an add_hparams sub-run goes with its parent
+            states = self._files.get(run)
+            if states is None:
+                states = self._files[run] = []
+                self._tag_meta[run] = {}
+                if run not in self._candidates:
+                    report.new_runs.append(run)
+            known = {s.path for s in states}
+            for path in paths:
+                if path not in known:
+                    states.append(FileState(path=path, rank=len(states)))
+                    report.new_files.append(path)
+            tasks.append(RunTask(run=run, fs=self.fs, files=states,
+                                 tag_meta=self._tag_meta[run], options=self._options))
+        return tasks
+
+    def _choose_decoder(self, tasks: list[RunTask]) -> list[RunTask]:
+        """Decode a small load with protobuf while the compiled decoder is still cold.
+
+        Compiling it takes tens of seconds once per install; protobuf decodes a few
+        megabytes faster than that, and both give identical frames. The compiler
+        runs in the background meanwhile, for the next (re)load.
+        """
+        if not self._options.fast or decoder_ready():
+            return tasks
+        warm_decoder()
+        if sum(self._unread_bytes(t) for t in tasks) > COLD_PROTOBUF_BYTES:
+            return tasks
+        slow = replace(self._options, fast=False)
+        return [replace(t, options=slow) for t in tasks]
+
+    def _unread_bytes(self, task: RunTask) -> int:
+        total = 0
+        for state in task.files:
+            try:
+                total += max(int(self.fs.size(state.path)) - state.offset, 0)
+            except OSError:
+                continue
+        return total
+
+    def _run_tasks(self, tasks: list[RunTask]) -> Iterator[RunResult]:
+        if not tasks:
+            return iter(())
+        total = sum(self._unread_bytes(t) for t in tasks)
+        bar = None
+        if self._progress is not False:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=total, unit="B", unit_scale=True, desc="tbnb.load",
+                       delay=0.0 if self._progress else 1.0, leave=False)
+        executor = self._executor
+        own = None
+        if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1:
+            own = executor = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, len(tasks)))
+
+        def results() -> Iterator[RunResult]:
+            try:
+                stream = executor.map(load_run, tasks) if executor else map(load_run, tasks)
+                for result in stream:
+                    if bar is not None:
+                        bar.update(result.bytes_read)
+                    yield result
+            finally:
+                if own is not None:
+                    own.shutdown(wait=True)
+                if bar is not None:
+                    bar.close()
+
+        return results()
+
+    def _absorb(self, result: RunResult, report: ReloadReport) -> None:
+        run = result.run
+        self._files[run] = result.files
+        self._tag_meta[run] = result.tag_meta
+        self._seen_tags.update(result.seen_tags)
+        report.bytes_read += result.bytes_read
+        for category, message in result.warnings:
+            report.problems.append(message)
+            warnings.warn(message, category, stacklevel=5)
+        store = self._store
+        assert store is not None
+        if result.starts:  # everything stored for this run came before these restarts
+            min_step = min(step for _, step in result.starts)
+            report.points_purged += store.purge(run, min_step)
+            for key, rows in self._records[run].items():
+                kept = [r for r in rows if r["step"] < min_step]
+                report.points_purged += len(rows) - len(kept)
+                self._records[run][key] = kept
+        report.scalars_added += result.num_scalars
+        store.append(run, result.scalar_tags, result.scalar_pieces)
+        for key, rows in result.records.items():
+            self._records[run][key].extend(rows)
+            report.values_added[key] = report.values_added.get(key, 0) + len(rows)
+        for key, values in result.raw.items():
+            self._raw[key].extend((run, tag, step, data) for tag, step, data in values)
+            report.values_added[key] = report.values_added.get(key, 0) + len(values)
+
+    def _settle_candidates(self, report: ReloadReport) -> None:
+        """Keep the filtered-out children of kept runs that are add_hparams sub-runs."""
+        pending = self._candidates - self._rejected
+        if not pending:
+            return
+        subruns = self.subruns
+        for run in sorted(pending - set(subruns)):
+            if not self._has_data(run):
+                continue  # nothing written yet: decide when something is
+            self._rejected.add(run)
+            self._drop(run)
+        self._cache.clear()
+
+    def _has_data(self, run: str) -> bool:
+        store = self._store
+        return bool((store is not None and store.run_tags.get(run))
+                    or any(self._records.get(run, {}).values())
+                    or any(r[0] == run for values in self._raw.values() for r in values))
+
+    def _drop(self, run: str) -> None:
+        if self._store is not None:
+            self._store.purge(run, np.iinfo(np.int64).min)
+            self._store.run_tags.pop(run, None)
+        self._records.pop(run, None)
+        self._files.pop(run, None)
+        self._tag_meta.pop(run, None)
+        for key, values in self._raw.items():
+            self._raw[key] = [v for v in values if v[0] != run]
+
+    # ------------------------------------------------------------------ frames
+    def frame(self, key: str) -> Any:
+        """The frame (or object) of one kind, by its registry key.
+
+        ``exp.frame("histograms")`` is ``exp.histograms``.
+        """
+        kind = KINDS.get(key)
+        if kind is None:
+            raise KeyError(f"no kind {key!r}; kinds: {', '.join(KINDS)}")
+        with self.coordinator.lock:
+            if kind.storage == "columnar":
+                assert self._store is not None
+                return self._store.frame()
+            cached = self._cache.get(key)
+            if cached is None:
+                cached = self._cache[key] = self._build(kind)
+        return cached.copy(deep=False) if isinstance(cached, pd.DataFrame) else cached
+
+    def _build(self, kind: Kind) -> Any:
+        if kind.storage == "records":
+            frame = records_frame(kind, {run: kinds.get(kind.key, [])
+                                         for run, kinds in self._records.items()})
+            return kind.finish(frame) if kind.finish is not None else frame
+        if kind.storage == "derived":
+            assert kind.derive is not None
+            source, function = kind.derive
+            return function(self.frame(source))
+        if kind.storage == "analysis":
+            assert kind.builder is not None
+            module, _, name = kind.builder.partition(":")
+            return getattr(importlib.import_module(module), name)(self)
+        if kind.storage == "files":
+            assert kind.list_files is not None
+            return kind.list_files(self.fs, self.root)
+        if kind.storage == "runs":
+            return overview.run_table(self)
+        raise AssertionError(kind.storage)
+
+    def embedding(self, which: int | str = 0) -> tuple[np.ndarray, pd.DataFrame]:
+        """Return ``(vectors, metadata)`` of an embedding, by row number or name.
+
+        Examples
+        --------
+        >>> vectors, labels = exp.embedding("features:00010")   # doctest: +SKIP
+        """
+        from tbnb.kinds.embeddings import read_embedding
+
+        table = self.frame("embeddings")
+        names = table["name"].tolist()
+        if isinstance(which, str):
+            matches = table.index[table["name"] == which]
+            if len(matches) == 0:
+                raise KeyError(f"no embedding named {which!r}; have {names}")
+            which = int(matches[-1])
+        if not -len(table) <= which < len(table):
+            have = f"{len(table)} embeddings ({', '.join(map(repr, names))})" if names else (
+                f"no embeddings in {self.logdir!r} (no projector_config.pbtxt found)")
+            raise IndexError(f"embedding {which} does not exist: there are {have}")
+        return read_embedding(self.fs, table.iloc[which])
+
+    @property
+    def hparams_values(self) -> list[tuple[str, str, int, bytes]]:
+        """(run, tag, step, content) of every hparams-plugin summary value."""
+        return list(self._raw.get(_HPARAMS, []))
+
+    def run_path(self, run: str) -> str:
+        """The directory of ``run``, as a path (or URL path) on :attr:`fs`."""
+        return self.root if run == "." else f"{self.root.rstrip('/')}/{run}"
+
+    # ------------------------------------------------------------------ runs
+    @property
+    def subruns(self) -> dict[str, str]:
+        """The runs ``add_hparams`` wrote below a training run, each with its parent.
+
+        They hold only the hparams and final metrics of their parent, so they are
+        not in :attr:`runs`; :attr:`all_runs` lists them too.
+        """
+        cached = self._cache.get("subruns")
+        if cached is None:
+            store = self._store
+            tags = store.run_tags if store is not None else {}
+            cached = self._cache["subruns"] = add_hparams_subruns(
+                sorted(self._files), plugin_runs(self._raw.get(_HPARAMS, [])), tags)
+        return dict(cached)
+
+    @property
+    def all_runs(self) -> list[str]:
+        """Every run directory loaded, add_hparams sub-runs included, sorted."""
+        subruns = self.subruns
+        return sorted(r for r in self._files
+                      if r not in self._candidates or r in subruns)
+
+    @property
+    def runs(self) -> list[str]:
+        """Run names (relative to the logdir, ``.`` for the logdir itself), sorted.
+
+        add_hparams sub-runs belong to their parent run and are left out (see
+        :attr:`subruns`).
+        """
+        subruns = self.subruns
+        return [r for r in self.all_runs if r not in subruns]
+
+    @property
+    def tags(self) -> pd.DataFrame:
+        """One row per (run, tag, kind): plugin, count, first and last step."""
+        return overview.tag_table(self)
+
+
+def _accessor(kind: Kind) -> property:
+    def get(self: Experiment) -> Any:
+        return self.frame(kind.key)
+
+    get.__name__ = kind.key
+    get.__doc__ = kind.doc
+    return property(get)
+
+
+for _kind in KINDS.values():
+    setattr(Experiment, _kind.key, _accessor(_kind))
+
+
+def load(logdir: str | os.PathLike[str], *, runs: RunFilter = None,
+         tags: str | Sequence[str] | None = None, event_types: Iterable[str] | None = None,
+         executor: Executor | None = None, verify_crc: bool = True,
+         progress: bool | None = None, storage_options: dict[str, Any] | None = None
+         ) -> Experiment:
+    """Load every run of a TensorBoard logdir.
+
+    Parameters
+    ----------
+    logdir
+        A local directory or any fsspec URL (``s3://bucket/runs``, ``gs://...``,
+        ``memory://...``).
+    runs
+        Keep only matching runs: a regular expression (searched in the run name),
+        a list of run names, or a predicate. A run's add_hparams sub-run goes with it.
+    tags
+        Keep only matching tags: a regular expression or a list of tags.
+    event_types
+        Kinds to keep, from ``scalars``, ``histograms``, ``images``, ``audio``,
+        ``text``, ``pr_curves``, ``hparams``, ``tensors``, ``custom_scalars``,
+        ``graphs`` (default: all).
+    executor
+        Any :class:`concurrent.futures.Executor`; runs are loaded as independent
+        tasks on it (default: a thread pool as large as the machine).
+    verify_crc
+        Check each record's data CRC (the length CRC is always checked).
+    progress
+        Show a progress bar: ``None`` shows one for loads longer than a second.
+    storage_options
+        Passed to fsspec for URLs (credentials, endpoints), e.g. ``{"anon": True}``.
+
+    Returns
+    -------
+    Experiment
+
+    Examples
+    --------
+    >>> import tbnb
+    >>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+    >>> exp.runs[:2]
+    ['lr=0.001,seed=0', 'lr=0.001,seed=1']
+    >>> exp.scalars.query("tag == 'train/loss'").shape[1]
+    5
+    """
+    return Experiment(logdir, runs=runs, tags=tags, event_types=event_types, executor=executor,
+                      verify_crc=verify_crc, progress=progress, storage_options=storage_options)

@@ -1,0 +1,191 @@
+"""What an experiment holds, at a glance: run and tag tables, its notebook summary,
+and why a load came back empty.
+
+Examples
+--------
+>>> import tbnb
+>>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+>>> summary = html_summary(exp)
+>>> "runs" in summary and "<script" not in summary
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import posixpath
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from tbnb.kinds import KINDS, TagMetadata
+from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
+from tbnb.loader.filters import describe
+from tbnb.loader.report import plural
+from tbnb.warnings import EmptyResultWarning
+
+if TYPE_CHECKING:
+    from tbnb.loader.experiment import Experiment
+
+__all__ = ["EmptyResultWarning", "explain_empty", "html_summary", "plural", "run_table",
+           "tag_table"]
+
+_COUNTED = [key for key, kind in KINDS.items() if kind.counted]
+_SHOWN = 8
+
+
+def run_table(exp: Experiment) -> pd.DataFrame:
+    """One row per run: files, writer, host, wall-time span, records, and values per kind."""
+    rows = []
+    scalars = exp.frame("scalars")
+    counts = scalars["run"].value_counts() if len(scalars) else pd.Series(dtype=np.int64)
+    for run in exp.runs:
+        states = exp._files[run]
+        firsts = [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
+        lasts = [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
+        rows.append({
+            "run": run,
+            "files": len(states),
+            "writer": ", ".join(sorted({s.writer for s in states if s.writer})),
+            "file_version": ", ".join(sorted({s.version for s in states if s.version})),
+            "host": ", ".join(sorted({s.host for s in states if s.host})),
+            "first_wall_time": min(firsts) if firsts else np.nan,
+            "last_wall_time": max(lasts) if lasts else np.nan,
+            "records": sum(s.records for s in states),
+            "corrupt_records": sum(s.corrupt_records for s in states),
+            "bytes_read": sum(s.offset for s in states),
+            "scalars": int(counts.get(run, 0)),
+            **{key: len(exp._records[run].get(key, [])) for key in _COUNTED},
+        })
+    columns = ["run", *METADATA_COLUMNS, "scalars", *_COUNTED]
+    return pd.DataFrame(rows, columns=columns).set_index("run")
+
+
+def tag_table(exp: Experiment) -> pd.DataFrame:
+    """One row per (run, tag, kind): plugin, count, first and last step."""
+    parts = []
+    for key in ("scalars", *_COUNTED):
+        frame = exp.frame(key)
+        if len(frame):
+            g = frame.groupby(["run", "tag"], observed=True)["step"].agg(["count", "min", "max"])
+            parts.append(g.reset_index().assign(kind=key))
+    columns = ["run", "tag", "kind", "plugin", "count", "first_step", "last_step"]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    table = pd.concat([p.astype({"run": str, "tag": str}) for p in parts], ignore_index=True)
+    table = table.rename(columns={"min": "first_step", "max": "last_step"})
+    table["plugin"] = [exp._tag_meta.get(r, {}).get(t, TagMetadata()).plugin_name
+                       for r, t in zip(table["run"], table["tag"], strict=True)]
+    return table[columns]
+
+
+def _names(names: list[str], total: int | None = None) -> str:
+    shown = ", ".join(repr(n) for n in names[:_SHOWN])
+    more = (total if total is not None else len(names)) - min(len(names), _SHOWN)
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _listing(exp: Experiment) -> list[str]:
+    try:
+        entries = exp.fs.ls(exp.root, detail=False)
+    except OSError:
+        return []
+    return sorted(posixpath.basename(str(e).rstrip("/")) for e in entries)
+
+
+def explain_empty(exp: Experiment) -> str | None:
+    """Why a fresh load holds nothing to show, or None when it holds something.
+
+    Names the logdir, the filter that matched nothing and what exists instead.
+    """
+    where = f"logdir {exp.logdir!r}"
+    filters = exp.filters
+    if not exp._discovered:
+        listing = _listing(exp)
+        if not listing:
+            return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
+        return (f"tbnb: {where} holds no event files (names containing 'tfevents'); "
+                f"it holds {_names(listing)}")
+    if not exp.runs:
+        return (f"tbnb: runs={describe(filters['runs'])} matched none of the "
+                f"{plural(len(exp._discovered), 'run')} in {where}: {_names(exp._discovered)}")
+    if filters["tags"] is not None and not _any_value(exp):
+        seen = sorted(exp._seen_tags)
+        if seen:
+            return (f"tbnb: tags={describe(filters['tags'])} matched none of the "
+                    f"{plural(len(seen), 'tag')} of the loaded runs: {_names(seen)}")
+    if filters["event_types"] is not None and not _any_value(exp):
+        return (f"tbnb: no {', '.join(sorted(exp._options.kinds))} in {where} "
+                f"({plural(len(exp.runs), 'run')} loaded)")
+    return None
+
+
+def _any_value(exp: Experiment) -> bool:
+    store = exp._store
+    if store is not None and store.n:
+        return True
+    if any(rows for kinds in exp._records.values() for rows in kinds.values()):
+        return True
+    return any(exp._raw.values())
+
+
+def _time_span(exp: Experiment) -> str:
+    firsts, lasts = [], []
+    for states in exp._files.values():
+        firsts += [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
+        lasts += [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
+    if not firsts:
+        return ""
+    start = pd.Timestamp(min(firsts), unit="s").strftime("%Y-%m-%d %H:%M")
+    seconds = max(lasts) - min(firsts)
+    hours, rest = divmod(int(seconds), 3600)
+    return f"{start} UTC, over {hours} h {rest // 60:02d} min" if hours else (
+        f"{start} UTC, over {rest // 60} min {rest % 60:02d} s")
+
+
+def html_summary(exp: Experiment) -> str:
+    """The experiment's notebook summary: runs, kinds with counts, tags, time span.
+
+    Every name is escaped: run and tag names from logs never become markup.
+    """
+    esc = html.escape
+    runs = exp.runs
+    rows: list[tuple[str, str]] = [("logdir", esc(exp.logdir))]
+    rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))
+    if exp.subruns:
+        rows.append(("add_hparams sub-runs", str(len(exp.subruns))))
+    counts = []
+    store = exp._store
+    if store is not None and store.n:
+        counts.append(f"{store.n:,} scalar points")
+    for key in _COUNTED:
+        n = sum(len(kinds.get(key, [])) for kinds in exp._records.values())
+        if n:
+            counts.append(f"{n:,} {key.replace('_', ' ')}")
+    if exp._raw.get("hparams"):
+        counts.append("hparams")
+    rows.append(("kinds", esc(", ".join(counts)) or "nothing yet"))
+    tags = sorted({t for meta in exp._tag_meta.values() for t in meta} | _scalar_tags(exp))
+    if tags:
+        rows.append(("tags", f"{len(tags)}: {esc(_names(tags))}"))
+    span = _time_span(exp)
+    if span:
+        rows.append(("written", esc(span)))
+    problems = exp.last_report.problems if hasattr(exp, "last_report") else []
+    if problems:
+        rows.append(("problems", esc(plural(len(problems), "problem") + ": " + problems[0])))
+    if getattr(exp, "empty_reason", None):
+        rows.append(("note", esc(str(exp.empty_reason))))
+    body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
+                   f"<td style='text-align:left'>{v}</td></tr>" for k, v in rows)
+    return f"<div class='tbnb-experiment'><b>tbnb.Experiment</b><table>{body}</table></div>"
+
+
+def _scalar_tags(exp: Experiment) -> set[str]:
+    store = exp._store
+    if store is None:
+        return set()
+    return {t for run, tags in store.run_tags.items() if run in exp._files for t in tags}
+

@@ -1,0 +1,142 @@
+"""Notebook glue: the ``%tbnb`` magic and the :class:`Dashboard` widget.
+
+``%load_ext tbnb`` registers the line magic::
+
+    %tbnb LOGDIR [--refresh N] [--runs REGEX] [--tags REGEX]
+
+which shows a :class:`Dashboard` inline: one tab per kind of data present in the
+logdir. Everything renders inside the notebook (no TensorBoard server, port or
+iframe), so it works behind JupyterHub/SageMaker proxies, in VS Code and Colab.
+
+A kind gets a tab by declaring one in its ``tbnb/kinds/<key>.py`` (:mod:`tbnb.notebook.dashboard`).
+
+Examples
+--------
+>>> import tbnb
+>>> dash = tbnb.Dashboard("runs/", refresh=10)     # doctest: +SKIP
+>>> dash                                           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+from pathlib import Path
+from typing import Any, NoReturn
+
+from tbnb.notebook.dashboard import Dashboard, expand_location
+
+__all__ = [
+    "load_ipython_extension", "parse_magic_line", "tbnb_magic",
+]
+
+
+class _HelpShownError(Exception):
+    """``%tbnb --help`` printed the help: nothing else to do."""
+
+
+class _MagicArgumentParser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting the kernel."""
+
+    def error(self, message: str) -> NoReturn:
+        from IPython.core.error import UsageError
+
+        raise UsageError(f"{self.format_usage().strip()}\n%tbnb: error: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if status == 0:
+            raise _HelpShownError
+        self.error(message or "invalid arguments")
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text!r}")
+    return value
+
+
+def _regex(text: str) -> str:
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"invalid regular expression {text!r}: {exc}") from None
+    return text
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _MagicArgumentParser(
+        prog="%tbnb",
+        allow_abbrev=False,  # options added later must not change what a line means
+        description="Show a TensorBoard logdir inline: one tab per kind of data.",
+        epilog="Examples: %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
+    )
+    parser.add_argument("logdir", help="local path (quote it if it has spaces) or fsspec URL")
+    parser.add_argument("--refresh", type=_positive_seconds, metavar="N",
+                        help="poll for new data every N seconds")
+    parser.add_argument("--runs", type=_regex, metavar="REGEX", help="only runs matching REGEX")
+    parser.add_argument("--tags", type=_regex, metavar="REGEX", help="only tags matching REGEX")
+    return parser
+
+
+def parse_magic_line(line: str) -> argparse.Namespace | None:
+    """Parse the arguments of ``%tbnb``; ``None`` when ``--help`` was shown.
+
+    Quoting follows the shell (``'my runs/'``); ``~`` is expanded for local paths
+    and URLs are kept as they are. A local path that does not exist is an error.
+
+    Raises
+    ------
+    IPython.core.error.UsageError
+        On any invalid argument, with the usage line and the reason.
+
+    Examples
+    --------
+    >>> from tbnb.notebook.magic import parse_magic_line
+    >>> ns = parse_magic_line("memory://runs --refresh 5 --runs 'seed=0'")
+    >>> (ns.logdir, ns.refresh, ns.runs)
+    ('memory://runs', 5.0, 'seed=0')
+    """
+    parser = _parser()
+    try:
+        words = shlex.split(line, posix=os.name != "nt")
+    except ValueError as exc:  # unbalanced quotes
+        parser.error(f"cannot parse {line!r}: {exc}")
+    try:
+        args = parser.parse_args(words)
+    except _HelpShownError:
+        return None
+    args.logdir = expand_location(args.logdir)
+    if "://" not in args.logdir and not Path(args.logdir).is_dir():
+        what = "is not a directory" if Path(args.logdir).exists() else "does not exist"
+        parser.error(f"logdir {args.logdir!r} {what}")
+    return args
+
+
+def tbnb_magic(line: str) -> None:
+    """``%tbnb LOGDIR [--refresh N] [--runs REGEX] [--tags REGEX]``: show a Dashboard."""
+    from IPython.display import display
+
+    args = parse_magic_line(line)
+    if args is None:
+        return
+    display(Dashboard(args.logdir, refresh=args.refresh, runs=args.runs, tags=args.tags))
+
+
+tbnb_magic.__doc__ = _parser().format_help()
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register the ``%tbnb`` line magic (run ``%load_ext tbnb``).
+
+    Examples
+    --------
+    >>> from IPython.testing.globalipapp import get_ipython   # doctest: +SKIP
+    >>> load_ipython_extension(get_ipython())                 # doctest: +SKIP
+    """
+    ipython.register_magic_function(tbnb_magic, magic_kind="line", magic_name="tbnb")

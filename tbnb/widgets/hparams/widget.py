@@ -1,0 +1,258 @@
+"""The hparams dashboard: parallel coordinates, table, scatter matrix and parameter importance.
+
+Python side of ``js/src/widgets/hparams/`` (widget key ``"hparams"``). The table (one row
+per run, ``exp.hparams``) goes to the browser once, as binary columns in the
+``_table`` trait: numbers as float64 (NaN = missing), everything else as int32 codes
+into a list of labels (-1 = missing). The browser does the rest with no kernel round
+trip: brushing, axis order, invert, linear/log/quantile scales, colouring, hover
+linking, table sorting, filtering, paging and CSV. Brushes live in the ``brushes``
+trait in value space (``{"lr": {"range": [lo, hi]}, "opt": {"values": ["adam"]}}``);
+both sides apply them the same way (inclusive ranges, missing values never pass a
+brushed axis), so :attr:`HParamsWidget.selected` is right whether the brush came from
+the mouse or from Python. The browser also writes ``selected_runs``: the runs whose
+scalars belong to the selected rows (a row's merged ``add_hparams`` sub-run and its
+``train``/``validation`` metric groups included), which :func:`link` forwards to a
+scalars widget, in the browser (``jsdlink``, so a saved notebook stays linked) and in
+Python.
+
+Parameter importance (:func:`tbnb.analysis.importance.parameter_importance`) is computed in
+Python for the chosen metric and kept in the ``_importance`` trait; choosing another
+metric in the browser asks the kernel for it with an ``"importance"`` request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import traitlets as t
+
+from tbnb.analysis.importance import parameter_importance
+from tbnb.widgets.base import TbnbWidget
+from tbnb.widgets.hparams.prepare import encode_column, label_of, metric_columns_of
+from tbnb.widgets.serializers import tree_serialization
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+__all__ = ["SCALES", "HParamsWidget"]
+
+SCALES = ("linear", "log", "quantile")
+
+
+class HParamsWidget(TbnbWidget):
+    """Parallel coordinates, table, scatter matrix and importance (build it with :func:`hparams`).
+
+    Traits (synced with the browser)
+    --------------------------------
+    order : list of str
+        The axes of the parallel coordinates, left to right.
+    inverted : list of str
+        Axes drawn upside down.
+    scales : dict
+        Axis -> ``"linear"``, ``"log"`` or ``"quantile"`` (numeric axes; default linear).
+    brushes : dict
+        Axis -> ``{"range": [lo, hi]}`` (numeric) or ``{"values": [labels]}``
+        (categorical). Rows pass when they pass every brush.
+    color_by : str
+        Column whose value colours the lines.
+    metric : str
+        Metric of the scatter matrix and the importance panel.
+    selected_runs : list of str
+        Runs (rows and the runs merged into them) of the selected rows.
+    page_size : int
+        Table rows per page.
+    """
+
+    _widget_key = "hparams"
+
+    order = t.List(t.Unicode()).tag(sync=True)
+    inverted = t.List(t.Unicode()).tag(sync=True)
+    scales = t.Dict().tag(sync=True)
+    brushes = t.Dict().tag(sync=True)
+    color_by = t.Unicode("").tag(sync=True)
+    metric = t.Unicode("").tag(sync=True)
+    selected_runs = t.List(t.Unicode()).tag(sync=True)
+    page_size = t.Int(25).tag(sync=True)
+    height = t.Int(320).tag(sync=True)
+    _table = t.Dict().tag(sync=True, **tree_serialization)
+    _importance = t.Dict().tag(sync=True, **tree_serialization)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frame = pd.DataFrame()
+        self._columns: dict[str, dict[str, Any]] = {}
+        self._members: dict[str, list[str]] = {}
+        self._hparam_columns: list[str] = []
+        self._metric_columns: list[str] = []
+        self._callbacks: list[Callable[[pd.DataFrame], Any]] = []
+        self._last_rows: list[str] = []
+        self._with_importance = True
+        self.observe(self._on_brushes, "brushes")
+        self.observe(self._on_metric, "metric")
+
+    # ----------------------------------------------------------------- validation
+    @t.validate("scales")
+    def _valid_scales(self, proposal: Any) -> dict[str, str]:
+        value = dict(proposal["value"])
+        for column, scale in value.items():
+            if scale not in SCALES:
+                raise t.TraitError(f"scale of {column!r} must be one of {SCALES}, got {scale!r}")
+        return value
+
+    @t.validate("brushes")
+    def _valid_brushes(self, proposal: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for column, brush in dict(proposal["value"]).items():
+            if self._columns and column not in self._columns:
+                raise t.TraitError(f"cannot brush unknown column {column!r}")
+            if isinstance(brush, Mapping) and "range" in brush:
+                lo, hi = (float(v) for v in brush["range"])
+                out[column] = {"range": [min(lo, hi), max(lo, hi)]}
+            elif isinstance(brush, Mapping) and "values" in brush:
+                out[column] = {"values": [str(v) for v in brush["values"]]}
+            else:
+                raise t.TraitError(
+                    f"brush of {column!r} must be {{'range': [lo, hi]}} or {{'values': [...]}}"
+                )
+        return out
+
+    @t.validate("page_size")
+    def _valid_page(self, proposal: Any) -> int:
+        value = int(proposal["value"])
+        if value < 1:
+            raise t.TraitError(f"page_size must be >= 1, got {value}")
+        return value
+
+    # ----------------------------------------------------------------- data
+    def _set_frame(self, frame: pd.DataFrame) -> None:
+        hparam_columns = frame.attrs.get("hparam_columns")
+        metric_columns = metric_columns_of(frame)
+        if hparam_columns is None:
+            hparam_columns = [c for c in frame.columns if c not in metric_columns]
+        self._hparam_columns = [str(c) for c in hparam_columns if c in frame.columns]
+        self._metric_columns = [str(c) for c in metric_columns]
+        domains = frame.attrs.get("domains") or {}
+        runs = [str(r) for r in frame.index]
+        members = frame.attrs.get("members") or {}
+        self._members = {run: [str(m) for m in members.get(run, [run])] for run in runs}
+        columns = []
+        self._columns = {}
+        for name in frame.columns:
+            role = "metric" if name in self._metric_columns else "hparam"
+            encoded = encode_column(str(name), frame[name], role, domains.get(name))
+            self._columns[str(name)] = encoded
+            columns.append(encoded)
+        self._frame = frame
+        self._table = {"runs": runs, "members": self._members, "columns": columns}
+
+    def _row_mask(self, brushes: Mapping[str, Any]) -> np.ndarray[Any, Any]:
+        """Rows passing every brush (the browser computes exactly the same)."""
+        mask = np.ones(len(self._frame), dtype=bool)
+        for column, brush in brushes.items():
+            encoded = self._columns.get(column)
+            if encoded is None:
+                continue
+            if "range" in brush:
+                lo, hi = brush["range"]
+                if encoded["kind"] != "number":
+                    continue
+                values = encoded["values"]
+                with np.errstate(invalid="ignore"):
+                    mask &= (values >= lo) & (values <= hi)
+            else:
+                labels = encoded.get("labels")
+                if labels is None:  # a set of numbers on a number axis
+                    wanted = [float(v) for v in brush["values"]]
+                    mask &= np.isin(encoded["values"], wanted)
+                    continue
+                wanted_codes = [i for i, label in enumerate(labels) if label in brush["values"]]
+                mask &= np.isin(encoded["codes"], wanted_codes)
+        return mask
+
+    def _selected_rows(self) -> list[str]:
+        mask = self._row_mask(self.brushes)
+        return [str(r) for r, keep in zip(self._frame.index, mask, strict=True) if keep]
+
+    def _on_brushes(self, _change: Any = None) -> None:
+        rows = self._selected_rows()
+        runs = [m for row in rows for m in self._members.get(row, [row])]
+        if runs != list(self.selected_runs):
+            self.selected_runs = runs
+        if rows != self._last_rows:
+            self._last_rows = rows
+            selected = self.selected
+            for callback in list(self._callbacks):
+                callback(selected)
+
+    def _on_metric(self, change: Any) -> None:
+        if self._with_importance and change["new"] and change["new"] not in self._importance:
+            self._compute_importance(change["new"])
+
+    # ----------------------------------------------------------------- public
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The whole table (one row per run), as given."""
+        return self._frame
+
+    @property
+    def selected(self) -> pd.DataFrame:
+        """Rows of the table that pass every brush (all rows when nothing is brushed)."""
+        return self._frame[self._row_mask(self.brushes)]
+
+    def on_select(self, callback: Callable[[pd.DataFrame], Any]) -> None:
+        """Call ``callback(selected_frame)`` whenever the selection changes."""
+        self._callbacks.append(callback)
+
+    def brush(self, column: str, selection: Sequence[Any] | None) -> None:
+        """Brush ``column``: ``(lo, hi)`` on a numeric axis, a list of values on a
+        categorical one, ``None`` to clear it."""
+        brushes = dict(self.brushes)
+        if selection is None:
+            brushes.pop(column, None)
+        elif self._columns.get(column, {}).get("kind") == "number" and len(selection) == 2:
+            brushes[column] = {"range": [float(selection[0]), float(selection[1])]}
+        else:
+            brushes[column] = {"values": [label_of(v) for v in selection]}
+        self.brushes = brushes
+
+    def clear_brushes(self) -> None:
+        """Select every row again."""
+        self.brushes = {}
+
+    def importance(self, metric: str | None = None) -> pd.DataFrame:
+        """Parameter importance of the hparams for ``metric`` (default the chosen one)."""
+        metric = metric or self.metric
+        if not metric:
+            raise ValueError("no metric column to rate the hparams against")
+        return parameter_importance(self._frame, metric, columns=self._hparam_columns)
+
+    def _compute_importance(self, metric: str) -> None:
+        if metric not in self._frame.columns:
+            return
+        imp = self.importance(metric)
+        entry = {
+            "feature": [str(f) for f in imp.index],
+            "parameter": [str(p) for p in imp["parameter"]],
+            "importance": imp["importance"].to_numpy(dtype=np.float64),
+            "spearman": imp["spearman"].to_numpy(dtype=np.float64),
+            "pearson": imp["pearson"].to_numpy(dtype=np.float64),
+            "n": imp["n"].to_numpy(dtype=np.int32),
+        }
+        self._importance = {**self._importance, metric: entry}
+
+    def _request_importance(self, content: dict[str, Any]) -> dict[str, Any]:
+        metric = str(content.get("metric", ""))
+        if metric not in self._metric_columns:
+            raise ValueError(f"unknown metric {metric!r}")
+        if metric not in self._importance:
+            self._compute_importance(metric)
+        return {"metric": metric}
+
+    def to_plotly(self) -> go.Figure:
+        """A ``go.Parcoords`` figure of the current view (axes, order, scales, brushes, colour)."""
+        from tbnb.widgets.hparams.plotly import parcoords_figure
+
+        return parcoords_figure(self)

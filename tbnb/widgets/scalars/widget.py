@@ -1,0 +1,461 @@
+"""The scalars dashboard: one chart per tag, every selected run in it.
+
+Python side of ``js/src/widgets/scalars/`` (widget key ``"scalars"``). Python keeps
+the full-resolution series, downsamples each one to screen resolution
+(:func:`tbnb.transforms.minmax_indices`) and sends them as binary buffers in
+the ``_data`` trait; the browser does everything that needs no new data
+(smoothing, x axis, log scale, outliers, filters, toggles, tooltips, zoom) and
+asks for full resolution of a zoomed range with a ``"range"`` request.
+
+Smoothing is applied to the series as sampled for display (TensorBoard does
+the same): see :mod:`tbnb.transforms.smoothing`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import traitlets as t
+
+from tbnb.transforms.aggregate import aggregate
+from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
+from tbnb.transforms.series import SeriesStore, present_names
+from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
+from tbnb.widgets.base import TbnbWidget, run_color
+from tbnb.widgets.scalars.prepare import (
+    WIRE,
+    chart_specs,
+    check_frame,
+    legend_order,
+    natural_key,
+    pick,
+    wire,
+    with_x_tag,
+)
+from tbnb.widgets.serializers import pack, tree_serialization
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+__all__ = ["ScalarsWidget"]
+
+log = logging.getLogger(__name__)
+
+X_MODES = ("step", "relative", "wall")
+_X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
+
+
+class ScalarsWidget(TbnbWidget):
+    """Scalar charts of many runs (traits only; build it with :func:`scalars`).
+
+    Traits (synced with the browser)
+    --------------------------------
+    smoothing : float
+        EMA weight in ``[0, 0.999]``. Default 0.6.
+    smoothing_mode : str
+        ``"ema"`` (TensorBoard) or ``"time"`` (weights by distance in x).
+    x_axis : str
+        ``"step"``, ``"relative"`` (seconds since the series' first point),
+        ``"wall"``, or ``"tag:<name>"`` (that tag's value at the same step).
+    run_filter, tag_filter : str
+        Case-insensitive regexes (empty = all).
+    selected_runs : list of str
+        Runs (or groups, when aggregating) drawn: toggled on and matching the
+        run filter. The browser writes it; setting it from Python toggles runs.
+    log_y, ignore_outliers : list of str
+        Chart keys with a log y axis / with the 5th-95th percentile y range.
+    y_range : dict
+        Chart key -> ``[lo, hi]`` manual y range (``None`` for an automatic end).
+    charts : list of dict
+        ``{"key", "tags", "group"}`` per chart, in display order.
+    """
+
+    _widget_key = "scalars"
+
+    smoothing = t.Float(0.6).tag(sync=True)
+    smoothing_mode = t.Unicode("ema").tag(sync=True)
+    x_axis = t.Unicode("step").tag(sync=True)
+    run_filter = t.Unicode("").tag(sync=True)
+    tag_filter = t.Unicode("").tag(sync=True)
+    selected_runs = t.List(t.Unicode()).tag(sync=True)
+    log_y = t.List(t.Unicode()).tag(sync=True)
+    ignore_outliers = t.List(t.Unicode()).tag(sync=True)
+    y_range = t.Dict().tag(sync=True)
+    charts = t.List(t.Dict()).tag(sync=True)
+    height = t.Int(220).tag(sync=True)
+    show_raw = t.Bool(True).tag(sync=True)
+    max_points = t.Int(1000).tag(sync=True)
+    _data = t.Dict().tag(sync=True, **tree_serialization)
+
+    @t.validate("smoothing")
+    def _valid_smoothing(self, proposal: Any) -> float:
+        value = float(proposal["value"])
+        if not 0.0 <= value <= MAX_WEIGHT:
+            raise t.TraitError(f"smoothing must be in [0, {MAX_WEIGHT}], got {value}")
+        return value
+
+    @t.validate("smoothing_mode")
+    def _valid_mode(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        if value not in ("ema", "time"):
+            raise t.TraitError(f"smoothing_mode must be 'ema' or 'time', got {value!r}")
+        return value
+
+    @t.validate("x_axis")
+    def _valid_x(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        value = _X_ALIASES.get(value, value)
+        if value not in X_MODES and not value.startswith("tag:"):
+            raise t.TraitError(
+                f"x must be 'step', 'relative', 'wall' or 'tag:<name>', got {value!r}"
+            )
+        return value
+
+    @t.validate("max_points")
+    def _valid_points(self, proposal: Any) -> int:
+        value = int(proposal["value"])
+        if value < 4:
+            raise t.TraitError(f"max_points must be >= 4, got {value}")
+        return value
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._store: SeriesStore | None = None
+        self._kind = "runs"
+        self._members: dict[str, list[str]] = {}
+        self._legend: list[str] = []
+        self._shown_len: dict[tuple[str, str], int] = {}
+        self._pending = 0
+        self._source: Any = None
+        self._build: dict[str, Any] = {}
+        self._hidden: set[str] = set()
+        self._sent = 0
+        self._watch: Any = None
+        self._subscription: Any = None
+        self._stop: threading.Event | None = None
+        self._lock = threading.RLock()
+
+    # ----------------------------------------------------------------- data
+    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
+        """(Re)build the full-resolution store from a long frame (and send it)."""
+        opts = self._build
+        check_frame(frame)
+        df = frame
+        present = set(present_names(df["run"]))
+        # add_hparams sub-runs (exp.subruns) hold one point per metric: they live in
+        # the hparams table, not as dots among the curves.
+        runs = sorted((r for r in present if r not in self._hidden),
+                      key=natural_key)
+        tags = sorted(set(present_names(df["tag"])), key=natural_key)
+        keep_runs = pick(runs, opts.get("runs"), "runs")
+        keep_tags = pick(tags, opts.get("tags"), "tags")
+        if len(keep_runs) < len(present) or len(keep_tags) < len(tags):
+            df = df[df["run"].astype(str).isin(keep_runs) & df["tag"].astype(str).isin(keep_tags)]
+        members: dict[str, list[str]] = {}
+        if opts.get("group_by") is not None:
+            df = aggregate(
+                df, opts["group_by"], agg=opts.get("agg") or "mean", band=opts.get("band", "std")
+            )
+            for group, joined in zip(df["group"], df["runs"], strict=True):
+                members.setdefault(str(group), sorted(set(str(joined).split("|"))))
+            df = df.rename(columns={"group": "run"})
+            self._kind = "groups"
+        x_tag = self.x_axis[4:] if self.x_axis.startswith("tag:") else None
+        if x_tag is not None:
+            if x_tag not in keep_tags:
+                raise ValueError(f"x={self.x_axis!r}: no scalar tag {x_tag!r}")
+            df = with_x_tag(df, x_tag)
+        store = SeriesStore.from_frame(df)
+        legend = legend_order(store.runs)
+        self._store = store
+        self._members = members
+        self._legend = legend
+        if not self.charts or set(self._chart_tags()) - set(store.tags):
+            self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
+        if send:
+            self._send_all()
+
+    def _chart_tags(self) -> list[str]:
+        return [tag for chart in self.charts for tag in chart["tags"]]
+
+    def _downsampled(self, i: int, buckets: int) -> dict[str, np.ndarray[Any, Any]]:
+        assert self._store is not None
+        cols = self._store.series(i)
+        idx = minmax_indices(cols["step"], cols["value"], buckets)
+        return {name: arr[idx] for name, arr in cols.items()}
+
+    def _send_all(self) -> None:
+        """Downsample every series and replace ``_data`` (one binary sync)."""
+        store = self._store
+        assert store is not None
+        buckets = max(self.max_points // 2, 2)
+        legend_index = {r: i for i, r in enumerate(self._legend)}
+        tags = sorted(store.tags, key=natural_key)
+        tag_index = {tg: i for i, tg in enumerate(tags)}
+        # One compiled pass downsamples every series; one gather per column.
+        idx, offsets = minmax_indices_blocks(store.columns["step"], store.columns["value"],
+                                             store.bounds, buckets)
+        totals = np.diff(store.bounds)
+        for (run, tag), total in zip(store.keys, totals.tolist(), strict=True):
+            self._shown_len[(run, tag)] = total
+        run_idx = [legend_index[run] for run, _ in store.keys]
+        tag_idx = [tag_index[tag] for _, tag in store.keys]
+        data: dict[str, Any] = {
+            "kind": self._kind,
+            "band": self._build.get("band") if self._kind == "groups" else None,
+            "runs": self._legend,
+            "colors": [run_color(r) for r in self._legend],
+            "members": self._members,
+            "tags": tags,
+            "x_tag": self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
+            "series": {
+                "run": np.asarray(run_idx, dtype=np.int32),
+                "tag": np.asarray(tag_idx, dtype=np.int32),
+                "offset": (offsets - offsets[0]).astype(np.int64),
+                "total": totals.astype(np.int64),
+            },
+            "columns": {
+                WIRE.get(name, name): wire(name, arr[idx]) for name, arr in store.columns.items()
+            },
+        }
+        self._pending = 0
+        self._data = data
+
+    # ------------------------------------------------------------- requests
+    def _request_range(self, content: dict[str, Any]) -> dict[str, Any]:
+        """Full resolution of a zoomed x range: ``{chart, field, lo, hi, buckets, runs}``."""
+        store = self._store
+        if store is None:
+            return {"series": []}
+        chart = next((c for c in self.charts if c["key"] == content.get("chart")), None)
+        if chart is None:
+            raise ValueError(f"unknown chart {content.get('chart')!r}")
+        field = str(content.get("field", "step"))
+        lo, hi = float(content["lo"]), float(content["hi"])
+        buckets = int(min(max(int(content.get("buckets", 500)), 2), 20000))
+        wanted = set(content.get("runs") or self._legend)
+        out = []
+        for i, (run, tag) in enumerate(store.keys):
+            if tag not in chart["tags"] or run not in wanted:
+                continue
+            cols = store.series(i)
+            if field == "relative":
+                wall = cols["wall_time"]
+                base = wall[np.isfinite(wall)][0] if np.isfinite(wall).any() else 0.0
+                xs = wall - base
+            else:
+                xs = cols[{"wall": "wall_time", "step": "step"}.get(field, field)]
+            inside = np.flatnonzero((xs >= lo) & (xs <= hi))
+            if inside.size:
+                # One point either side so lines run to the chart's edges.
+                a, b = max(int(inside[0]) - 1, 0), min(int(inside[-1]) + 2, xs.size)
+            else:
+                a, b = 0, 0
+            sub = {name: arr[a:b] for name, arr in cols.items()}
+            idx = minmax_indices(sub["step"], sub["value"], buckets) if b > a else np.zeros(0, int)
+            out.append(
+                {"run": run, "tag": tag,
+                 "columns": {WIRE.get(k, k): wire(k, v[idx]) for k, v in sub.items()}}
+            )
+        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": out}
+
+    # -------------------------------------------------------------- refresh
+    def refresh_now(self) -> int:
+        """Reload the source once and send the new points; returns how many were sent.
+
+        With an experiment as source the reload goes through its coordinator, which
+        tells every widget watching it (this one included) what changed.
+        """
+        source = self._source
+        if source is None:
+            raise RuntimeError("this widget was built from a DataFrame: nothing to reload")
+        self._sent = 0
+        report = source.reload()
+        if not callable(getattr(source, "subscribe", None)) and getattr(
+                report, "changed", True):
+            self._on_reload(report)
+        return self._sent
+
+    def _on_reload(self, _report: Any = None) -> None:
+        """Send what the source holds beyond what the browser has (or everything)."""
+        source = self._source
+        with self._lock:
+            self._hidden = set(getattr(source, "subruns", {}))
+            old = dict(self._shown_len)
+            self._set_frame(source.scalars, send=False)
+            store = self._store
+            assert store is not None
+            if self._kind == "groups" or any(
+                store.index.get(k) is None or self._len(k) < n for k, n in old.items()
+            ):
+                self._send_all()
+                self._sent += int(sum(self._len(k) for k in store.keys) - sum(old.values()))
+                return
+            series, total = [], 0
+            for i, key in enumerate(store.keys):
+                start = old.get(key, 0)
+                stop = self._len(key)
+                if stop > start:
+                    cols = store.series(i)
+                    series.append({"run": key[0], "tag": key[1], "total": stop, "columns": {
+                        WIRE.get(k, k): wire(k, v[start:]) for k, v in cols.items()}})
+                    total += stop - start
+                    self._shown_len[key] = stop
+            if not series:
+                return
+            self._sent += total
+            self._pending += total
+            if self._pending > self.max_points * max(len(store), 1) or any(
+                k not in old for k in store.keys
+            ):
+                self._send_all()
+            else:
+                body, buffers = pack({"type": "append", "series": series})
+                self.send(body, buffers=buffers)
+
+    def _len(self, key: tuple[str, str]) -> int:
+        store = self._store
+        assert store is not None
+        i = store.index[key]
+        return int(store.bounds[i + 1] - store.bounds[i])
+
+    def follow(self, source: Any) -> None:
+        """Show ``source``'s scalars and follow its reloads (an experiment's, any caller's)."""
+        self._source = source
+        self._hidden = set(getattr(source, "subruns", {}))
+        subscribe = getattr(source, "subscribe", None)
+        if callable(subscribe):
+            self._subscription = subscribe(self._on_reload)
+
+    def start_refresh(self, seconds: float) -> None:
+        """Reload the source every ``seconds`` (one poller per experiment, shared)."""
+        if seconds <= 0:
+            raise ValueError(f"refresh must be > 0 seconds, got {seconds}")
+        source = self._source
+        if source is None:
+            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
+        self.stop_refresh()
+        watch = getattr(source, "watch", None)
+        if callable(watch):
+            self._watch = watch(seconds)
+            return
+        stop = self._stop = threading.Event()
+
+        def loop() -> None:  # a source without a coordinator: poll it here
+            while not stop.wait(seconds):
+                try:
+                    self.refresh_now()
+                except Exception:  # keep polling; a log dir can be mid-write
+                    log.exception("tbnb scalars refresh failed")
+
+        threading.Thread(target=loop, name="tbnb-scalars-refresh", daemon=True).start()
+
+    def stop_refresh(self) -> None:
+        """Stop polling (also done by :meth:`close`)."""
+        watch = getattr(self, "_watch", None)  # absent if __init__ failed
+        if watch is not None:
+            watch.stop()
+            self._watch = None
+        stop = getattr(self, "_stop", None)
+        if stop is not None:
+            stop.set()
+
+    def close(self) -> None:
+        """Stop polling, stop following the source, and close the widget."""
+        self.stop_refresh()
+        subscription = getattr(self, "_subscription", None)
+        if subscription is not None:
+            subscription.cancel()
+            self._subscription = None
+        super().close()
+
+    # ---------------------------------------------------------------- views
+    def _shown_keys(self) -> list[tuple[int, str, str]]:
+        store = self._store
+        if store is None:
+            return []
+        selected = set(self.selected_runs)
+        try:
+            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
+        except re.error:
+            tag_re = None
+        chart_tags = set(self._chart_tags())
+        return [
+            (i, run, tag)
+            for i, (run, tag) in enumerate(store.keys)
+            if run in selected and tag in chart_tags and (tag_re is None or tag_re.search(tag))
+        ]
+
+    @property
+    def data(self) -> pd.DataFrame:
+        """The shown data (selected runs, filtered tags, as drawn), raw and smoothed.
+
+        Columns ``run``, ``tag``, ``step``, ``wall_time``, ``value``, ``smoothed``
+        (plus ``lo``, ``hi``, ``n`` when aggregating and ``x`` for ``x="tag:..."``).
+        The points are the downsampled ones the browser holds (and so smooths).
+        """
+        buckets = max(self.max_points // 2, 2)
+        names: list[str] = []
+        tags: list[str] = []
+        parts: dict[str, list[np.ndarray[Any, Any]]] = {}
+        lengths: list[int] = []
+        for i, run, tag in self._shown_keys():
+            cols = self._downsampled(i, buckets)
+            names.append(run)
+            tags.append(tag)
+            lengths.append(len(cols["value"]))
+            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
+                                      mode=self.smoothing_mode)  # type: ignore[arg-type]
+            for name, arr in cols.items():
+                parts.setdefault(name, []).append(arr)
+        columns = ["run", "tag", "step", "wall_time", "value", "smoothed"]
+        if not lengths:
+            return pd.DataFrame(columns=columns)
+        reps = np.asarray(lengths)
+        out = pd.DataFrame({
+            "run": pd.Categorical(np.repeat(np.asarray(names, dtype=object), reps)),
+            "tag": pd.Categorical(np.repeat(np.asarray(tags, dtype=object), reps)),
+            "step": np.concatenate(parts["step"]).astype(np.int64),
+            "wall_time": np.concatenate(parts["wall_time"]),
+            "value": np.concatenate(parts["value"]),
+            "smoothed": np.concatenate(parts["smoothed"]),
+        })
+        for extra in ("lo", "hi", "n"):
+            if extra in parts:
+                out[extra] = np.concatenate(parts[extra])
+        if "n" in out:
+            out["n"] = out["n"].astype(np.int64)
+        if "xv" in parts:
+            out["x"] = np.concatenate(parts["xv"])
+        return out
+
+    def _xs(self, cols: Mapping[str, np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
+        mode = self.x_axis
+        if mode == "wall":
+            return cols["wall_time"]
+        if mode == "relative":
+            wall = cols["wall_time"]
+            ok = np.isfinite(wall)
+            return wall - (wall[ok][0] if ok.any() else 0.0)
+        if mode.startswith("tag:"):
+            return cols["xv"]
+        return cols["step"]
+
+    def to_plotly(self) -> go.Figure:
+        """A ``plotly.graph_objects.Figure`` of what is shown (one subplot per chart)."""
+        from tbnb.widgets.scalars.plotly import scalars_figure
+
+        return scalars_figure(self)
+
+    def resync(self) -> None:
+        """Resend every series (re-downsampled) to the browser."""
+        if self._store is not None:
+            self._send_all()
+
+

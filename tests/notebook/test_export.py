@@ -1,0 +1,131 @@
+"""Self-contained HTML export: what the page holds (the browser side is in tests/ui/)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import ipywidgets
+import pytest
+import traitlets
+
+from tbnb.notebook.export import render_html, to_html
+
+EVIL_RUN = "</script><script>alert(1)</script>"
+EVIL_TAG = "<img src=x onerror=alert(2)>"
+
+
+class Probe(anywidget.AnyWidget):
+    """A small anywidget with text and binary state."""
+
+    _esm = "function render({ model, el }) { el.textContent = model.get('label'); }\n" \
+        "export default { render };\n"
+    _css = ".probe { color: red; }"
+    label = traitlets.Unicode(EVIL_RUN).tag(sync=True)
+    tags = traitlets.List(traitlets.Unicode(), [EVIL_TAG]).tag(sync=True)
+    blob = traitlets.Bytes(bytes(range(256))).tag(sync=True)
+
+
+def _payload(page: str) -> dict[str, Any]:
+    match = re.search(
+        r'<script type="application/json" id="tbnb-export-state">(.*?)</script>', page, re.S
+    )
+    assert match is not None
+    payload: dict[str, Any] = json.loads(match.group(1))
+    return payload
+
+
+def test_state_round_trips_with_buffers_and_shared_modules(tmp_path: Path) -> None:
+    a, b = Probe(), Probe(label="second")
+    box = ipywidgets.VBox([ipywidgets.HTML("<b>header</b>"), a, b])
+    out = to_html(box, tmp_path / "page.html", title="sweep")
+    page = out.read_text(encoding="utf-8")
+    payload = _payload(page)
+    assert payload["views"] == [box.model_id]
+    assert {a.model_id, b.model_id, box.model_id} <= set(payload["state"])
+    # the module source is stored once and referenced by both models
+    assert payload["modules"] == [Probe._esm]
+    assert payload["state"][a.model_id]["state"]["_esm"] == payload["state"][b.model_id]["state"][
+        "_esm"
+    ]
+    assert payload["state"][a.model_id]["state"]["_css"] == Probe._css
+    assert payload["state"][b.model_id]["state"]["label"] == "second"
+    buffers = payload["state"][a.model_id]["buffers"]
+    assert [buf["path"] for buf in buffers] == [["blob"]]
+    assert base64.b64decode(buffers[0]["data"]) == bytes(range(256))
+    assert "<title>sweep</title>" in page
+
+
+def test_user_data_cannot_close_the_script_element() -> None:
+    page = render_html(Probe(), title="</title><script>alert(3)</script>")
+    # the only script elements are the state and the shim
+    assert page.count("<script") == 2
+    assert page.count("</script>") == 2
+    assert "alert(1)" in page  # the data is there, but escaped ...
+    assert EVIL_RUN not in page
+    assert EVIL_TAG not in page
+    assert "<script>alert(3)" not in page
+    assert _payload(page)["state"]  # and still parses back exactly
+    state = next(s for s in _payload(page)["state"].values() if s["model_module"] == "anywidget")
+    assert state["state"]["label"] == EVIL_RUN
+    assert state["state"]["tags"] == [EVIL_TAG]
+
+
+def test_no_network_sources_in_page() -> None:
+    page = render_html(ipywidgets.VBox([Probe()]))
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
+    assert csp is not None
+    policy = csp.group(1).replace("&#x27;", "'")
+    assert "default-src 'none'" in policy
+    assert "connect-src 'none'" in policy
+    nonce = re.search(r"'nonce-([^']+)'", policy)
+    assert nonce is not None
+    assert f'<script type="module" nonce="{nonce.group(1)}">' in page
+    assert "unsafe-inline' blob" not in policy  # scripts need the nonce: no inline handlers
+
+
+def test_nonce_differs_per_page() -> None:
+    first = re.search(r"nonce-([A-Za-z0-9_-]+)", render_html(Probe()))
+    second = re.search(r"nonce-([A-Za-z0-9_-]+)", render_html(Probe()))
+    assert first is not None
+    assert second is not None
+    assert first.group(1) != second.group(1)
+
+
+def test_remote_esm_refused() -> None:
+    class Remote(anywidget.AnyWidget):
+        _esm = "https://cdn.example.com/widget.js"
+
+    with pytest.raises(ValueError, match="self-contained"):
+        render_html(Remote())
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        render_html([])
+    with pytest.raises(TypeError, match="widget"):
+        render_html(["not a widget"])
+
+
+def test_scalars_widget_export(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    import tbnb
+
+    frame = pd.DataFrame(
+        {"run": [EVIL_RUN] * 3 + ["b"] * 3, "tag": [EVIL_TAG] * 6, "step": [0, 1, 2] * 2,
+         "wall_time": [0.0, 1.0, 2.0] * 2, "value": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0]}
+    )
+    widget = tbnb.scalars(frame)
+    page = to_html(widget, tmp_path / "s.html").read_text(encoding="utf-8")
+    assert EVIL_RUN not in page
+    assert EVIL_TAG not in page
+    payload = _payload(page)
+    state = payload["state"][widget.model_id]
+    assert state["state"]["_esm"].startswith("tbnb-esm:")
+    assert payload["modules"][0] == widget._esm
+    assert state["buffers"]  # series travel as binary buffers
