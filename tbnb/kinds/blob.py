@@ -6,10 +6,13 @@ when asked for, so a logdir with gigabytes of images loads in the memory of its 
 
 Examples
 --------
->>> exp = tbnb.load("runs/")                 # doctest: +SKIP
->>> blob = exp.images["blob"].iloc[0]        # doctest: +SKIP
->>> png = blob.read()                        # the encoded PNG bytes  # doctest: +SKIP
->>> blob                                     # shows the picture in a notebook  # doctest: +SKIP
+>>> import tbnb
+>>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+>>> blob = exp.images["blob"].iloc[0]        # in a notebook, shows the picture
+>>> blob.read()[:4]                          # the encoded PNG bytes
+b'\x89PNG'
+>>> blob.to_numpy().shape
+(64, 64, 3)
 """
 
 from __future__ import annotations

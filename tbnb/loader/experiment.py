@@ -9,9 +9,11 @@ threads (widgets, a poller, the user) never overlap. Its frame accessors
 Examples
 --------
 >>> import tbnb
->>> exp = tbnb.load("runs/")                     # doctest: +SKIP
->>> exp.scalars.groupby(["run", "tag"]).value.last()   # doctest: +SKIP
->>> report = exp.reload()                        # only the bytes written since  # doctest: +SKIP
+>>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+>>> exp.scalars.groupby(["run", "tag"], observed=True).value.last().shape
+(63,)
+>>> exp.reload().changed                         # only the bytes written since
+False
 """
 
 from __future__ import annotations
@@ -323,7 +325,15 @@ class Experiment:
 
         Examples
         --------
-        >>> vectors, labels = exp.embedding("features:00010")   # doctest: +SKIP
+        >>> import fsspec, tbnb
+        >>> fs = fsspec.filesystem("memory")
+        >>> fs.pipe("/emb-doc/events.out.tfevents.1.host", b"")
+        >>> fs.pipe("/emb-doc/projector_config.pbtxt",
+        ...         b'embeddings { tensor_name: "words" tensor_path: "t.tsv" }')
+        >>> fs.pipe("/emb-doc/t.tsv", b"1\\t2\\n3\\t4\\n")
+        >>> vectors, labels = tbnb.load("memory://emb-doc", progress=False).embedding("words")
+        >>> vectors.shape
+        (2, 2)
         """
         from tbnb.kinds.embeddings import read_embedding
 

@@ -136,10 +136,11 @@ class Dashboard(ipywidgets.VBox):
     --------
     >>> import tbnb
     >>> from tbnb.notebook.samples import sample_logdir
-    >>> dash = tbnb.Dashboard(sample_logdir())          # doctest: +SKIP
-    >>> list(dash.views)                                # doctest: +SKIP
+    >>> dash = tbnb.Dashboard(sample_logdir())
+    >>> list(dash.views)
     ['scalars', 'hparams']
-    >>> dash.views["scalars"].smoothing = 0.9           # doctest: +SKIP
+    >>> dash.views["scalars"].smoothing = 0.9
+    >>> dash.close()
     """
 
     def __init__(

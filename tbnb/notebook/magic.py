@@ -12,9 +12,9 @@ A kind gets a tab by declaring one in its ``tbnb/kinds/<key>.py`` (:mod:`tbnb.no
 
 Examples
 --------
->>> import tbnb
->>> dash = tbnb.Dashboard("runs/", refresh=10)     # doctest: +SKIP
->>> dash                                           # doctest: +SKIP
+>>> args = parse_magic_line("memory://runs --refresh 10")
+>>> args.logdir, args.refresh
+('memory://runs', 10.0)
 """
 
 from __future__ import annotations
@@ -136,7 +136,10 @@ def load_ipython_extension(ipython: Any) -> None:
 
     Examples
     --------
-    >>> from IPython.testing.globalipapp import get_ipython   # doctest: +SKIP
-    >>> load_ipython_extension(get_ipython())                 # doctest: +SKIP
+    >>> class Shell:                                 # stands in for get_ipython()
+    ...     def register_magic_function(self, function, magic_kind, magic_name):
+    ...         print(magic_kind, magic_name)
+    >>> load_ipython_extension(Shell())
+    line tbnb
     """
     ipython.register_magic_function(tbnb_magic, magic_kind="line", magic_name="tbnb")

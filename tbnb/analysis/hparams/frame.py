@@ -157,8 +157,10 @@ def hparams_frame(
     Examples
     --------
     >>> import tbnb
-    >>> exp = tbnb.load("runs/")                                # doctest: +SKIP
-    >>> hparams_frame(exp, metrics=["last", "min"]).head()      # doctest: +SKIP
+    >>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+    >>> table = hparams_frame(exp, metrics=["last", "min"])
+    >>> table[["lr", "seed", "val/loss.min"]].shape
+    (9, 3)
     """
     reductions = [metrics] if isinstance(metrics, str) else list(metrics)
     unknown = [r for r in reductions if r not in REDUCTIONS]

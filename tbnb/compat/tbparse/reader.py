@@ -86,9 +86,10 @@ class SummaryReader:
     Examples
     --------
     >>> import tbnb
-    >>> reader = tbnb.SummaryReader(tbnb.notebook.samples.sample_logdir(),     # doctest: +SKIP
+    >>> reader = tbnb.SummaryReader(tbnb.samples.sample_logdir(),
     ...                             extra_columns={"dir_name", "wall_time"})
-    >>> reader.scalars.head()                                          # doctest: +SKIP
+    >>> reader.scalars.columns.tolist()
+    ['step', 'tag', 'value', 'wall_time', 'dir_name']
     """
 
     def __init__(self, log_path: str, *, pivot: bool = False,
