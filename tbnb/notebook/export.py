@@ -22,11 +22,12 @@ sources at all) blocks inline event handlers and any request the page might try.
 
 Examples
 --------
->>> import tbnb
+>>> import pathlib, tempfile, tbnb
 >>> from tbnb.notebook.export import to_html
->>> w = tbnb.scalars("runs/")                  # doctest: +SKIP
->>> to_html(w, "scalars.html")                 # doctest: +SKIP
-PosixPath('scalars.html')
+>>> w = tbnb.scalars(tbnb.samples.sample_logdir())
+>>> page = to_html(w, pathlib.Path(tempfile.mkdtemp()) / "scalars.html")
+>>> "cdn" in page.read_text().lower()
+False
 """
 
 from __future__ import annotations
@@ -394,11 +395,11 @@ def to_html(
 
     Examples
     --------
-    >>> import tbnb
-    >>> from tbnb.notebook.export import to_html
-    >>> dash = tbnb.Dashboard("runs/")             # doctest: +SKIP
-    >>> to_html(dash, "runs.html")                 # doctest: +SKIP
-    PosixPath('runs.html')
+    >>> import pathlib, tempfile, tbnb
+    >>> dash = tbnb.Dashboard(tbnb.samples.sample_logdir())
+    >>> page = to_html(dash, pathlib.Path(tempfile.mkdtemp()) / "runs.html")
+    >>> page.name
+    'runs.html'
     """
     out = Path(path)
     out.write_text(render_html(widget, title=title), encoding="utf-8")
