@@ -28,6 +28,7 @@ from fsspec import AbstractFileSystem
 from fsspec.core import url_to_fs
 from fsspec.implementations.local import LocalFileSystem
 
+from tbnb.io.remote import is_storage_error, logdir_error, missing_package_error
 from tbnb.warnings import LogdirWarning
 
 
@@ -39,17 +40,40 @@ def is_event_file(name: str) -> bool:
 
 def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
                 ) -> tuple[AbstractFileSystem, str]:
-    """Return ``(filesystem, root path)`` for a local path, ``os.PathLike`` or fsspec URL."""
+    """Return ``(filesystem, root path)`` for a local path, ``os.PathLike`` or fsspec URL.
+
+    Raises
+    ------
+    FileNotFoundError, NotADirectoryError
+        When the logdir does not exist or is a file.
+    tbnb.io.remote.LogdirError
+        When a remote logdir cannot be reached (credentials, network, a missing
+        filesystem package); the message names the logdir and what to do.
+    """
     text = str(logdir)
-    if "://" in text or "::" in text:
-        fs, root = url_to_fs(text, **(storage_options or {}))
+    remote = "://" in text or "::" in text
+    if remote:
+        try:
+            fs, root = url_to_fs(text, **(storage_options or {}))
+        except ImportError as error:
+            raise missing_package_error(text, error) from None
+        except Exception as error:
+            if is_storage_error(error) or isinstance(error, (TypeError, ValueError)):
+                raise logdir_error(text, error, doing="open") from None
+            raise
     else:
         fs = LocalFileSystem()
         root = fs._strip_protocol(os.path.abspath(os.path.expanduser(text)))
     root = root.rstrip("/") or "/"
-    if not fs.exists(root):
+    try:
+        exists, isdir = fs.exists(root), fs.isdir(root)
+    except Exception as error:
+        if remote and is_storage_error(error):
+            raise logdir_error(text, error, doing="open") from None
+        raise
+    if not exists:
         raise FileNotFoundError(f"logdir {text!r} does not exist")
-    if not fs.isdir(root):
+    if not isdir:
         raise NotADirectoryError(f"logdir {text!r} is not a directory")
     return fs, root
 
@@ -78,17 +102,27 @@ def find_runs(fs: AbstractFileSystem, root: str) -> dict[str, list[str]]:
 def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
     """Yield ``(directory, file names)`` for ``root`` and every directory below it.
 
-    ``fs.walk`` cannot be used: fsspec passes its ``on_error`` callback to the top
-    level only, so a directory deeper down that cannot be listed vanishes silently.
+    Symbolic links to directories are followed, as TensorBoard follows them (a logdir
+    of links to chosen runs is a common way to compare them), each real directory
+    once, so a link back up never loops. ``fs.walk`` cannot be used: fsspec passes its
+    ``on_error`` callback to the top level only, so a directory deeper down that
+    cannot be listed vanishes silently.
     """
     stack = [root]
+    seen: set[str] = set()
     while stack:
         directory = stack.pop()
+        real = _real_path(fs, directory)
+        if real in seen:
+            continue
+        seen.add(real)
         try:
             listing = fs.ls(directory, detail=True)
-        except OSError as error:
-            warnings.warn(f"tbnb: cannot list {directory}: {error}; its runs are skipped",
-                          LogdirWarning, stacklevel=4)
+        except Exception as error:
+            if not is_storage_error(error):
+                raise
+            warnings.warn(f"tbnb: cannot list {directory}: {type(error).__name__}: {error}; "
+                          "its runs are skipped", LogdirWarning, stacklevel=4)
             continue
         here = directory.rstrip("/")
         files, dirs = [], []
@@ -96,12 +130,28 @@ def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
             name = str(info["name"]).rstrip("/")
             if name == here or not name:
                 continue
-            if info["type"] == "directory":
+            kind = info.get("type")
+            if kind not in ("directory", "file") and info.get("islink"):
+                kind = "directory" if _is_dir(fs, name) else "file"
+            if kind == "directory":
                 dirs.append(name)
             else:
                 files.append(posixpath.basename(name))
         yield directory, files
         stack.extend(sorted(dirs, reverse=True))
+
+
+def _real_path(fs: AbstractFileSystem, path: str) -> str:
+    if isinstance(fs, LocalFileSystem):
+        return os.path.realpath(path)
+    return path.rstrip("/")
+
+
+def _is_dir(fs: AbstractFileSystem, path: str) -> bool:
+    try:
+        return bool(fs.isdir(path))
+    except OSError:
+        return False  # a dangling link
 
 
 _HOST_RE = re.compile(r"tfevents\.(?P<time>\d+)\.(?P<rest>.+)$")  # writers use int(time())

@@ -22,15 +22,13 @@ import importlib
 import os
 import warnings
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tbnb.decode.warmup import decoder_ready, warm_decoder
 from tbnb.io.logdir import find_runs, open_logdir
 from tbnb.kinds import KINDS, Kind, TagMetadata
 from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
@@ -39,8 +37,9 @@ from tbnb.loader.coordinator import ReloadCoordinator, Subscription, Watch
 from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
 from tbnb.loader.frames import records_frame
 from tbnb.loader.report import ReloadReport
-from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
+from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
+from tbnb.loader.tasks import choose_decoder, run_tasks, unread_bytes
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
@@ -130,13 +129,13 @@ class Experiment:
 
     def _reload_once(self) -> ReloadReport:
         report = ReloadReport()
-        tasks = self._choose_decoder(self._plan(report))
+        tasks = choose_decoder(self._plan(report), COLD_PROTOBUF_BYTES)
         if self._store is None:
-            capacity = sum(self._unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
+            capacity = sum(unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
             self._store = ScalarStore(
                 capacity=capacity,
                 runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
-        for result in self._run_tasks(tasks):
+        for result in run_tasks(tasks, self._executor, self._progress):
             self._absorb(result, report)
         if report.changed or report.bytes_read:
             self._cache.clear()  # hparams or metadata may have changed with no new points
@@ -171,60 +170,6 @@ class Experiment:
             tasks.append(RunTask(run=run, fs=self.fs, files=states,
                                  tag_meta=self._tag_meta[run], options=self._options))
         return tasks
-
-    def _choose_decoder(self, tasks: list[RunTask]) -> list[RunTask]:
-        """Decode a small load with protobuf while the compiled decoder is still cold.
-
-        Compiling it takes tens of seconds once per install; protobuf decodes a few
-        megabytes faster than that, and both give identical frames. The compiler
-        runs in the background meanwhile, for the next (re)load.
-        """
-        if not self._options.fast or decoder_ready():
-            return tasks
-        warm_decoder()
-        if sum(self._unread_bytes(t) for t in tasks) > COLD_PROTOBUF_BYTES:
-            return tasks
-        slow = replace(self._options, fast=False)
-        return [replace(t, options=slow) for t in tasks]
-
-    def _unread_bytes(self, task: RunTask) -> int:
-        total = 0
-        for state in task.files:
-            try:
-                total += max(int(self.fs.size(state.path)) - state.offset, 0)
-            except OSError:
-                continue
-        return total
-
-    def _run_tasks(self, tasks: list[RunTask]) -> Iterator[RunResult]:
-        if not tasks:
-            return iter(())
-        total = sum(self._unread_bytes(t) for t in tasks)
-        bar = None
-        if self._progress is not False:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=total, unit="B", unit_scale=True, desc="tbnb.load",
-                       delay=0.0 if self._progress else 1.0, leave=False)
-        executor = self._executor
-        own = None
-        if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1:
-            own = executor = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, len(tasks)))
-
-        def results() -> Iterator[RunResult]:
-            try:
-                stream = executor.map(load_run, tasks) if executor else map(load_run, tasks)
-                for result in stream:
-                    if bar is not None:
-                        bar.update(result.bytes_read)
-                    yield result
-            finally:
-                if own is not None:
-                    own.shutdown(wait=True)
-                if bar is not None:
-                    bar.close()
-
-        return results()
 
     def _absorb(self, result: RunResult, report: ReloadReport) -> None:
         run = result.run

@@ -123,12 +123,11 @@ def explain_empty(exp: Experiment) -> str | None:
 
 
 def _any_value(exp: Experiment) -> bool:
+    """Whether anything a filter selects was loaded (hparams are loaded whatever it says)."""
     store = exp._store
     if store is not None and store.n:
         return True
-    if any(rows for kinds in exp._records.values() for rows in kinds.values()):
-        return True
-    return any(exp._raw.values())
+    return any(rows for kinds in exp._records.values() for rows in kinds.values())
 
 
 def _time_span(exp: Experiment) -> str:

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ from google.protobuf.message import DecodeError
 from tbnb._proto import Event, SummaryMetadata
 from tbnb.io.files import read_window
 from tbnb.io.records import scan_records
+from tbnb.io.remote import is_storage_error
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
@@ -74,9 +76,30 @@ def load_run(task: RunTask) -> RunResult:
     for state in task.files:
         try:
             _load_file(state, acc)
-        except OSError as error:
-            acc.warnings.append((LogdirWarning, f"tbnb: cannot read {state.path}: {error}"))
+        except Exception as error:
+            if not is_storage_error(error):
+                raise
+            acc.warnings.append((LogdirWarning, f"tbnb: cannot read {state.path}: "
+                                                f"{type(error).__name__}: {error}"))
+    _report_lost_tails(task.files, acc)
     return acc.result()
+
+
+def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
+    """Say so when a file ends in a partial record and a newer file of the run follows.
+
+    A partial last record is normally a file still being written, kept for the next
+    reload; once a newer file follows, its writer has moved on and the record is lost
+    (the writer was killed mid-record). Reported once per file.
+    """
+    for state, newer in pairwise(files):
+        if state.pending and not state.tail_reported and (newer.offset or newer.pending):
+            state.tail_reported = True
+            acc.warnings.append((CorruptRecordWarning, (
+                f"tbnb: {state.path}: its last {state.pending} bytes are a record cut short, "
+                f"and a newer file of the run follows ({newer.path.rsplit('/', 1)[-1]}): "
+                "that record was lost (its writer stopped mid-record); everything before it "
+                "was kept")))
 
 
 def _load_file(state: FileState, acc: RunAccumulator) -> None:
@@ -98,6 +121,7 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
             _decode_window(buf, scan.starts, scan.lengths, state, acc, undecodable)
         state.records += len(scan.starts)
         state.offset += scan.end
+        state.pending = len(data) - scan.end
         if len(data) < window:
             break  # reached the current end of the file
         if scan.end == 0:

@@ -38,6 +38,8 @@ class FileState:
     corrupt_records: int = 0
     first_wall_time: float = math.nan
     last_wall_time: float = math.nan
+    pending: int = 0
+    tail_reported: bool = False
 
     @property
     def host(self) -> str:

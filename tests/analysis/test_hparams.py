@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import tbnb
 from tbnb._proto import Event, HParamsPluginData, TensorProto
 from tbnb.analysis.hparams import (
     HParamsSource,
@@ -677,3 +678,20 @@ def test_plain_string_run_and_tag_columns(torch_sweep: Path) -> None:
     source.scalars = source.scalars.astype({"run": object, "tag": object})
     got = hparams_frame(source, metrics=["last", "min", "max", "mean"])
     pd.testing.assert_frame_equal(got, expected)
+
+
+def test_default_metrics_are_declared_then_metric_like_without_duplicates() -> None:
+    """lr.last is opt-in; hparam/val_acc.last and val/acc.last (same values) show once."""
+    exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+    table = exp.hparams
+    defaults = table.attrs["default_metrics"]
+    assert "lr.last" in table.attrs["metric_columns"]
+    assert "lr.last" not in defaults
+    assert defaults[:2] == ["hparam/val_loss.last", "hparam/val_acc.last"]  # as declared
+    assert "train/loss.last" in defaults
+    for kept in defaults:
+        for other in defaults:
+            if kept != other:
+                assert not table[kept].equals(table[other])
+    assert "val/acc.last" not in defaults or not table["val/acc.last"].equals(
+        table["hparam/val_acc.last"])

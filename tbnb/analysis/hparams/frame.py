@@ -56,7 +56,13 @@ import pandas as pd
 
 from tbnb.analysis.hparams.config import config_hparams
 from tbnb.analysis.hparams.layout import layout as run_layout
-from tbnb.analysis.hparams.metrics import REDUCTIONS, combine, reduce_scalars, tag_selected
+from tbnb.analysis.hparams.metrics import (
+    REDUCTIONS,
+    combine,
+    default_metrics,
+    reduce_scalars,
+    tag_selected,
+)
 from tbnb.analysis.hparams.run_names import parse_run_name
 from tbnb.analysis.hparams.source import HParamsSource
 from tbnb.kinds.hparams import read_plugin_data
@@ -149,6 +155,8 @@ def hparams_frame(
     -------
     pandas.DataFrame
         Index ``run``; ``attrs`` carries ``hparam_columns``, ``metric_columns``,
+        ``default_metrics`` (the metric columns a view shows by default: declared
+        metrics first, then tags that look like metrics, duplicates dropped),
         ``domains`` (declared types and domains), ``declared_metrics``, ``sources``
         (per row, where its hparams came from), ``members`` (per row, the runs whose
         scalars it holds: itself, merged ``add_hparams`` sub-runs, metric groups),
@@ -253,6 +261,8 @@ def hparams_frame(
         {
             "hparam_columns": hparam_columns,
             "metric_columns": metric_columns,
+            "default_metrics": default_metrics(
+                {c: columns[c] for c in metric_columns}, declared_metrics),
             "domains": domains,
             "declared_metrics": declared_metrics,
             "sources": sources,

@@ -12,13 +12,15 @@ Examples
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["REDUCTIONS", "combine", "reduce_scalars", "tag_selected"]
+__all__ = ["REDUCTIONS", "combine", "default_metrics", "looks_like_metric", "reduce_scalars",
+           "tag_selected"]
 
 REDUCTIONS = ("last", "min", "max", "mean")
 """Metric reductions :func:`hparams_frame` knows."""
@@ -109,3 +111,61 @@ def tag_selected(name: str, tag: str, patterns: Sequence[str] | None) -> bool:
         return True
     return any(pattern in (name, tag) or fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
+
+
+METRIC_WORDS = frozenset({
+    "loss", "losses", "acc", "accuracy", "err", "error", "f1", "auc", "roc", "ap", "map",
+    "precision", "recall", "iou", "miou", "dice", "bleu", "rouge", "perplexity", "ppl",
+    "score", "mse", "mae", "rmse", "r2", "reward", "return", "wer", "cer", "top1", "top5",
+    "nll", "kl", "elbo", "psnr", "ssim", "fid", "metric", "metrics", "correct",
+})
+"""Words that make a scalar tag look like a metric (``val/acc``, ``epoch_loss``)."""
+
+_WORD = re.compile(r"[a-z]+[0-9]*|[0-9]+")
+
+
+def looks_like_metric(tag: str) -> bool:
+    """Whether a scalar tag looks like a metric rather than a schedule or a statistic.
+
+    Examples
+    --------
+    >>> [looks_like_metric(t) for t in ("val/acc", "epoch_loss", "lr", "grad_norm", "top5")]
+    [True, True, False, False, True]
+    """
+    return any(word in METRIC_WORDS for word in _WORD.findall(tag.lower()))
+
+
+def _same(a: pd.Series, b: pd.Series) -> bool:
+    x, y = a.to_numpy(dtype=np.float64), b.to_numpy(dtype=np.float64)
+    both = np.isnan(x) == np.isnan(y)
+    finite = ~np.isnan(x)
+    return bool(both.all() and finite.any()
+                and np.allclose(x[finite], y[finite], rtol=1e-6, atol=1e-12))
+
+
+def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -> list[str]:
+    """Metric columns a view shows by default, in order.
+
+    The metrics the writer declared (hparams metrics, Keras and TF2 session metrics)
+    first, then the columns of tags that look like metrics (:func:`looks_like_metric`);
+    a column holding the same values as one already chosen (``hparam/val_acc.last``
+    and ``val/acc.last``) is left out. Everything else (``lr.last``) is opt-in.
+
+    Examples
+    --------
+    >>> cols = {"lr.last": pd.Series([1e-3]), "val/acc.last": pd.Series([0.9]),
+    ...         "hparam/acc.last": pd.Series([0.9]), "loss.last": pd.Series([0.2])}
+    >>> default_metrics(cols, ["hparam/acc"])
+    ['hparam/acc.last', 'loss.last']
+    """
+    def tag_of(column: str) -> str:
+        return column.removeprefix("metric:").rsplit(".", 1)[0]
+
+    ordered = [c for name in declared for c in columns if tag_of(c) == name]
+    ordered += [c for c in columns if c not in ordered and looks_like_metric(tag_of(c))]
+    chosen: list[str] = []
+    for column in ordered:
+        if not any(_same(columns[column], columns[kept]) for kept in chosen
+                   if column.rsplit(".", 1)[-1] == kept.rsplit(".", 1)[-1]):
+            chosen.append(column)
+    return chosen

@@ -48,9 +48,9 @@ def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) 
             frame = frame.set_index("run")
         return frame
     if isinstance(source, (str, os.PathLike)):
-        import tbnb
+        from tbnb.loader import load
 
-        source = tbnb.load(os.fspath(source))
+        source = load(os.fspath(source))
     defaults = (
         metrics in ("last", ("last",), ["last"])
         and not kw.get("metric_tags")

@@ -46,9 +46,9 @@ def _frame_of(source: Any) -> tuple[pd.DataFrame, Any]:
     if isinstance(source, pd.DataFrame):
         return source, None
     if isinstance(source, (str, os.PathLike)):
-        import tbnb
+        from tbnb.loader import load
 
-        source = tbnb.load(os.fspath(source))
+        source = load(os.fspath(source))
     frame = getattr(source, "scalars", None)
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(
