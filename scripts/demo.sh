@@ -8,12 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-if [ -x scripts/setup.sh ]; then
-  scripts/setup.sh
-elif [ ! -x .venv/bin/python ]; then
-  echo "demo: no scripts/setup.sh and no .venv; create .venv and pip install -e '.[test]' first" >&2
-  exit 1
-fi
+bash scripts/setup.sh demo
 PY=$ROOT/.venv/bin/python
 # This checkout's tbnb, whether or not it is installed in .venv.
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"

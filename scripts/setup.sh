@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Set up everything tbnb's demo and tests need, on a fresh machine or an existing checkout:
-#   - .venv with tbnb installed editable, with its test and dev extras;
-#   - torch (CPU) for the torch.utils.tensorboard writer tests, when a local wheel is available;
-#   - Debian's chromium for the real-browser widget tests (when running as root).
+# Set up what tbnb's demo or its tests need, on a fresh machine or an existing checkout:
+#
+#   scripts/setup.sh demo   # .venv with tbnb (editable) and its demo extra: JupyterLab and
+#                           # tensorboardX (the sample logdir's writer). Light and quick.
+#   scripts/setup.sh test   # everything the suite needs: the dev extra (test writers, lint,
+#                           # types, Notebook 7, Playwright), torch (CPU) from a local wheel,
+#                           # the compiled loader kernels, Debian's chromium (as root), js/'s
+#                           # node modules.
+#
 # Safe to run again: every step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PROFILE=${1:-test}
+case "$PROFILE" in
+  demo) EXTRAS="demo" ;;
+  test) EXTRAS="dev" ;;
+  *) echo "setup: unknown profile '$PROFILE' (demo or test)" >&2; exit 2 ;;
+esac
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -13,14 +24,14 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check)
-"${PIP[@]}" install -q --upgrade pip
 
-stamp=.venv/.tbnb-installed
+stamp=.venv/.tbnb-installed-$EXTRAS
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing tbnb[dev] (editable)"
-  "${PIP[@]}" install -q -e ".[dev]"
+  echo "setup: installing tbnb[$EXTRAS] (editable)"
+  "${PIP[@]}" install -q -e ".[$EXTRAS]"
   touch "$stamp"
 fi
+[ "$PROFILE" = demo ] && { echo "setup: done (demo)"; exit 0; }
 
 # torch is large: take it only from a wheel already on this machine (pip's find-links), never a
 # multi-GB download. Without it the torch-writer tests skip locally and fail under CI=true.
@@ -35,8 +46,8 @@ fi
 
 # Compile the loader's numba kernels once into their on-disk cache (a one-time cost of tens of
 # seconds; afterwards every process loads them in well under a second).
-.venv/bin/python -c "from tbnb.io.records import scan_records; from tbnb.decode.warmup import warm_decoder; \
-scan_records(b''); warm_decoder().join()"
+.venv/bin/python -c "from tbnb.io.records import scan_records; from tbnb.decode.warmup import \
+warm_decoder; scan_records(b''); warm_decoder().join()"
 
 # Chromium for the JupyterLab browser tests (Debian packages; never a browser download).
 if ! command -v chromium >/dev/null 2>&1; then
@@ -49,4 +60,17 @@ if ! command -v chromium >/dev/null 2>&1; then
          "browser tests will be skipped"
   fi
 fi
-echo "setup: done"
+
+# Node for the front ends' build and checks (esbuild, biome, typescript, from the npm registry).
+if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
+then
+  echo "setup: installing nodejs and npm"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+fi
+if command -v npm >/dev/null 2>&1 \
+   && [ js/package-lock.json -nt js/node_modules/.package-lock.json ]; then
+  echo "setup: installing js/ node modules"
+  (cd js && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "setup: done (test)"

@@ -3,5 +3,5 @@
 # (loader, widgets, notebooks, real JupyterLab in headless Chromium, lint and types).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh test
 exec .venv/bin/python -m pytest "$@"
