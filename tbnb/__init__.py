@@ -7,9 +7,9 @@ Layers, each a folder, a lower one never importing a higher one::
 Examples
 --------
 >>> import tbnb
->>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
->>> exp.runs[:2]
-['lr=0.001,seed=0', 'lr=0.001,seed=1']
+>>> experiment = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
+>>> len(experiment.runs), len(experiment.hparams)
+(9, 9)
 """
 
 from __future__ import annotations

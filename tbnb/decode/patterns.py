@@ -8,11 +8,12 @@ faster than walking protobuf fields. Anything else goes to the general parser in
 Examples
 --------
 >>> import numpy as np
->>> from tbnb._proto import Event, Summary
->>> raw = Event(wall_time=1.0, step=3, summary=Summary(value=[
-...     Summary.Value(tag="loss", simple_value=0.5)])).SerializeToString()
->>> matched, wall, step, *_ = match_simple(np.frombuffer(raw, np.uint8), 0, len(raw))
->>> matched, wall, step
+>>> from tbnb._proto import Event
+>>> event = Event(wall_time=1.0, step=3)
+>>> event.summary.value.add(tag="acc", simple_value=0.5).tag
+'acc'
+>>> raw = np.frombuffer(event.SerializeToString(), np.uint8)
+>>> match_simple(raw, 0, raw.size)[:3]
 (True, 1.0, 3)
 """
 

@@ -215,6 +215,21 @@ class Kind:
         return [*BASE_COLUMNS, *self.columns]
 
 
+def column_rows(column: str) -> Rows:
+    """Rows of one value each, the data under ``column`` (``text``, ``layout``, ...).
+
+    Examples
+    --------
+    >>> rows = column_rows("text")
+    >>> rows("hi", RowContext("t", 1, 2.0, 0, None, None))
+    [{'tag': 't', 'step': 1, 'wall_time': 2.0, 'seq': 0, 'text': 'hi'}]
+    """
+    def rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
+        return [{**context.base(), column: data}]
+
+    return rows
+
+
 def value_rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
     """One row per value: a dict's items as columns, anything else as ``value``."""
     if isinstance(data, dict):

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import Kind, TagMetadata, column_rows
 
 KEY = "custom_scalars"
 
@@ -31,10 +31,6 @@ def normalize(value: Any, meta: TagMetadata | None) -> bytes:
         return bytes(strings[0])
     return meta.content if meta is not None else b""
 
-
-def rows(data: bytes, context: RowContext) -> list[dict[str, Any]]:
-    """One row per layout written."""
-    return [{**context.base(), "layout": data}]
 
 
 def latest_layouts(frame: pd.DataFrame) -> dict[str, bytes]:
@@ -49,7 +45,7 @@ KIND = Kind(
     plugins=("custom_scalars",),
     columns=("layout",),
     normalize=normalize,
-    rows=rows,
+    rows=column_rows("layout"),
     own_metadata=True,
     tbparse=("tensors",),
     finish=latest_layouts,

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import Kind, TagMetadata, column_rows
 
 KEY = "text"
 
@@ -39,10 +39,6 @@ def decode_text(array: np.ndarray) -> Any:
     return decoded.reshape(-1)[0] if decoded.size == 1 else decoded
 
 
-def rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
-    """One row per value."""
-    return [{**context.base(), "text": data}]
-
 
 KIND = Kind(
     key=KEY,
@@ -50,7 +46,7 @@ KIND = Kind(
     plugins=("text",),
     columns=("text",),
     normalize=normalize,
-    rows=rows,
+    rows=column_rows("text"),
     counted=True,
     tbparse=("text",),
 )

@@ -1,16 +1,7 @@
-"""``tbnb.link(hp, scalars)``: the runs brushed in an hparams view, shown in another view.
+"""``tbnb.link(hp, view)``: the runs brushed in an hparams view, shown in another view.
 
-Examples
---------
->>> import pandas as pd, tbnb
->>> long = pd.DataFrame({"run": ["a", "b"], "tag": "loss", "step": 0,
-...                      "wall_time": 0.0, "value": [1.0, 2.0]})
->>> table = pd.DataFrame({"lr": [0.1, 0.01]}, index=pd.Index(["a", "b"], name="run"))
->>> hp, sc = tbnb.hparams(table, importance=False), tbnb.scalars(long)
->>> _ = tbnb.link(hp, sc)
->>> hp.brush("lr", (0.05, 1.0))
->>> sc.selected_runs
-['a']
+The link lives in the browser (a saved notebook or an exported page stays linked) and
+in Python; see :func:`link`.
 """
 
 from __future__ import annotations
