@@ -25,17 +25,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check)
 
-stamp=.venv/.tbnb-installed-$EXTRAS
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing tbnb[$EXTRAS] (editable)"
-  "${PIP[@]}" install -q -e ".[$EXTRAS]"
-  touch "$stamp"
-fi
-[ "$PROFILE" = demo ] && { echo "setup: done (demo)"; exit 0; }
-
-# torch is large: take it only from a wheel already on this machine (pip's find-links), never a
-# multi-GB download. Without it the torch-writer tests skip locally and fail under CI=true.
-if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+if [ "$PROFILE" = test ] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
+  # torch is large: take it only from a wheel already on this machine (pip's find-links), never
+  # a multi-GB download. Without it the torch and Lightning writer tests skip locally and fail
+  # under CI=true.
   if "${PIP[@]}" install -q --no-index --no-deps "torch==2.13.0" 2>/dev/null \
      && "${PIP[@]}" install -q "torch==2.13.0"; then
     echo "setup: installed torch (CPU)"
@@ -43,6 +36,17 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     echo "setup: no local torch wheel; torch writer tests will be skipped"
   fi
 fi
+if [ "$PROFILE" = test ] && .venv/bin/python -c "import torch" 2>/dev/null; then
+  EXTRAS="dev,torch"  # Lightning on top of the torch already installed
+fi
+
+stamp=.venv/.tbnb-installed-${EXTRAS/,/-}
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing tbnb[$EXTRAS] (editable)"
+  "${PIP[@]}" install -q -e ".[$EXTRAS]"
+  touch "$stamp"
+fi
+[ "$PROFILE" = demo ] && { echo "setup: done (demo)"; exit 0; }
 
 # Compile the loader's numba kernels once into their on-disk cache (a one-time cost of tens of
 # seconds; afterwards every process loads them in well under a second).
