@@ -372,6 +372,7 @@ def to_html(
     path: str | os.PathLike[str],
     *,
     title: str = "tbnb",
+    overwrite: bool = False,
 ) -> Path:
     """Write a self-contained HTML page showing ``widget`` to ``path``.
 
@@ -387,11 +388,20 @@ def to_html(
         The ``.html`` file to write (UTF-8).
     title : str
         The page title.
+    overwrite : bool
+        Replace an existing file at ``path`` (default: refuse).
 
     Returns
     -------
     pathlib.Path
         ``path``.
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` exists and ``overwrite`` is false, or ``path`` is a symbolic link
+        (never followed, whatever ``overwrite`` says: the page is written where asked,
+        not wherever a link points).
 
     Examples
     --------
@@ -400,7 +410,27 @@ def to_html(
     >>> page = to_html(dash, pathlib.Path(tempfile.mkdtemp()) / "runs.html")
     >>> page.name
     'runs.html'
+    >>> try:
+    ...     to_html(dash, page)
+    ... except FileExistsError as err:
+    ...     print("refused:", "overwrite=True" in str(err))
+    refused: True
     """
     out = Path(path)
-    out.write_text(render_html(widget, title=title), encoding="utf-8")
+    text = render_html(widget, title=title)
+    if out.is_symlink():
+        raise FileExistsError(f"{out} is a symbolic link; tbnb writes pages only to real files")
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    flags |= os.O_TRUNC if overwrite else os.O_EXCL
+    try:
+        fd = os.open(out, flags, 0o644)
+    except FileExistsError:
+        raise FileExistsError(f"{out} exists; pass overwrite=True to replace it") from None
+    except OSError as err:
+        if out.is_symlink():  # made between the check and the open: O_NOFOLLOW refused it
+            raise FileExistsError(
+                f"{out} is a symbolic link; tbnb writes pages only to real files") from err
+        raise
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(text.encode("utf-8"))
     return out
