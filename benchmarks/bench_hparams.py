@@ -122,7 +122,7 @@ def browser(repeat: int) -> None:
             try:
                 page = chromium.page()
                 page.goto(page_path.as_uri())
-                page.wait_for_selector(".tbnb-hparams .tbnb-axis")
+                page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
                 results: list[dict[str, Any]] = [page.evaluate(BRUSH_JS) for _ in range(repeat)]
             finally:
                 chromium.close()

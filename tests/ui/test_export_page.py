@@ -59,7 +59,7 @@ def test_scalars_page_renders_offline_and_safely(
     assert EVIL_RUN in exp.runs  # the writer really produced that run name
     widget = tbnb.scalars(exp, smoothing=0.6)
     page = _open(chromium, to_html(widget, tmp_path / "scalars.html"))
-    root = page.locator(".tbnb-scalars")
+    root = page.locator(".tbnb-w-scalars")
     root.wait_for()
     loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
     assert loss.get_attribute("data-series-count") == "3"
@@ -92,7 +92,7 @@ def test_dashboard_page_has_tabs(
     page = _open(chromium, to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
     assert page.title() == EVIL_RUN
     assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars"]
-    assert page.locator(".tbnb-dashboard .tbnb-scalars .tbnb-chart").count() == 2
+    assert page.locator(".tbnb-dashboard .tbnb-w-scalars .tbnb-chart").count() == 2
     assert "logs" in (page.locator(".tbnb-dashboard-header").text_content() or "")
     page.screenshot(path=out_dir / "export_02_dashboard.png", full_page=True)
     assert chromium.log.dialogs == []

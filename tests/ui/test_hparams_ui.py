@@ -74,7 +74,7 @@ class Page:
 
     @property
     def root(self) -> Any:
-        return self.page.locator(".tbnb-hparams")
+        return self.page.locator(".tbnb-w-hparams")
 
     def axis(self, column: str) -> Any:
         return self.page.locator(f'.tbnb-axis[data-column="{column}"]')
@@ -119,7 +119,7 @@ def export_page(
     page = chromium.context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(path.as_uri())
-    page.wait_for_selector(".tbnb-hparams .tbnb-axis")
+    page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
     yield Page(page, widget, frame, chromium, out_dir)
     page.close()
 
@@ -135,7 +135,7 @@ def test_renders_every_axis_and_line(export_page: Page) -> None:
     assert columns == p.widget.order
     assert len(columns) == 20
     assert p.selected_count() == 1000
-    assert p.root.locator(".tbnb-hp-row").count() == 25
+    assert p.root.locator(".tbnb-row").count() == 25
     assert p.root.locator(".tbnb-hp-imp-row").count() == 20  # 15 numbers, 3 + 2 one-hot
     assert p.root.locator(".tbnb-hp-cell").count() == 16  # one scatter per hparam axis
     # something was drawn: the canvas differs from a blank one of the same size
@@ -192,20 +192,21 @@ def test_scales_and_invert_keep_the_selection(export_page: Page) -> None:
     count = p.selected_count()
     brush = p.axis("lr").get_attribute("data-brush")
     scale = p.axis("lr").locator(".tbnb-axis-scale")
-    for expected in ("log", "quantile", "linear"):
+    # lr spans 1e-5..1e-1: a log axis by default (decided in Python, in w.scales)
+    assert p.widget.scales["lr"] == "log"
+    assert scale.get_attribute("data-scale") == "log"
+    p.shot("03_log_scale")
+    for expected in ("quantile", "linear", "log"):
         before = p.root.evaluate(CANVAS_JS)
         scale.click()
         assert p.axis("lr").locator(".tbnb-axis-scale").get_attribute("data-scale") == expected
         assert p.root.evaluate(CANVAS_JS) != before
         assert p.axis("lr").get_attribute("data-brush") == brush
         assert p.selected_count() == count
-        if expected == "log":
-            p.shot("03_log_scale")
     p.axis("m0.last").locator(".tbnb-axis-invert").click()
     assert p.axis("m0.last").get_attribute("data-inverted") == "true"
     assert p.selected_count() == count
     # a brush drawn on the log axis is still a value range Python agrees with
-    p.axis("lr").locator(".tbnb-axis-scale").click()
     p.drag_track("lr", 0.05, 0.5)
     brushes = p.brushes()
     assert p.selected_count() == len(_python_rows(p, brushes))
@@ -232,17 +233,17 @@ def test_table_sort_page_hover_and_filter(export_page: Page) -> None:
     p = export_page
     p.root.locator(".tbnb-hp-reset").click()
     assert p.selected_count() == 1000
-    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header = p.root.locator('.tbnb-table th[data-column="m2.last"]')
     header.click()
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert runs == list(p.frame["m2.last"].sort_values(kind="stable").index[:25])
-    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header = p.root.locator('.tbnb-table th[data-column="m2.last"]')
     header.click()  # descending
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert runs[0] == p.frame["m2.last"].idxmax()
-    p.root.locator(".tbnb-hp-next").click()
-    assert "26\u201350 of 1000" in (p.root.locator(".tbnb-hp-page").text_content() or "")
-    row = p.root.locator(".tbnb-hp-row").nth(3)
+    p.root.locator(".tbnb-next").click()
+    assert "26\u201350 of 1000" in (p.root.locator(".tbnb-page").text_content() or "")
+    row = p.root.locator(".tbnb-row").nth(3)
     run = row.get_attribute("data-run")
     before = p.root.evaluate(CANVAS_JS)
     row.hover()
@@ -254,11 +255,11 @@ def test_table_sort_page_hover_and_filter(export_page: Page) -> None:
     p.page.mouse.move(cbox["x"] + cbox["width"] * 0.5, cbox["y"] + cbox["height"] * 0.5)
     hovered = p.root.get_attribute("data-hover")
     assert hovered
-    highlighted = p.root.locator(".tbnb-hp-row.tbnb-hover")
+    highlighted = p.root.locator(".tbnb-row.tbnb-hover")
     if highlighted.count():  # the hovered run may be on another page
         assert highlighted.get_attribute("data-run") == hovered
     p.root.locator(".tbnb-hp-filter").fill("run99")
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert sorted(runs) == sorted(r for r in p.frame.index if "run99" in r)
     p.root.locator(".tbnb-hp-filter").fill("")
     p.shot("04_table")
@@ -348,10 +349,10 @@ def test_lab_brush_reads_back_and_filters_linked_scalars(lab: Lab, chromium: Chr
     )
     assert stderr.count() == 0, stderr.all_text_contents()
     widgets = lab.cell("widgets")
-    root = widgets.locator(".tbnb-hparams")
+    root = widgets.locator(".tbnb-w-hparams")
     expect(root).to_be_visible()
     expect(root).to_have_attribute("data-selected", "6")
-    chart = widgets.locator('.tbnb-scalars .tbnb-chart[data-tag="train/loss"]')
+    chart = widgets.locator('.tbnb-w-scalars .tbnb-chart[data-tag="train/loss"]')
     expect(chart).to_have_attribute("data-series-count", "6")
     # importance came from the kernel for the default metric
     expect(root.locator(".tbnb-hp-imp-row").first).to_be_visible()

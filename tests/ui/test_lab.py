@@ -104,7 +104,7 @@ def test_run_all_draws_one_series_per_run(session: Session) -> None:
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
     )
     assert stderr.count() == 0, stderr.all_text_contents()
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     expect(root).to_be_visible()
     charts = root.locator(".tbnb-chart")
     tags = sorted(charts.evaluate_all("els => els.map(e => e.dataset.tag)"))
@@ -120,7 +120,7 @@ def test_run_all_draws_one_series_per_run(session: Session) -> None:
 
 def test_smoothing_drag_changes_curve_and_python_follows(session: Session) -> None:
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     chart = session.chart("train/loss")
     assert float(root.locator("input.tbnb-smoothing").input_value()) == pytest.approx(0.6)
     before = chart.evaluate(SIGNATURE_JS)
@@ -149,7 +149,7 @@ def test_log_scale_switches(session: Session) -> None:
 def test_run_regex_filters_runs(session: Session) -> None:
     from playwright.sync_api import expect
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     box = root.locator("input.tbnb-run-filter")
     box.fill("SEED=0$")  # case-insensitive, searched
     matching = [r for r in session.all_runs if r.endswith("seed=0")]
@@ -169,7 +169,7 @@ def test_run_regex_filters_runs(session: Session) -> None:
 def test_run_toggles_read_back_in_python(session: Session) -> None:
     from playwright.sync_api import expect
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     off = ["lr=0.01,seed=2", "lr=0.001,seed=1"]
     for run in off:
         root.locator(f'.tbnb-run-toggle[data-run="{run}"]').uncheck()
@@ -191,14 +191,14 @@ def test_magic_shows_dashboard(session: Session) -> None:
     expect(dash).to_be_visible()
     expect(dash.locator(".lm-TabBar-tab")).to_have_text(["Scalars", "HParams"])
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
-    charts = dash.locator(".tbnb-scalars .tbnb-chart")
+    charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect_runs_per_tag))
     expect(dash.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
     dash.locator(".lm-TabBar-tab", has_text="HParams").click()
-    hp = dash.locator(".tbnb-hparams")
+    hp = dash.locator(".tbnb-w-hparams")
     expect(hp).to_be_visible()
     expect(hp.locator("canvas.tbnb-hp-canvas").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
@@ -208,7 +208,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
 def test_saved_notebook_size_budget(session: Session) -> None:
     from playwright.sync_api import expect
 
-    many = session.cell("many").locator(".tbnb-scalars")
+    many = session.cell("many").locator(".tbnb-w-scalars")
     expect(many).to_have_count(10)
     session.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     session.page.wait_for_function(

@@ -351,7 +351,7 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
                 if not r.url.startswith(("file:", "data:", "blob:")) else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(page_path.as_uri())
-        page.wait_for_selector(".tbnb-scalars .tbnb-chart", timeout=20_000)
+        page.wait_for_selector(".tbnb-w-scalars .tbnb-chart", timeout=20_000)
         counts = page.eval_on_selector_all(
             ".tbnb-chart", "els => els.map(e => [e.dataset.tag, e.dataset.seriesCount])")
         assert counts == [["lr", "3"], ["train/acc", "3"], ["train/loss", "3"],
@@ -380,10 +380,10 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
         page.fill("input.tbnb-run-filter", "")
         page.fill("input.tbnb-tag-filter", "")
         page.check(f"{chart} input.tbnb-logy")
-        box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
+        box = page.locator(f"{chart} canvas.tbnb-layer-2").bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        tip = page.text_content(f"{chart} .tbnb-tooltip") or ""
+        tip = page.text_content(".tbnb-w-scalars > .tbnb-tooltip") or ""
         assert "a/seed0" in tip
         assert "b/seed0" in tip
         assert "a/seed1" not in tip  # toggled off
@@ -483,7 +483,7 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
         page.wait_for_selector(f"{chart}[data-points]")
         overview = int(page.get_attribute(chart, "data-points") or 0)
         assert 2 * 100 <= overview <= 2 * (3 * 50 + 2)  # downsampled, 2 runs
-        box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
+        box = page.locator(f"{chart} canvas.tbnb-layer-2").bounding_box()
         assert box is not None
         y = box["y"] + box["height"] / 2
         page.mouse.move(box["x"] + 100, y)
@@ -506,7 +506,7 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
         full = sum(1 for s in range(0, 3000, 3) if lo <= s <= hi)
         zoomed = int(page.get_attribute(chart, "data-points") or 0)
         assert zoomed >= 2 * full  # every point of the range, both runs
-        page.dblclick(f"{chart} canvas.tbnb-canvas-over")
+        page.dblclick(f"{chart} canvas.tbnb-layer-2")
         # the attribute follows on the redraw's animation frame
         page.wait_for_selector(f'{chart}[data-zoomed="none"]', timeout=10_000)
         # live append: three new points for run "x"
@@ -522,3 +522,4 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
     finally:
         ctx.close()
     assert errors == []
+
