@@ -643,3 +643,26 @@ def _pixel_of_step(page: Any, canvas: Any, run: str, step: int) -> float:
         else:
             hi = mid
     return float(hi)
+
+
+def test_data_is_what_is_drawn_and_full_data_every_point(torch_logdir: Path) -> None:
+    """``w.data`` used to be silently downsampled; it now says so, and ``full_data``
+    holds every point (smoothed over the whole full-resolution series)."""
+    w = tbnb.scalars(torch_logdir, max_points=200, smoothing=0.9)
+    doc = type(w).data.__doc__ or ""
+    assert "downsampled" in doc
+    assert "full_data" in doc
+    drawn, full = w.data, w.full_data
+    assert list(full.columns) == list(drawn.columns)
+    assert len(full) == 2 * 1000  # every point the torch writer wrote
+    assert len(drawn) < len(full)
+    for run, offset in (("x", 0.0), ("y", 1.0)):
+        one = full[full["run"] == run]
+        assert one["step"].tolist() == list(range(0, 3000, 3))
+        expected = (np.sin(np.arange(0, 3000, 3) / 50) + offset).astype(np.float32)
+        np.testing.assert_allclose(one["value"], expected, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(one["smoothed"], ema(one["value"].to_numpy(), 0.9))
+        shown = drawn[drawn["run"] == run]
+        assert set(shown["step"]) <= set(one["step"])  # drawn points are some of them
+    w.selected_runs = ["y"]
+    assert set(w.full_data["run"]) == {"y"}  # the same selection and filters as data

@@ -175,12 +175,12 @@ class ScalarsWidget(TbnbWidget):
         opts = self._build
         check_frame(frame)
         df = frame
-        present = set(present_names(df["run"]))
         # add_hparams sub-runs (exp.subruns) hold one point per metric: they live in
         # the hparams table, not as dots among the curves.
-        runs = sorted((r for r in present if r not in self._hidden),
-                      key=natural_key)
-        present_order = [r for r in present if r not in self._hidden]
+        names = present_names(df["run"])
+        present_order = [r for r in names if r not in self._hidden]
+        present = set(names)
+        runs = sorted(present_order, key=natural_key)
         tags = sorted(set(present_names(df["tag"])), key=natural_key)
         keep_runs = pick(runs, opts.get("runs"), "runs")
         keep_tags = pick(tags, opts.get("tags"), "tags")
