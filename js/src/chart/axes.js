@@ -41,14 +41,16 @@ export function drawGrid(ctx, xTicks, yTicks, box, color) {
 
 /**
  * Tick marks and labels along one side. `side` "left": labels right-aligned left of x=`at`;
- * "bottom": labels centred below y=`at`. Labels longer than `maxChars` end in "…".
+ * "bottom": labels centred below y=`at`, shifted inside `within` ([left, right], default the
+ * canvas) so the first and last are never cut. Labels longer than `maxChars` end in "…".
  * @param {CanvasRenderingContext2D} ctx
  * @param {Tick[]} ticks
  * @param {{side: "left" | "bottom", at: number, color: string, font: string, tick?: number,
- *   maxChars?: number, alpha?: number}} options
+ *   maxChars?: number, alpha?: number, within?: [number, number]}} options
  */
 export function drawTicks(ctx, ticks, options) {
   const { side, at, color, font, tick = 0, maxChars = 14, alpha = 0.75 } = options;
+  const [minX, maxX] = options.within || [0, ctx.canvas.width / (ctx.getTransform().a || 1)];
   ctx.save();
   ctx.fillStyle = color;
   ctx.strokeStyle = color;
@@ -73,7 +75,10 @@ export function drawTicks(ctx, ticks, options) {
   for (const t of ticks) {
     const label = t.label.length > maxChars ? `${t.label.slice(0, maxChars - 1)}…` : t.label;
     if (side === "left") ctx.fillText(label, at - tick - 3, t.pos);
-    else ctx.fillText(label, t.pos, at + tick + 3);
+    else {
+      const half = ctx.measureText(label).width / 2;
+      ctx.fillText(label, Math.min(Math.max(t.pos, minX + half), maxX - half), at + tick + 3);
+    }
   }
   ctx.restore();
 }

@@ -120,6 +120,8 @@ export class Tooltip {
     this.node.style.left = `${Math.round(this.placement.left)}px`;
     this.node.style.top = `${Math.round(this.placement.top)}px`;
     this.node.setAttribute("data-side", this.placement.side);
+    // where the hovered points are (parent coordinates): what the placement kept clear
+    this.node.setAttribute("data-points", JSON.stringify(where.points.map((p) => [Math.round(p.x), Math.round(p.y)])));
   }
 
   /** Hide the tooltip if `owner` shows it (or whoever shows it, without an owner). @param {unknown} [owner] */

@@ -124,6 +124,10 @@ export class Parallel {
           "data-column": ax.name,
           "data-kind": ax.col.kind,
           "data-inverted": ax.inverted ? "true" : null,
+          "data-ticks": ax.scale
+            .ticks(ax.col.kind === "category" ? 24 : 5)
+            .map((t) => t.label)
+            .join("|"),
         },
         title,
         tools,

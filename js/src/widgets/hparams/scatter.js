@@ -31,13 +31,13 @@ export function scatterCells({ table, metric, metricMode, axes, mask, color, sty
     canvas.height = H * dpr;
     canvas.style.width = `${W}px`;
     canvas.style.height = `${H}px`;
+    const xTicks = xs.ticks(ax.col.kind === "category" ? 6 : 4).map((t) => ({ ...t, pos: px(t.pos) }));
+    const yTicks = ys.ticks(4).map((t) => ({ ...t, pos: py(t.pos) }));
     const ctx = canvas.getContext("2d");
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.strokeStyle = "rgba(128,128,128,.5)";
       ctx.strokeRect(M.left + 0.5, M.top + 0.5, W - M.left - M.right - 1, H - M.top - M.bottom - 1);
-      const xTicks = xs.ticks(ax.col.kind === "category" ? 6 : 4).map((t) => ({ ...t, pos: px(t.pos) }));
-      const yTicks = ys.ticks(4).map((t) => ({ ...t, pos: py(t.pos) }));
       drawTicks(ctx, yTicks, { side: "left", at: M.left, color: fg, font, tick: 3, maxChars: 8 });
       drawTicks(ctx, xTicks, { side: "bottom", at: H - M.bottom, color: fg, font, tick: 3, maxChars: 8 });
       const n = table.n;
@@ -56,9 +56,10 @@ export function scatterCells({ table, metric, metricMode, axes, mask, color, sty
         }
       }
     }
+    const labels = (/** @type {import("../../chart/scales").Tick[]} */ ticks) => ticks.map((t) => t.label).join("|");
     return el(
       "div",
-      { class: "tbnb-hp-cell", "data-column": ax.name },
+      { class: "tbnb-hp-cell", "data-column": ax.name, "data-x-ticks": labels(xTicks), "data-y-ticks": labels(yTicks) },
       el("div", { class: "tbnb-hp-cell-title", title: `${metric.name} against ${ax.name}`, text: `${ax.name} →` }),
       canvas,
     );
