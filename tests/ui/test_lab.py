@@ -183,6 +183,37 @@ def test_run_toggles_read_back_in_python(session: Session) -> None:
     assert off[0] in session.readback()["selected_runs"]
 
 
+def test_tooltip_shows_times_beside_the_hovered_points(session: Session) -> None:
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
+    chart = session.chart("train/loss")
+    chart.scroll_into_view_if_needed()
+    box = chart.locator("canvas").last.bounding_box()
+    shown = root.locator(".tbnb-run-toggle:checked").evaluate_all(
+        "els => els.map(e => e.dataset.run)")
+    assert len(shown) >= 4
+    for frac in (0.1, 0.6, 0.95):
+        session.page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] / 2)
+        tip = root.locator(":scope > .tbnb-tooltip")
+        tip.wait_for(state="visible")
+        heads = tip.locator("th").all_text_contents()
+        assert heads[1:] == ["run", "smoothed", "value", "step", "wall time", "relative"]
+        names = [row.locator("td").nth(1).text_content() for row in tip.locator("tbody tr").all()]
+        assert sorted(names) == sorted(shown)
+        clipped = tip.locator("td, th").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+        assert clipped == 0
+        rbox, tbox = root.bounding_box(), tip.bounding_box()
+        points = json.loads(tip.get_attribute("data-points") or "[]")
+        assert len(points) == len(shown)
+        for px, py in points:
+            x, y = rbox["x"] + px, rbox["y"] + py
+            assert not (tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
+                        and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3), (frac, x, y)
+        if frac == 0.6:
+            session.page.screenshot(path=session.out / "lab_05b_tooltip.png")
+    session.page.mouse.move(1, 1)
+
+
 def test_magic_shows_dashboard(session: Session) -> None:
     from playwright.sync_api import expect
 
