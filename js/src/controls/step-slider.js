@@ -65,7 +65,7 @@ export class StepSlider {
    * @param {string | number} step
    */
   enter(step) {
-    const target = Number(step);
+    const target = String(step).trim() === "" ? Number.NaN : Number(step);
     if (!Number.isFinite(target) || !this.steps.length) {
       this.box.value = String(this.value);
       return;
