@@ -25,6 +25,13 @@ __all__ = ["LOG_SPAN", "default_axes", "default_metric", "default_metrics", "def
            "encode_column", "is_number", "label_of", "metric_columns_of", "natural"]
 
 def is_number(series: pd.Series) -> bool:
+    """Whether a column is drawn as numbers (booleans are categories).
+
+    Examples
+    --------
+    >>> is_number(pd.Series([1, 2])), is_number(pd.Series([True, False]))
+    (True, False)
+    """
     return bool(pd.api.types.is_numeric_dtype(series)) and not pd.api.types.is_bool_dtype(series)
 
 
@@ -39,12 +46,26 @@ def _labels(series: pd.Series, domain: Mapping[str, Any] | None) -> list[str]:
 
 
 def label_of(value: Any) -> str:
+    """The label of a category value (``2.0`` reads ``"2"``).
+
+    Examples
+    --------
+    >>> label_of(2.0), label_of(0.5), label_of("adam")
+    ('2', '0.5', 'adam')
+    """
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
 def natural(text: str) -> list[Any]:
+    """Sort key with the digits of ``text`` read as numbers.
+
+    Examples
+    --------
+    >>> sorted(["b10", "b9", "a"], key=natural)
+    ['a', 'b9', 'b10']
+    """
     import re
 
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text)]
@@ -53,6 +74,14 @@ def natural(text: str) -> list[Any]:
 def encode_column(
     name: str, series: pd.Series, role: str, domain: Mapping[str, Any] | None
 ) -> dict[str, Any]:
+    """One column for the browser: numbers as float64 (NaN = missing), anything else as
+    int32 codes into labels (-1 = missing).
+
+    Examples
+    --------
+    >>> encode_column("lr", pd.Series([0.1, None]), "hparam", None)["values"].tolist()
+    [0.1, nan]
+    """
     if is_number(series):
         values = pd.to_numeric(series, errors="coerce").astype("Float64")
         return {
@@ -68,6 +97,13 @@ def encode_column(
 
 
 def metric_columns_of(frame: pd.DataFrame) -> list[str]:
+    """The metric columns: ``attrs["metric_columns"]``, else numeric ``<tag>.<reduction>``.
+
+    Examples
+    --------
+    >>> metric_columns_of(pd.DataFrame({"lr": [0.1], "loss.last": [0.5]}))
+    ['loss.last']
+    """
     declared = frame.attrs.get("metric_columns")
     if declared is not None:
         return [c for c in declared if c in frame.columns]

@@ -27,13 +27,25 @@ _NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
 
 def natural_key(text: str) -> tuple[list[Any], str]:
-    """Sort key reading numbers as numbers: ``lr=0.001`` < ``lr=0.01`` < ``lr=0.1`` < ``lr=1e1``."""
+    """Sort key reading numbers as numbers: ``lr=0.001`` < ``lr=0.01`` < ``lr=0.1`` < ``lr=1e1``.
+
+    Examples
+    --------
+    >>> sorted(["run10", "run9", "lr=1e1", "lr=0.5"], key=natural_key)
+    ['lr=0.5', 'lr=1e1', 'run9', 'run10']
+    """
     parts = _NUMBER.split(text)
     return [float(p) if i % 2 else p.lower() for i, p in enumerate(parts)], text
 
 
 def legend_order(names: list[str]) -> list[str]:
-    """Numeric order when every name is a number (groups by an hparam), else natural."""
+    """Numeric order when every name is a number (groups by an hparam), else natural.
+
+    Examples
+    --------
+    >>> legend_order(["0.1", "0.01", "1e-3"]), legend_order(["b2", "b10", "a"])
+    (['1e-3', '0.01', '0.1'], ['a', 'b2', 'b10'])
+    """
     try:
         return sorted(names, key=float)
     except ValueError:
@@ -41,6 +53,14 @@ def legend_order(names: list[str]) -> list[str]:
 
 
 def pick(names: list[str], spec: str | Sequence[str] | None, what: str) -> list[str]:
+    """The names a ``runs=``/``tags=`` argument keeps: a case-insensitive regex, or a list
+    of names (an unknown one is a ``ValueError``); ``None`` keeps all.
+
+    Examples
+    --------
+    >>> pick(["a/seed0", "b/seed1"], "SEED0", "runs"), pick(["a", "b"], ["b"], "runs")
+    (['a/seed0'], ['b'])
+    """
     if spec is None:
         return names
     if isinstance(spec, str):
@@ -57,6 +77,15 @@ def pick(names: list[str], spec: str | Sequence[str] | None, what: str) -> list[
 
 
 def check_frame(df: pd.DataFrame) -> None:
+    """Raise ``ValueError`` when a scalars frame lacks a column the widget needs.
+
+    Examples
+    --------
+    >>> check_frame(pd.DataFrame(columns=["run", "tag", "step"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: scalars frame lacks column(s) ['value']
+    """
     missing = {"run", "tag", "step", "value"}.difference(df.columns)
     if missing:
         raise ValueError(f"scalars frame lacks column(s) {sorted(missing)}")
@@ -66,7 +95,13 @@ WIRE = {"wall_time": "wall"}
 
 
 def wire(name: str, arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Wire dtype per column: steps as int32 when they fit, counts as int32, rest float64."""
+    """Wire dtype per column: steps as int32 when they fit, counts as int32, rest float64.
+
+    Examples
+    --------
+    >>> wire("step", np.array([0.0, 5.0])).dtype, wire("step", np.array([0.5])).dtype
+    (dtype('int32'), dtype('float64'))
+    """
     if name == "step":
         if arr.size == 0 or (np.all(np.isfinite(arr)) and arr.min() >= -(2**31)
                              and arr.max() < 2**31 and np.all(arr == np.round(arr))):
@@ -78,7 +113,15 @@ def wire(name: str, arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 
 def with_x_tag(df: pd.DataFrame, x_tag: str) -> pd.DataFrame:
-    """Add ``xv``: the value of tag ``x_tag`` of the same run at the same step (else NaN)."""
+    """Add ``xv``: the value of tag ``x_tag`` of the same run at the same step (else NaN).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"run": "a", "tag": ["loss", "lr", "loss"], "step": [0, 0, 1],
+    ...                    "value": [2.0, 0.1, 1.0]})
+    >>> with_x_tag(df, "lr")["xv"].tolist()
+    [0.1, 0.1, nan]
+    """
     ref = df[df["tag"].astype(str) == x_tag][["run", "step", "value"]]
     ref = ref.drop_duplicates(["run", "step"], keep="last").rename(columns={"value": "xv"})
     ref = ref.assign(run=ref["run"].astype(str))
@@ -90,6 +133,14 @@ def with_x_tag(df: pd.DataFrame, x_tag: str) -> pd.DataFrame:
 def chart_specs(
     tags: list[str], combined: Sequence[Sequence[str]], x_tag: str | None
 ) -> list[dict[str, Any]]:
+    """One chart per tag (``combined`` groups of tags share one), grouped by prefix; the tag
+    used as x gets no chart.
+
+    Examples
+    --------
+    >>> [c["key"] for c in chart_specs(["a/x", "a/y", "lr"], [["a/x", "a/y"]], "lr")]
+    ['a/x | a/y']
+    """
     charts: list[dict[str, Any]] = []
     used: set[str] = set()
     for group in combined:
