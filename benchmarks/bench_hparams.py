@@ -62,6 +62,7 @@ class _Source:
     def __init__(self, scalars: pd.DataFrame, runs: list[str]) -> None:
         self.scalars = scalars
         self.runs = runs
+        self.all_runs = runs
         self.hparams_values: list[tuple[str, str, int, bytes]] = []
         self.fs = fsspec.filesystem("memory")
 
@@ -108,10 +109,10 @@ def browser(repeat: int) -> None:
     if reason:
         print(f"browser part skipped: {reason}")
         return
-    from test_hparams_ui import _sweep
+    from tests.ui.test_hparams_ui import _sweep
 
     from tbnb.notebook.export import render_html
-    from tbnb.widgets.hparams.widget import hparams
+    from tbnb.widgets.hparams import hparams
 
     widget = hparams(_sweep(1000), metric="m0.last")
     with tempfile.TemporaryDirectory() as tmp:
