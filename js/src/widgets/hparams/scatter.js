@@ -42,18 +42,35 @@ export function scatterCells({ table, metric, metricMode, axes, mask, color, sty
       drawTicks(ctx, xTicks, { side: "bottom", at: H - M.bottom, color: fg, font, tick: 3, maxChars: 8 });
       const n = table.n;
       const jitter = ax.col.kind === "category" ? 0.6 / Math.max((ax.col.labels || []).length, 1) : 0;
-      for (const pass of [0, 1]) {
-        for (let i = 0; i < n; i++) {
-          if ((pass === 1) !== Boolean(mask[i])) continue;
-          const uy = rowU(metric, ys, i);
-          if (!Number.isFinite(uy)) continue;
-          let ux = rowU(ax.col, xs, i);
-          if (jitter && Number.isFinite(ux)) ux += (((i * 2654435761) % 1000) / 1000 - 0.5) * jitter;
-          ctx.fillStyle = pass ? color(i) : "rgba(150,150,150,.35)";
-          ctx.beginPath();
-          ctx.arc(px(ux), py(uy), pass ? 3 : 2, 0, 2 * Math.PI);
-          ctx.fill();
+      // One path per colour (unselected grey first, then each line colour): a fill per
+      // colour, not per point.
+      /** @type {Map<string, number[]>} */
+      const byColor = new Map([["rgba(150,150,150,.35)", []]]);
+      const uy0 = metric.values ? Array.from(metric.values, (v) => ys.map(v)) : [];
+      for (let i = 0; i < n; i++) {
+        const uy = uy0[i];
+        if (!Number.isFinite(uy)) continue;
+        let ux = rowU(ax.col, xs, i);
+        if (jitter && Number.isFinite(ux)) ux += (((i * 2654435761) % 1000) / 1000 - 0.5) * jitter;
+        const key = mask[i] ? color(i) : "rgba(150,150,150,.35)";
+        let list = byColor.get(key);
+        if (!list) {
+          list = [];
+          byColor.set(key, list);
         }
+        list.push(px(ux), py(uy));
+      }
+      let grey = true;
+      for (const [fill, points] of byColor) {
+        const r = grey ? 2 : 3;
+        grey = false;
+        ctx.fillStyle = fill;
+        ctx.beginPath();
+        for (let k = 0; k < points.length; k += 2) {
+          ctx.moveTo(points[k] + r, points[k + 1]);
+          ctx.arc(points[k], points[k + 1], r, 0, 2 * Math.PI);
+        }
+        ctx.fill();
       }
     }
     const labels = (/** @type {import("../../chart/scales").Tick[]} */ ticks) => ticks.map((t) => t.label).join("|");
