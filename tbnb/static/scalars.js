@@ -34,6 +34,7 @@ var Tn=`
 .tbnb-root .tbnb-table th{position:sticky;top:0;background:var(--jp-layout-color1,#f6f6f6);cursor:pointer;padding:2px 6px;border-bottom:1px solid var(--jp-border-color1,#ccc);text-align:left;vertical-align:bottom;max-width:14em}
 .tbnb-root .tbnb-table td{padding:1px 6px;border-bottom:1px solid var(--jp-border-color2,#eee);white-space:nowrap}
 .tbnb-root .tbnb-table td.tbnb-text{white-space:normal;max-width:24em}
+.tbnb-root .tbnb-table .tbnb-cell-key{display:inline-flex;gap:4px;align-items:baseline}
 .tbnb-root .tbnb-table td.tbnb-num,.tbnb-root .tbnb-table th.tbnb-num{text-align:right}
 .tbnb-root .tbnb-table td:first-child{position:sticky;left:0;background:var(--jp-layout-color0,#fff);z-index:1}
 .tbnb-root .tbnb-table th:first-child{left:0;z-index:2}

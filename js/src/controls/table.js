@@ -140,9 +140,12 @@ export class DataTable {
       if (i === this.hover) tr.classList.add("tbnb-hover");
       this.columns.forEach((c, k) => {
         const td = el("td", { class: c.numeric ? "tbnb-num" : "tbnb-text" });
-        if (k === 0 && attrs?.swatch)
-          td.append(el("span", { class: "tbnb-swatch", style: { background: attrs.swatch, "margin-right": "4px" } }));
-        td.append(c.numeric ? c.text(i) : breakableText(c.text(i)));
+        const content = c.numeric ? c.text(i) : breakableText(c.text(i));
+        if (k === 0 && attrs?.swatch) {
+          // swatch and name in one flex box: the name wraps, never away from its swatch
+          const swatch = el("span", { class: "tbnb-swatch", style: { background: attrs.swatch } });
+          td.append(el("span", { class: "tbnb-cell-key" }, swatch, el("span", {}, content)));
+        } else td.append(content);
         tr.append(td);
       });
       return tr;
