@@ -70,14 +70,15 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /**
- * `value` as text that may break after "/", ",", "=", "_" and "." (a <wbr> there: long
- * run names and tags wrap at their parts, and the text content stays exactly `value`).
+ * `value` as text that may break after "/", "," and "_" (a <wbr> there: long run names and
+ * tags wrap between their parts, never inside a number, and the text content stays
+ * exactly `value`).
  * @param {unknown} value
  * @returns {DocumentFragment}
  */
 export function breakableText(value) {
   const out = document.createDocumentFragment();
-  const parts = String(value ?? "").split(/(?<=[/,=_.])/);
+  const parts = String(value ?? "").split(/(?<=[/,_])/);
   parts.forEach((part, i) => {
     if (i) out.append(document.createElement("wbr"));
     out.append(part);
