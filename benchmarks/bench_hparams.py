@@ -109,10 +109,9 @@ def browser(repeat: int) -> None:
     if reason:
         print(f"browser part skipped: {reason}")
         return
-    from tests.ui.test_hparams_ui import _sweep
-
     from tbnb.notebook.export import render_html
     from tbnb.widgets.hparams import hparams
+    from tests.ui.test_hparams_ui import _sweep
 
     widget = hparams(_sweep(1000), metric="m0.last")
     with tempfile.TemporaryDirectory() as tmp:
