@@ -7,8 +7,12 @@ the ``_data`` trait; the browser does everything that needs no new data
 (smoothing, x axis, log scale, outliers, filters, toggles, tooltips, zoom) and
 asks for full resolution of a zoomed range with a ``"range"`` request.
 
-Smoothing is applied to the series as sampled for display (TensorBoard does
-the same): see :mod:`tbnb.transforms.smoothing`.
+Smoothing is applied to the whole series as sampled for display (TensorBoard does
+the same): see :mod:`tbnb.transforms.smoothing`. A zoomed chart keeps that smoothed line
+and draws the full-resolution points of its range as the raw line, so zooming never
+changes a smoothed value. Run colours come from :func:`tbnb.widgets.colors.run_colors`
+in the source's run order (``exp.runs``): the same run has the same colour in every
+widget built from one experiment.
 """
 
 from __future__ import annotations
@@ -24,17 +28,22 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.transforms.aggregate import aggregate
-from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
+from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.base import TbnbWidget, run_color
+from tbnb.widgets.base import TbnbWidget
+from tbnb.widgets.colors import PALETTES, run_colors
 from tbnb.widgets.scalars.prepare import (
     WIRE,
     chart_specs,
     check_frame,
+    color_order,
     legend_order,
     natural_key,
+    payload,
     pick,
+    range_slice,
+    series_frame,
     wire,
     with_x_tag,
 )
@@ -68,6 +77,11 @@ class ScalarsWidget(TbnbWidget):
     selected_runs : list of str
         Runs (or groups, when aggregating) drawn: toggled on and matching the
         run filter. The browser writes it; setting it from Python toggles runs.
+    run_colors : dict
+        Run (or group) -> CSS colour, from :func:`tbnb.widgets.colors.run_colors` in the
+        source's run order; set it to recolour runs.
+    palette : str
+        ``"default"`` (20 distinct colours) or ``"colorblind"``; recomputes ``run_colors``.
     log_y, ignore_outliers : list of str
         Chart keys with a log y axis / with the 5th-95th percentile y range.
     y_range : dict
@@ -84,6 +98,8 @@ class ScalarsWidget(TbnbWidget):
     run_filter = t.Unicode("").tag(sync=True)
     tag_filter = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
+    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
+    palette = t.Unicode("default").tag(sync=True)
     log_y = t.List(t.Unicode()).tag(sync=True)
     ignore_outliers = t.List(t.Unicode()).tag(sync=True)
     y_range = t.Dict().tag(sync=True)
@@ -117,6 +133,17 @@ class ScalarsWidget(TbnbWidget):
             )
         return value
 
+    @t.validate("palette")
+    def _valid_palette(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        if value not in PALETTES:
+            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
+        return value
+
+    @t.observe("palette")
+    def _on_palette(self, _change: Any) -> None:
+        self._recolor()
+
     @t.validate("max_points")
     def _valid_points(self, proposal: Any) -> int:
         value = int(proposal["value"])
@@ -138,6 +165,7 @@ class ScalarsWidget(TbnbWidget):
         self._sent = 0
         self._watch: Any = None
         self._subscription: Any = None
+        self._color_order: list[str] | None = None
         self._stop: threading.Event | None = None
         self._lock = threading.RLock()
 
@@ -147,11 +175,12 @@ class ScalarsWidget(TbnbWidget):
         opts = self._build
         check_frame(frame)
         df = frame
-        present = set(present_names(df["run"]))
         # add_hparams sub-runs (exp.subruns) hold one point per metric: they live in
         # the hparams table, not as dots among the curves.
-        runs = sorted((r for r in present if r not in self._hidden),
-                      key=natural_key)
+        names = present_names(df["run"])
+        present_order = [r for r in names if r not in self._hidden]
+        present = set(names)
+        runs = sorted(present_order, key=natural_key)
         tags = sorted(set(present_names(df["tag"])), key=natural_key)
         keep_runs = pick(runs, opts.get("runs"), "runs")
         keep_tags = pick(tags, opts.get("tags"), "tags")
@@ -176,6 +205,11 @@ class ScalarsWidget(TbnbWidget):
         self._store = store
         self._members = members
         self._legend = legend
+        if self._kind == "groups":
+            self._color_order = legend
+        else:
+            self._color_order = color_order(present_order, getattr(self._source, "runs", None))
+        self._recolor()
         if not self.charts or set(self._chart_tags()) - set(store.tags):
             self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
         if send:
@@ -190,42 +224,25 @@ class ScalarsWidget(TbnbWidget):
         idx = minmax_indices(cols["step"], cols["value"], buckets)
         return {name: arr[idx] for name, arr in cols.items()}
 
+    def _recolor(self) -> None:
+        """``run_colors`` from the colour order and the palette."""
+        order = getattr(self, "_color_order", None)
+        if order is not None:
+            self.run_colors = run_colors(order, self.palette)
+
     def _send_all(self) -> None:
         """Downsample every series and replace ``_data`` (one binary sync)."""
         store = self._store
         assert store is not None
-        buckets = max(self.max_points // 2, 2)
-        legend_index = {r: i for i, r in enumerate(self._legend)}
-        tags = sorted(store.tags, key=natural_key)
-        tag_index = {tg: i for i, tg in enumerate(tags)}
-        # One compiled pass downsamples every series; one gather per column.
-        idx, offsets = minmax_indices_blocks(store.columns["step"], store.columns["value"],
-                                             store.bounds, buckets)
-        totals = np.diff(store.bounds)
-        for (run, tag), total in zip(store.keys, totals.tolist(), strict=True):
+        for (run, tag), total in zip(store.keys, np.diff(store.bounds).tolist(), strict=True):
             self._shown_len[(run, tag)] = total
-        run_idx = [legend_index[run] for run, _ in store.keys]
-        tag_idx = [tag_index[tag] for _, tag in store.keys]
-        data: dict[str, Any] = {
-            "kind": self._kind,
-            "band": self._build.get("band") if self._kind == "groups" else None,
-            "runs": self._legend,
-            "colors": [run_color(r) for r in self._legend],
-            "members": self._members,
-            "tags": tags,
-            "x_tag": self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
-            "series": {
-                "run": np.asarray(run_idx, dtype=np.int32),
-                "tag": np.asarray(tag_idx, dtype=np.int32),
-                "offset": (offsets - offsets[0]).astype(np.int64),
-                "total": totals.astype(np.int64),
-            },
-            "columns": {
-                WIRE.get(name, name): wire(name, arr[idx]) for name, arr in store.columns.items()
-            },
-        }
         self._pending = 0
-        self._data = data
+        self._data = payload(
+            store, self._legend, kind=self._kind, band=self._build.get("band"),
+            members=self._members,
+            x_tag=self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
+            buckets=max(self.max_points // 2, 2),
+        )
 
     # ------------------------------------------------------------- requests
     def _request_range(self, content: dict[str, Any]) -> dict[str, Any]:
@@ -239,31 +256,10 @@ class ScalarsWidget(TbnbWidget):
         field = str(content.get("field", "step"))
         lo, hi = float(content["lo"]), float(content["hi"])
         buckets = int(min(max(int(content.get("buckets", 500)), 2), 20000))
-        wanted = set(content.get("runs") or self._legend)
-        out = []
-        for i, (run, tag) in enumerate(store.keys):
-            if tag not in chart["tags"] or run not in wanted:
-                continue
-            cols = store.series(i)
-            if field == "relative":
-                wall = cols["wall_time"]
-                base = wall[np.isfinite(wall)][0] if np.isfinite(wall).any() else 0.0
-                xs = wall - base
-            else:
-                xs = cols[{"wall": "wall_time", "step": "step"}.get(field, field)]
-            inside = np.flatnonzero((xs >= lo) & (xs <= hi))
-            if inside.size:
-                # One point either side so lines run to the chart's edges.
-                a, b = max(int(inside[0]) - 1, 0), min(int(inside[-1]) + 2, xs.size)
-            else:
-                a, b = 0, 0
-            sub = {name: arr[a:b] for name, arr in cols.items()}
-            idx = minmax_indices(sub["step"], sub["value"], buckets) if b > a else np.zeros(0, int)
-            out.append(
-                {"run": run, "tag": tag,
-                 "columns": {WIRE.get(k, k): wire(k, v[idx]) for k, v in sub.items()}}
-            )
-        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": out}
+        runs = set(content.get("runs") or self._legend)
+        series = range_slice(store, chart["tags"], runs, field=field, lo=lo, hi=hi,
+                             buckets=buckets)
+        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
 
     # -------------------------------------------------------------- refresh
     def refresh_now(self) -> int:
@@ -394,46 +390,51 @@ class ScalarsWidget(TbnbWidget):
 
     @property
     def data(self) -> pd.DataFrame:
-        """The shown data (selected runs, filtered tags, as drawn), raw and smoothed.
+        """The shown data as drawn: selected runs, filtered tags, downsampled, smoothed.
 
         Columns ``run``, ``tag``, ``step``, ``wall_time``, ``value``, ``smoothed``
         (plus ``lo``, ``hi``, ``n`` when aggregating and ``x`` for ``x="tag:..."``).
-        The points are the downsampled ones the browser holds (and so smooths).
+
+        These are the points the browser holds: each series is **downsampled** to about
+        ``max_points`` (min and max per pixel column, first and last point kept), and
+        ``smoothed`` is the smoothing of those points, exactly as the charts draw it. For
+        every point at full resolution use :attr:`full_data`.
         """
+        return self._frame(downsampled=True)
+
+    @property
+    def full_data(self) -> pd.DataFrame:
+        """The shown data at full resolution: every point of the selected runs and tags.
+
+        The same columns as :attr:`data`, with no downsampling; ``smoothed`` is the
+        smoothing of the whole full-resolution series (so it may differ slightly from
+        the drawn line of :attr:`data`, which smooths the downsampled points).
+
+        Examples
+        --------
+        >>> import pandas as pd, tbnb
+        >>> df = pd.DataFrame({"run": "a", "tag": "loss", "step": range(5000),
+        ...                    "wall_time": 0.0, "value": 1.0})
+        >>> w = tbnb.scalars(df, max_points=100)
+        >>> len(w.data) < 5000, len(w.full_data)
+        (True, 5000)
+        """
+        return self._frame(downsampled=False)
+
+    def _frame(self, *, downsampled: bool) -> pd.DataFrame:
         buckets = max(self.max_points // 2, 2)
-        names: list[str] = []
-        tags: list[str] = []
-        parts: dict[str, list[np.ndarray[Any, Any]]] = {}
-        lengths: list[int] = []
+        store = self._store
+        parts = []
         for i, run, tag in self._shown_keys():
-            cols = self._downsampled(i, buckets)
-            names.append(run)
-            tags.append(tag)
-            lengths.append(len(cols["value"]))
+            if downsampled:
+                cols = self._downsampled(i, buckets)
+            else:
+                assert store is not None
+                cols = dict(store.series(i))
             cols["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
                                       mode=self.smoothing_mode)  # type: ignore[arg-type]
-            for name, arr in cols.items():
-                parts.setdefault(name, []).append(arr)
-        columns = ["run", "tag", "step", "wall_time", "value", "smoothed"]
-        if not lengths:
-            return pd.DataFrame(columns=columns)
-        reps = np.asarray(lengths)
-        out = pd.DataFrame({
-            "run": pd.Categorical(np.repeat(np.asarray(names, dtype=object), reps)),
-            "tag": pd.Categorical(np.repeat(np.asarray(tags, dtype=object), reps)),
-            "step": np.concatenate(parts["step"]).astype(np.int64),
-            "wall_time": np.concatenate(parts["wall_time"]),
-            "value": np.concatenate(parts["value"]),
-            "smoothed": np.concatenate(parts["smoothed"]),
-        })
-        for extra in ("lo", "hi", "n"):
-            if extra in parts:
-                out[extra] = np.concatenate(parts[extra])
-        if "n" in out:
-            out["n"] = out["n"].astype(np.int64)
-        if "xv" in parts:
-            out["x"] = np.concatenate(parts["xv"])
-        return out
+            parts.append((run, tag, cols))
+        return series_frame(parts)
 
     def _xs(self, cols: Mapping[str, np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
         mode = self.x_axis
