@@ -22,7 +22,7 @@ import anywidget
 
 from tbnb.widgets.serializers import pack, unpack
 
-__all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs"]
+__all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "optional"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,28 @@ def bundle_path(key: str) -> Any:
     'scalars.js'
     """
     return STATIC / f"{key}.js"
+
+
+def optional(module: str, extra: str, what: str) -> Any:
+    """Import an optional package, or say which extra installs it.
+
+    Examples
+    --------
+    >>> optional("math", "plotly", "to_plotly()").sqrt(4.0)
+    2.0
+    >>> optional("nopkg", "plotly", "to_plotly()")
+    Traceback (most recent call last):
+    ...
+    ImportError: to_plotly() needs nopkg, which is not installed: pip install 'tbnb[plotly]'
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        package = module.split(".", maxsplit=1)[0]
+        raise ImportError(f"{what} needs {package}, which is not installed: "
+                          f"pip install 'tbnb[{extra}]'") from None
 
 
 def check_kwargs(func: str, kwargs: dict[str, Any], allowed: Iterable[str]) -> None:

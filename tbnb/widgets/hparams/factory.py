@@ -49,10 +49,6 @@ def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) 
         if "run" in frame.columns and frame.index.name != "run":
             frame = frame.set_index("run")
         return frame
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
     defaults = (
         metrics in ("last", ("last",), ["last"])
         and not kw.get("metric_tags")
@@ -127,9 +123,9 @@ def hparams(
     """
     check_kwargs("hparams", dict(kw), HParamsOptions.__annotations__)
     if isinstance(source, (str, os.PathLike)):
-        import tbnb
+        from tbnb.loader import load
 
-        source = tbnb.load(os.fspath(source))
+        source = load(os.fspath(source))
     frame = _frame_of(source, metrics, kw)
     if not frame.columns.is_unique:
         raise ValueError("the hparams frame has duplicate column names")

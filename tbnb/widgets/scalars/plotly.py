@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.transforms.smoothing import smooth
+from tbnb.widgets.base import optional
 from tbnb.widgets.colors import DEFAULT_PALETTE
 
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ __all__ = ["scalars_figure"]
 
 def scalars_figure(widget: ScalarsWidget) -> go.Figure:
     """A ``plotly.graph_objects.Figure`` of what is shown (one subplot per chart)."""
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
+    go = optional("plotly.graph_objects", "plotly", "to_plotly()")
+    make_subplots = optional("plotly.subplots", "plotly", "to_plotly()").make_subplots
 
     shown = widget._shown_keys()
     tag_re = None

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +30,8 @@ from tbnb.transforms.aggregate import aggregate
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.base import TbnbWidget
 from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.scalars.prepare import (
     WIRE,
     chart_specs,
@@ -60,7 +59,7 @@ X_MODES = ("step", "relative", "wall")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
 
 
-class ScalarsWidget(TbnbWidget):
+class ScalarsWidget(LiveWidget):
     """Scalar charts of many runs (traits only; build it with :func:`scalars`).
 
     Traits (synced with the browser)
@@ -159,15 +158,9 @@ class ScalarsWidget(TbnbWidget):
         self._legend: list[str] = []
         self._shown_len: dict[tuple[str, str], int] = {}
         self._pending = 0
-        self._source: Any = None
         self._build: dict[str, Any] = {}
         self._hidden: set[str] = set()
-        self._sent = 0
-        self._watch: Any = None
-        self._subscription: Any = None
         self._color_order: list[str] | None = None
-        self._stop: threading.Event | None = None
-        self._lock = threading.RLock()
 
     # ----------------------------------------------------------------- data
     def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
@@ -262,22 +255,6 @@ class ScalarsWidget(TbnbWidget):
         return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
 
     # -------------------------------------------------------------- refresh
-    def refresh_now(self) -> int:
-        """Reload the source once and send the new points; returns how many were sent.
-
-        With an experiment as source the reload goes through its coordinator, which
-        tells every widget watching it (this one included) what changed.
-        """
-        source = self._source
-        if source is None:
-            raise RuntimeError("this widget was built from a DataFrame: nothing to reload")
-        self._sent = 0
-        report = source.reload()
-        if not callable(getattr(source, "subscribe", None)) and getattr(
-                report, "changed", True):
-            self._on_reload(report)
-        return self._sent
-
     def _on_reload(self, _report: Any = None) -> None:
         """Send what the source holds beyond what the browser has (or everything)."""
         source = self._source
@@ -323,53 +300,8 @@ class ScalarsWidget(TbnbWidget):
 
     def follow(self, source: Any) -> None:
         """Show ``source``'s scalars and follow its reloads (an experiment's, any caller's)."""
-        self._source = source
         self._hidden = set(getattr(source, "subruns", {}))
-        subscribe = getattr(source, "subscribe", None)
-        if callable(subscribe):
-            self._subscription = subscribe(self._on_reload)
-
-    def start_refresh(self, seconds: float) -> None:
-        """Reload the source every ``seconds`` (one poller per experiment, shared)."""
-        if seconds <= 0:
-            raise ValueError(f"refresh must be > 0 seconds, got {seconds}")
-        source = self._source
-        if source is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        self.stop_refresh()
-        watch = getattr(source, "watch", None)
-        if callable(watch):
-            self._watch = watch(seconds)
-            return
-        stop = self._stop = threading.Event()
-
-        def loop() -> None:  # a source without a coordinator: poll it here
-            while not stop.wait(seconds):
-                try:
-                    self.refresh_now()
-                except Exception:  # keep polling; a log dir can be mid-write
-                    log.exception("tbnb scalars refresh failed")
-
-        threading.Thread(target=loop, name="tbnb-scalars-refresh", daemon=True).start()
-
-    def stop_refresh(self) -> None:
-        """Stop polling (also done by :meth:`close`)."""
-        watch = getattr(self, "_watch", None)  # absent if __init__ failed
-        if watch is not None:
-            watch.stop()
-            self._watch = None
-        stop = getattr(self, "_stop", None)
-        if stop is not None:
-            stop.set()
-
-    def close(self) -> None:
-        """Stop polling, stop following the source, and close the widget."""
-        self.stop_refresh()
-        subscription = getattr(self, "_subscription", None)
-        if subscription is not None:
-            subscription.cancel()
-            self._subscription = None
-        super().close()
+        super().follow(source)
 
     # ---------------------------------------------------------------- views
     def _shown_keys(self) -> list[tuple[int, str, str]]:
