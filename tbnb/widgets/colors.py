@@ -16,8 +16,12 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-__all__ = ["COLORBLIND_PALETTE", "DEFAULT_PALETTE", "PALETTES", "palette_of", "run_colors"]
+import traitlets as t
+
+__all__ = ["COLORBLIND_PALETTE", "DEFAULT_PALETTE", "PALETTES", "RunColored", "palette_of",
+           "run_colors"]
 
 #: 20 colours told apart at a glance (pairwise CIEDE2000 >= 18), each readable on white
 #: and on a dark theme: Tableau's blue, orange, red, green and purple, then each next
@@ -90,3 +94,39 @@ def run_colors(runs: Iterable[str], palette: str = "default") -> dict[str, str]:
         if name not in out:
             out[name] = colors[len(out) % len(colors)]
     return out
+
+
+class RunColored(t.HasTraits):
+    """The ``run_colors`` and ``palette`` traits every view that draws runs has.
+
+    A widget mixes it in and implements ``_recolor()`` (usually
+    ``self.run_colors = run_colors(order, self.palette)``); changing ``palette``
+    recolours, an unknown palette is refused naming the choices.
+
+    Examples
+    --------
+    >>> class View(RunColored):
+    ...     def _recolor(self):
+    ...         self.run_colors = run_colors(["a", "b"], self.palette)
+    >>> view = View()
+    >>> view.palette = "colorblind"
+    >>> view.run_colors["a"]
+    '#cc6677'
+    """
+
+    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
+    palette = t.Unicode("default").tag(sync=True)
+
+    def _recolor(self) -> None:
+        raise NotImplementedError
+
+    @t.validate("palette")
+    def _valid_palette(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        if value not in PALETTES:
+            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
+        return value
+
+    @t.observe("palette")
+    def _on_palette(self, _change: Any) -> None:
+        self._recolor()

@@ -31,7 +31,7 @@ import traitlets as t
 
 from tbnb.analysis.importance import parameter_importance
 from tbnb.widgets.base import TbnbWidget
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.hparams.prepare import encode_column, label_of, metric_columns_of
 from tbnb.widgets.serializers import tree_serialization
 
@@ -43,7 +43,7 @@ __all__ = ["SCALES", "HParamsWidget"]
 SCALES = ("linear", "log", "quantile")
 
 
-class HParamsWidget(TbnbWidget):
+class HParamsWidget(TbnbWidget, RunColored):
     """Parallel coordinates, table, scatter matrix and importance (build it with :func:`hparams`).
 
     Traits (synced with the browser)
@@ -81,8 +81,6 @@ class HParamsWidget(TbnbWidget):
     color_by = t.Unicode("").tag(sync=True)
     metric = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     page_size = t.Int(25).tag(sync=True)
     height = t.Int(320).tag(sync=True)
     _table = t.Dict().tag(sync=True, **tree_serialization)
@@ -127,17 +125,6 @@ class HParamsWidget(TbnbWidget):
                     f"brush of {column!r} must be {{'range': [lo, hi]}} or {{'values': [...]}}"
                 )
         return out
-
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        self._recolor()
 
     @t.validate("color_by")
     def _valid_color_by(self, proposal: Any) -> str:

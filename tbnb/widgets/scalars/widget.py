@@ -30,7 +30,7 @@ from tbnb.transforms.aggregate import aggregate
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.scalars.prepare import (
     WIRE,
@@ -59,7 +59,7 @@ X_MODES = ("step", "relative", "wall")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
 
 
-class ScalarsWidget(LiveWidget):
+class ScalarsWidget(LiveWidget, RunColored):
     """Scalar charts of many runs (traits only; build it with :func:`scalars`).
 
     Traits (synced with the browser)
@@ -97,8 +97,6 @@ class ScalarsWidget(LiveWidget):
     run_filter = t.Unicode("").tag(sync=True)
     tag_filter = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     log_y = t.List(t.Unicode()).tag(sync=True)
     ignore_outliers = t.List(t.Unicode()).tag(sync=True)
     y_range = t.Dict().tag(sync=True)
@@ -131,17 +129,6 @@ class ScalarsWidget(LiveWidget):
                 f"x must be 'step', 'relative', 'wall' or 'tag:<name>', got {value!r}"
             )
         return value
-
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        self._recolor()
 
     @t.validate("max_points")
     def _valid_points(self, proposal: Any) -> int:
