@@ -2,11 +2,15 @@
 
 ``%load_ext tbnb`` registers the line magic::
 
-    %tbnb LOGDIR [--refresh N] [--runs REGEX] [--tags REGEX]
+    %tbnb [LOGDIR] [--refresh N] [--runs REGEX] [--tags REGEX]
 
 which shows a :class:`Dashboard` inline: one tab per kind of data present in the
 logdir. Everything renders inside the notebook (no TensorBoard server, port or
 iframe), so it works behind JupyterHub/SageMaker proxies, in VS Code and Colab.
+
+Without ``LOGDIR`` it shows the first of ``logs/``, ``runs/`` and
+``lightning_logs/`` (the usual places writers put runs) found beside the notebook
+(the kernel's working directory).
 
 A kind gets a tab by declaring one in its ``tbnb/kinds/<key>.py`` (:mod:`tbnb.notebook.dashboard`).
 
@@ -29,8 +33,13 @@ from typing import Any, NoReturn
 from tbnb.notebook.dashboard import Dashboard, expand_location
 
 __all__ = [
-    "load_ipython_extension", "parse_magic_line", "tbnb_magic",
+    "DEFAULT_LOGDIRS", "find_logdir", "load_ipython_extension", "parse_magic_line", "tbnb_magic",
 ]
+
+#: Where ``%tbnb`` looks, in order, when no logdir is given: PyTorch and Keras
+#: examples' ``logs/`` and ``runs/`` (``SummaryWriter``'s default), Lightning's
+#: ``lightning_logs/``.
+DEFAULT_LOGDIRS = ("logs", "runs", "lightning_logs")
 
 
 class _HelpShownError(Exception):
@@ -74,14 +83,42 @@ def _parser() -> argparse.ArgumentParser:
         prog="%tbnb",
         allow_abbrev=False,  # options added later must not change what a line means
         description="Show a TensorBoard logdir inline: one tab per kind of data.",
-        epilog="Examples: %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
+        epilog="Examples: %tbnb   %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
     )
-    parser.add_argument("logdir", help="local path (quote it if it has spaces) or fsspec URL")
+    parser.add_argument("logdir", nargs="?", default=None,
+                        help="local path (quote it if it has spaces) or fsspec URL; default: "
+                        "the first of " + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
+                        + " in the current directory")
     parser.add_argument("--refresh", type=_positive_seconds, metavar="N",
                         help="poll for new data every N seconds")
     parser.add_argument("--runs", type=_regex, metavar="REGEX", help="only runs matching REGEX")
     parser.add_argument("--tags", type=_regex, metavar="REGEX", help="only tags matching REGEX")
     return parser
+
+
+def find_logdir(directory: str | os.PathLike[str] = ".") -> Path | None:
+    """The first of :data:`DEFAULT_LOGDIRS` under ``directory`` holding event files.
+
+    A folder that exists but holds no ``*tfevents*`` file is passed over (an empty
+    ``logs/`` left by a tool that logs elsewhere); ``None`` when none qualifies.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> here = pathlib.Path(tempfile.mkdtemp())
+    >>> (here / "lightning_logs" / "version_0").mkdir(parents=True)
+    >>> (here / "lightning_logs" / "version_0" / "events.out.tfevents.1.host").touch()
+    >>> find_logdir(here).name
+    'lightning_logs'
+    >>> find_logdir(here / "lightning_logs" / "version_0") is None
+    True
+    """
+    base = Path(directory)
+    for name in DEFAULT_LOGDIRS:
+        candidate = base / name
+        if candidate.is_dir() and next(candidate.rglob("*tfevents*"), None) is not None:
+            return candidate
+    return None
 
 
 def parse_magic_line(line: str) -> argparse.Namespace | None:
@@ -111,6 +148,14 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
         args = parser.parse_args(words)
     except _HelpShownError:
         return None
+    if args.logdir is None:
+        found = find_logdir()
+        if found is None:
+            parser.error(
+                "no LOGDIR given, and none of "
+                + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
+                + f" in {Path.cwd()} holds event files; pass the logdir: %tbnb path/to/runs")
+        args.logdir = str(found)
     args.logdir = expand_location(args.logdir)
     if "://" not in args.logdir and not Path(args.logdir).is_dir():
         what = "is not a directory" if Path(args.logdir).exists() else "does not exist"
@@ -119,7 +164,7 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
 
 
 def tbnb_magic(line: str) -> None:
-    """``%tbnb LOGDIR [--refresh N] [--runs REGEX] [--tags REGEX]``: show a Dashboard."""
+    """``%tbnb [LOGDIR] [--refresh N] [--runs REGEX] [--tags REGEX]``: show a Dashboard."""
     from IPython.display import display
 
     args = parse_magic_line(line)
