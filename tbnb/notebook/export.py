@@ -14,11 +14,15 @@ the page exactly as in the notebook.
 traits (anywidget's ``_esm`` among them) and its template loads require.js,
 the HTML manager and anywidget from CDNs, so it renders blank offline.
 
-Safety: all state travels as JSON inside ``<script type="application/json">``
-with ``<``, ``>``, ``&`` and line separators escaped, so no run name, tag or text
-can close the script element; the shim only ever puts user data into the DOM as
-text; and a Content-Security-Policy (nonce for the one inline script, no network
-sources at all) blocks inline event handlers and any request the page might try.
+Size: state and buffers travel as one deflated block (:mod:`tbnb.notebook.page_data`:
+each buffer byte-shuffled or delta-coded first, whichever compresses best), which
+the page unpacks with the browser's own ``DecompressionStream``.
+
+Safety: the block is base85 text (no ``<``, ``>`` or ``&``) inside ``<script
+type="application/octet-stream">``, so no run name, tag or text can close the script
+element; the shim only ever puts user data into the DOM as text; and a Content-
+Security-Policy (nonce for the one inline script, no network sources at all) blocks
+inline event handlers and any request the page might try.
 
 Examples
 --------
@@ -32,8 +36,8 @@ True
 
 from __future__ import annotations
 
+import base64
 import html
-import json
 import os
 import secrets
 from collections.abc import Iterable
@@ -43,9 +47,10 @@ from typing import Any
 from ipywidgets import Widget
 from ipywidgets.embed import dependency_state
 
+from tbnb.notebook.page_data import pack, unpack
 from tbnb.widgets.base import bundle_path
 
-__all__ = ["render_html", "to_html"]
+__all__ = ["read_page", "render_html", "to_html"]
 
 #: Prefix of a saved ``_esm`` replaced by an index into the page's modules (the shim,
 #: ``js/src/export/index.js``, reads the same prefix).
@@ -67,18 +72,6 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 16
 .tbnb-export-tabbar button[aria-selected="true"] { border-color: #ccc #ccc #fff; background: #fff;
   margin-bottom: -1px; }
 """
-
-
-def _script_json(value: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element (cannot close it or open a comment)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (
-        text.replace("&", "\\u0026")
-        .replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
-    )
 
 
 def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
@@ -109,6 +102,41 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
     return {"state": state, "modules": modules, "views": [v.model_id for v in views]}
 
 
+def _split_buffers(payload: dict[str, Any]) -> list[bytes]:
+    """Take the (base64) buffers out of the saved state: each becomes ``{path, index}``."""
+    buffers: list[bytes] = []
+    for spec in payload["state"].values():
+        refs = []
+        for buffer in spec.get("buffers", []):
+            refs.append({"path": buffer["path"], "index": len(buffers)})
+            buffers.append(base64.b64decode(buffer["data"]))
+        if refs:
+            spec["buffers"] = refs
+    return buffers
+
+
+def read_page(page: str) -> dict[str, Any]:
+    """What an exported page holds: ``{state, modules, views}``, buffers as bytes.
+
+    Each model's ``buffers`` are ``[{"path": [...], "data": b"..."}]``, as
+    ``ipywidgets.embed`` gives them but unencoded.
+
+    Examples
+    --------
+    >>> import ipywidgets
+    >>> page = render_html(ipywidgets.HTML("hello"))
+    >>> [s["state"]["value"] for s in read_page(page)["state"].values()
+    ...  if s["model_name"] == "HTMLModel"]
+    ['hello']
+    """
+    start = page.index('id="tbnb-export-data">') + len('id="tbnb-export-data">')
+    payload, buffers = unpack(page[start:page.index("</script>", start)])
+    for spec in payload["state"].values():
+        for ref in spec.get("buffers", []):
+            ref["data"] = buffers[ref.pop("index")]
+    return payload
+
+
 def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> str:
     """Return a self-contained HTML page showing ``widget`` (or several widgets).
 
@@ -134,6 +162,7 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
     """
     widgets = [widget] if isinstance(widget, Widget) else list(widget)
     payload = _collect(widgets)
+    data = pack(payload, _split_buffers(payload))
     nonce = secrets.token_urlsafe(18)
     csp = (
         "default-src 'none'; "
@@ -151,7 +180,7 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
         f"<style>{_PAGE_CSS}</style>\n"
         "</head>\n<body>\n"
         '<div id="tbnb-export-root"></div>\n'
-        f'<script type="application/json" id="tbnb-export-state">{_script_json(payload)}</script>\n'
+        f'<script type="application/octet-stream" id="tbnb-export-data">{data}</script>\n'
         f'<script type="module" nonce="{nonce}">{_shim_js()}</script>\n'
         "</body>\n</html>\n"
     )

@@ -1,5 +1,5 @@
 // The widget manager of an exported page (tbnb/notebook/export.py inlines this bundle as the
-// page's one script). It reads the saved widget state from <script id="tbnb-export-state">,
+// page's one script). It unpacks the saved widget state from <script id="tbnb-export-data"> (data.js),
 // puts binary buffers back, instantiates each anywidget module from its `_esm` source, draws
 // the few ipywidgets containers a dashboard is made of (boxes, tabs, HTML and label widgets),
 // and keeps ipywidgets.jslink/jsdlink links between the saved models working. There is no
@@ -9,6 +9,7 @@
 // escaped in Python) goes through the kit's allow-list (core/safe-html.js).
 import { el } from "../core/dom.js";
 import { safeFragment } from "../core/safe-html.js";
+import { unpackPage } from "./data.js";
 
 /** Prefix of a saved `_esm` replaced by a module index (tbnb/notebook/export.py: _ESM_REF). */
 const ESM_REF = "tbnb-esm:";
@@ -58,24 +59,18 @@ const CSS_PROPS = new Set([
   "bottom",
 ]);
 
-/** @param {string} b64 */
-function bufferFromBase64(b64) {
-  const bin = atob(b64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes.buffer;
-}
-
 /**
  * @param {Record<string, any>} state
- * @param {{path: (string | number)[], data: string}[] | undefined} buffers
+ * @param {{path: (string | number)[], index: number}[] | undefined} refs
+ * @param {Uint8Array[]} buffers
  */
-function putBuffers(state, buffers) {
-  for (const { path, data } of buffers || []) {
+function putBuffers(state, refs, buffers) {
+  for (const { path, index } of refs || []) {
     /** @type {any} */
     let obj = state;
     for (let i = 0; i < path.length - 1; i++) obj = obj[path[i]];
-    obj[path[path.length - 1]] = new DataView(bufferFromBase64(data));
+    const bytes = buffers[index];
+    obj[path[path.length - 1]] = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 }
 
@@ -151,8 +146,11 @@ class Model {
 }
 
 class Manager {
-  /** @param {{state: Record<string, any>, modules: string[], views: string[]}} payload */
-  constructor(payload) {
+  /**
+   * @param {{state: Record<string, any>, modules: string[], views: string[]}} payload
+   * @param {Uint8Array[]} buffers
+   */
+  constructor(payload, buffers) {
     /** @type {Map<string, Model>} */
     this.models = new Map();
     /** @type {Map<string, Promise<any>>} */
@@ -161,7 +159,7 @@ class Manager {
     this.cssDone = new Set();
     for (const [id, spec] of Object.entries(payload.state)) {
       const state = spec.state || {};
-      putBuffers(state, spec.buffers);
+      putBuffers(state, spec.buffers, buffers);
       const esm = state._esm;
       if (typeof esm === "string" && esm.startsWith(ESM_REF))
         state._esm = payload.modules[Number(esm.slice(ESM_REF.length))];
@@ -315,11 +313,11 @@ class Manager {
 }
 
 async function main() {
-  const source = document.getElementById("tbnb-export-state");
+  const source = document.getElementById("tbnb-export-data");
   const root = document.getElementById("tbnb-export-root");
   if (!source || !root) return;
-  const payload = JSON.parse(source.textContent || "{}");
-  const manager = new Manager(payload);
+  const { payload, buffers } = await unpackPage(source.textContent || "");
+  const manager = new Manager(/** @type {any} */ (payload), buffers);
   manager.linkAll();
   for (const id of payload.views) await manager.render(id, root);
   root.setAttribute("data-rendered", "true");
