@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from tbnb.loader.experiment import Experiment
 
 __all__ = ["EmptyResultWarning", "explain_empty", "html_summary", "plural", "run_table",
-           "tag_table"]
+           "tag_table", "time_span"]
 
 _COUNTED = [key for key, kind in KINDS.items() if kind.counted]
 _SHOWN = 8
@@ -130,7 +130,15 @@ def _any_value(exp: Experiment) -> bool:
     return any(rows for kinds in exp._records.values() for rows in kinds.values())
 
 
-def _time_span(exp: Experiment) -> str:
+def time_span(exp: Experiment) -> str:
+    """When the runs were written: first event (UTC) and how long until the last.
+
+    Examples
+    --------
+    >>> import tbnb
+    >>> time_span(tbnb.load(tbnb.samples.sample_logdir(), progress=False))[:26]
+    '2024-01-01 00:00 UTC, over'
+    """
     firsts, lasts = [], []
     for states in exp._files.values():
         firsts += [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
@@ -169,7 +177,7 @@ def html_summary(exp: Experiment) -> str:
     tags = sorted({t for meta in exp._tag_meta.values() for t in meta} | _scalar_tags(exp))
     if tags:
         rows.append(("tags", f"{len(tags)}: {esc(_names(tags))}"))
-    span = _time_span(exp)
+    span = time_span(exp)
     if span:
         rows.append(("written", esc(span)))
     problems = exp.last_report.problems if hasattr(exp, "last_report") else []

@@ -13,6 +13,10 @@ Examples
 ['lr=0.001,seed=0', 'lr=0.003,seed=0', 'lr=0.01,seed=0']
 >>> len(exp.all_runs), sorted(set(exp.subruns.values())) == exp.runs
 (6, True)
+>>> exp.excluded_runs[:2]                      # seeds 1 and 2 of each learning rate
+['lr=0.001,seed=1', 'lr=0.001,seed=2']
+>>> len(exp.excluded_runs)
+6
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from tbnb.kinds.hparams import add_hparams_subruns, plugin_runs
+from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
 
 __all__ = ["RunSet"]
 
@@ -39,6 +43,7 @@ class RunSet:
     _candidates: set[str]
     _rejected: set[str]
     _cache: dict[str, Any]
+    _discovered: list[str]
 
     def _settle_candidates(self) -> None:
         """Keep the filtered-out children of kept runs that are add_hparams sub-runs."""
@@ -100,3 +105,14 @@ class RunSet:
         """
         subruns = self.subruns
         return [r for r in self.all_runs if r not in subruns]
+
+    @property
+    def excluded_runs(self) -> list[str]:
+        """Runs found in the logdir that the ``runs=`` filter left out, sorted.
+
+        A left-out run's child directories (its add_hparams sub-runs, never read) are
+        not listed; the sub-runs of kept runs are kept with them.
+        """
+        kept = set(self.all_runs)
+        out = {r for r in getattr(self, "_discovered", []) if r not in kept}
+        return sorted(r for r in out if parent_run(r) not in out)

@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets
 
 from tbnb.kinds import KINDS, Kind
+from tbnb.loader.overview import time_span
 from tbnb.loader.report import plural
 
 __all__ = ["LINKS", "Dashboard", "TabSpec", "tabs"]
@@ -218,7 +219,9 @@ class Dashboard(ipywidgets.VBox):
         where = html.escape(location) if location else "experiment"
         exp = self.experiment
         filters = [f"{name}={value!r}" for name, value in self.filters.items() if value]
-        filtered = (f" &middot; filtered by {html.escape(', '.join(filters))}"
+        excluded = getattr(exp, "excluded_runs", [])
+        left_out = f": {plural(len(excluded), 'run')} left out" if excluded else ""
+        filtered = (f" &middot; filtered by {html.escape(', '.join(filters))}{left_out}"
                     if filters else "")
         if not present:
             reason = getattr(exp, "empty_reason", None)
@@ -229,7 +232,12 @@ class Dashboard(ipywidgets.VBox):
         runs = getattr(exp, "runs", None)
         count = f" &middot; {plural(len(runs), 'run')}" if runs is not None else ""
         kinds = " &middot; " + html.escape(", ".join(spec.title for spec in present))
-        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{filtered}"
+        try:
+            span = time_span(exp)
+        except AttributeError:  # a stand-in for an Experiment: no files to date
+            span = ""
+        when = f" &middot; written {html.escape(span)}" if span else ""
+        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}"
 
 
 def expand_location(location: str) -> str:
