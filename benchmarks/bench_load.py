@@ -69,8 +69,8 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         points = 0
         for path in _event_files(logdir):
             buf = np.frombuffer(read_from(path, 0), np.uint8)
-            scan = scan_records(buf)
-            out = decode_scalars(buf, scan.starts, scan.lengths)
+            scan = scan_records(buf, compiled=True)
+            out = decode_scalars(buf, scan.starts, scan.lengths, compiled=True)
             points += len(out.value)
     elif case == "tbparse":
         from tbparse import SummaryReader

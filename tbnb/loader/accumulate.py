@@ -72,6 +72,7 @@ class RunAccumulator:
         self.raw: dict[str, list[tuple[str, int, Any]]] = defaultdict(list)
         self.warnings: list[tuple[type[Warning], str]] = []
         self.bytes_read = 0
+        self.decoder = "numpy"
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)
@@ -121,6 +122,7 @@ class RunAccumulator:
             scalar_tags=scalar_tags, scalar_pieces=pieces, records=records,
             starts=self.starts, raw=dict(self.raw), warnings=self.warnings,
             bytes_read=self.bytes_read, seen_tags=self.seen_tags | set(self.tag_ids),
+            decoder=self.decoder,
         )
 
 

@@ -43,11 +43,6 @@ from tbnb.loader.tasks import choose_decoder, run_tasks, unread_bytes
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
-COLD_PROTOBUF_BYTES = 32 << 20
-"""Up to this many unread bytes, a load decodes with protobuf while the compiled
-decoder is not compiled yet (about 8 s of protobuf at worst, against a compile of
-tens of seconds)."""
-
 _SCALARS = "scalars"
 _HPARAMS = "hparams"
 
@@ -66,13 +61,13 @@ class Experiment:
                  tags: str | Sequence[str] | None = None,
                  event_types: Iterable[str] | None = None, executor: Executor | None = None,
                  verify_crc: bool = True, progress: bool | None = None,
-                 storage_options: dict[str, Any] | None = None, fast: bool = True) -> None:
+                 storage_options: dict[str, Any] | None = None, decoder: str = "auto") -> None:
         self.logdir = str(logdir)
         self.fs, self.root = open_logdir(logdir, storage_options)
         self.filters = {"runs": runs, "tags": tags, "event_types": event_types}
         self._keep_run = run_matcher(runs)
         self._options = LoadOptions(tags=tag_option(tags), kinds=kinds_option(event_types),
-                                    verify_crc=verify_crc, fast=fast)
+                                    verify_crc=verify_crc, decoder=decoder)
         self._executor = executor
         self._progress = progress
         self._files: dict[str, list[FileState]] = {}
@@ -129,13 +124,14 @@ class Experiment:
 
     def _reload_once(self) -> ReloadReport:
         report = ReloadReport()
-        tasks = choose_decoder(self._plan(report), COLD_PROTOBUF_BYTES)
+        tasks = self._plan(report)
+        unread = sum(unread_bytes(t) for t in tasks)
+        tasks = choose_decoder(tasks, unread)
         if self._store is None:
-            capacity = sum(unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
             self._store = ScalarStore(
-                capacity=capacity,
+                capacity=unread // MIN_BYTES_PER_POINT,
                 runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
-        for result in run_tasks(tasks, self._executor, self._progress):
+        for result in run_tasks(tasks, self._executor, self._progress, unread):
             self._absorb(result, report)
         if report.changed or report.bytes_read:
             self._cache.clear()  # hparams or metadata may have changed with no new points
@@ -177,6 +173,8 @@ class Experiment:
         self._tag_meta[run] = result.tag_meta
         self._seen_tags.update(result.seen_tags)
         report.bytes_read += result.bytes_read
+        if result.bytes_read:
+            report.decoders.add(result.decoder)
         for category, message in result.warnings:
             report.problems.append(message)
             warnings.warn(message, category, stacklevel=5)

@@ -6,10 +6,10 @@ tag arrive, and restarts can be applied in stream order. Tasks are independent a
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
 Bytes are read in windows (8 MiB, grown for a larger record), so a file of
-gigabytes of images never sits in memory whole. Scalar points come from the
-compiled decoder where the record has a common shape and from protobuf otherwise;
-``LoadOptions(fast=False)`` decodes everything with protobuf (the reference the
-fast path is tested against).
+gigabytes of images never sits in memory whole. Scalar points come from the fast
+decoder (numpy, or the compiled kernels for large loads) where the record has a
+common shape and from protobuf otherwise; ``LoadOptions(decoder="protobuf")`` decodes
+everything with protobuf (the reference the fast decoders are tested against).
 
 Examples
 --------
@@ -39,9 +39,11 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from tbnb._proto import Event, SummaryMetadata
+from tbnb.decode.scalars import decode_scalars
 from tbnb.io.files import read_window
 from tbnb.io.records import scan_records
 from tbnb.io.remote import is_storage_error
+from tbnb.jit import load as load_kernels
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
@@ -73,6 +75,7 @@ def load_run(task: RunTask) -> RunResult:
     and every good record around them is kept.
     """
     acc = RunAccumulator(task)
+    acc.decoder = _decoder(task.options.decoder)
     for state in task.files:
         try:
             _load_file(state, acc)
@@ -83,6 +86,14 @@ def load_run(task: RunTask) -> RunResult:
                                                 f"{type(error).__name__}: {error}"))
     _report_lost_tails(task.files, acc)
     return acc.result()
+
+
+def _decoder(requested: str) -> str:
+    """The decoder this process uses: ``compiled`` only if its kernels load from the
+    cache without compiling (else ``numpy``); ``auto`` here means ``numpy``."""
+    if requested == "compiled":
+        return "compiled" if load_kernels("loader") else "numpy"
+    return "numpy" if requested == "auto" else requested
 
 
 def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
@@ -112,7 +123,8 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
             break
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8)
-        scan = scan_records(buf, base_offset=state.offset, verify_crc=acc.options.verify_crc)
+        scan = scan_records(data, base_offset=state.offset, verify_crc=acc.options.verify_crc,
+                            compiled=acc.decoder == "compiled")
         for problem in scan.problems:
             what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
@@ -143,10 +155,8 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
                    acc: RunAccumulator, undecodable: list[str]) -> None:
     base = state.offset
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
-    if acc.options.fast:
-        from tbnb.decode.scalars import decode_scalars
-
-        fast = decode_scalars(buf, starts, lengths)
+    if acc.decoder != "protobuf":
+        fast = decode_scalars(buf, starts, lengths, compiled=acc.decoder == "compiled")
         slow_index = np.flatnonzero(fast.fallback)
         _learn_fast_metadata(buf, fast, acc)
         if slow_index.size < fast.fallback.size:
