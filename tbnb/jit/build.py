@@ -17,6 +17,7 @@ import argparse
 import importlib
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -84,8 +85,30 @@ def compiling(group: str) -> bool:
     return _alive(info)
 
 
+_TOKEN = "TBNB_JIT_LOCK_TOKEN"
+"""Environment variable carrying the token of a lock handed to a compile process."""
+
+
+def _lock_info(pid: int, token: str = "") -> str:
+    return json.dumps({"pid": pid, "host": socket.gethostname(), "time": time.time(),
+                       "token": token})
+
+
+def _owned(path: Path) -> bool:
+    """Whether the lock at ``path`` was handed to this process (its token is ours)."""
+    token = os.environ.get(_TOKEN)
+    if not token:
+        return False
+    try:
+        info = json.loads(path.read_text() or "{}")
+    except (OSError, ValueError):
+        return False
+    return bool(info.get("token") == token)
+
+
 def _acquire(group: str) -> Path | None:
-    """Take the group's compile lock, or None if a live process holds it."""
+    """Take the group's compile lock (or find it handed to us); None if another live
+    process holds it."""
     path = _lock_path(group)
     if path is None:
         return None
@@ -94,13 +117,14 @@ def _acquire(group: str) -> Path | None:
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
+            if _owned(path):
+                return path
             if compiling(group):
                 return None
             path.unlink(missing_ok=True)  # stale: its process is gone
             continue
         with os.fdopen(fd, "w") as f:
-            json.dump({"pid": os.getpid(), "host": socket.gethostname(), "time": time.time()},
-                      f)
+            f.write(_lock_info(os.getpid()))
         return path
     return None
 
@@ -122,14 +146,27 @@ def compile_in_background(group: str) -> bool:
         return False
     if compiling(group) or not writable(directory):
         return False
+    lock = _acquire(group)  # taken here, then handed to the compile process: a process
+    if lock is None:        # started meanwhile sees a compile under way
+        return False
+    token = secrets.token_hex(8)
+    lock.write_text(_lock_info(os.getpid(), token))
     detach: dict[str, object] = (
         {"creationflags": 0x00000008 | 0x00000200 | 0x08000000}  # detached, new group, no window
         if os.name == "nt" else {"start_new_session": True})
-    with open(directory / "compile.log", "ab") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tbnb.jit", "--group", group, "--background"],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
-            env=_child_env(), cwd=directory, **detach)  # type: ignore[call-overload]
+    try:
+        with open(directory / "compile.log", "ab") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "tbnb.jit", "--group", group, "--background"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
+                env={**_child_env(), _TOKEN: token}, cwd=directory,
+                **detach)  # type: ignore[call-overload]
+    except OSError:
+        lock.unlink(missing_ok=True)
+        return False
+    tmp = lock.with_name(f".{lock.name}.{os.getpid()}")
+    tmp.write_text(_lock_info(proc.pid, token))
+    os.replace(tmp, lock)
     _spawned[group] = proc
     threading.Thread(target=proc.wait, name="tbnb-compile-reaper", daemon=True).start()
     return True
@@ -199,9 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verify", metavar="GROUP", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.verify:
-        from tbnb.jit.loading import load
+        from tbnb.jit.loading import load_group, problems
 
-        return 0 if load(args.verify) else 1
+        if load_group(args.verify):
+            return 0
+        print(problems.get(args.verify, "a kernel is not in the cache"))
+        return 1
     if args.background and hasattr(os, "nice"):
         os.nice(10)
     ok = True

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tbnb.jit.cache import GROUPS, PACKAGE, available, group_dir, remove_marker
+from tbnb.jit.cache import GROUPS, PACKAGE, available, group_dir, ready, remove_marker
 
 __all__ = ["load", "njit", "numba_module", "signature_of"]
 
@@ -162,18 +162,20 @@ def load(group: str) -> bool:
     """Install every kernel of ``group`` from the cache, compiling nothing.
 
     True when every kernel loaded (then calls with the registered argument types run
-    the cached code). False when numba is missing or turned off, or any kernel is not
-    in the cache; a background compile is then started (see
-    :func:`tbnb.jit.compile_in_background`) and the caller takes its other path.
-    Remembered per process; safe from any thread.
+    the cached code). False when numba is missing or turned off, the group has no ready
+    stamp (then numba is not even imported), or any kernel is not in the cache; a
+    background compile is then started (see :func:`tbnb.jit.compile_in_background`)
+    and the caller takes its other path. Remembered per process; safe from any thread.
     """
     if group not in GROUPS or not available():
         return False
     with _lock:
         _restore_pinned()
         done = _loaded.get(group)
-        if done is None:
-            done = _loaded[group] = _load_group(group)
+        if done is None and not ready(group):
+            done = False  # not remembered: the background compile may finish meanwhile
+        elif done is None:
+            done = _loaded[group] = load_group(group)
     if not done:
         from tbnb.jit.build import compile_in_background
 
@@ -182,7 +184,8 @@ def load(group: str) -> bool:
     return done
 
 
-def _load_group(group: str) -> bool:
+def load_group(group: str) -> bool:
+    """Install every kernel of ``group`` from the cache now (no stamp check, no compile)."""
     try:
         numba_module()
         for name in GROUPS[group]:
