@@ -28,7 +28,8 @@ from typing import Any
 __all__ = ["GROUPS", "available", "cache_dir", "group_dir", "ready", "write_marker"]
 
 GROUPS: dict[str, tuple[str, ...]] = {
-    "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars"),
+    "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
+               "tbnb.decode.compiled.group"),
 }
 """Each group's modules (each defines ``KERNELS``); every ``.py`` file in their folders
 is part of the group's source hash."""

@@ -23,7 +23,7 @@ import os
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -131,8 +131,17 @@ class Experiment:
             self._store = ScalarStore(
                 capacity=unread // MIN_BYTES_PER_POINT,
                 runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
-        for result in run_tasks(tasks, self._executor, self._progress, unread):
-            self._absorb(result, report)
+        # Runs are copied into the scalar store in parallel (each into the rows reserved
+        # for it in run order) while later runs still load.
+        workers = min(os.cpu_count() or 1, len(tasks))
+        copies = ThreadPoolExecutor(workers, "tbnb-copy") if workers > 1 else None
+        try:
+            for result in run_tasks(tasks, self._executor, self._progress, unread):
+                self._absorb(result, report, copies)
+            self._store.wait()
+        finally:
+            if copies is not None:
+                copies.shutdown(wait=True)
         if report.changed or report.bytes_read:
             self._cache.clear()  # hparams or metadata may have changed with no new points
         self._settle_candidates(report)
@@ -167,7 +176,8 @@ class Experiment:
                                  tag_meta=self._tag_meta[run], options=self._options))
         return tasks
 
-    def _absorb(self, result: RunResult, report: ReloadReport) -> None:
+    def _absorb(self, result: RunResult, report: ReloadReport,
+                copies: Executor | None = None) -> None:
         run = result.run
         self._files[run] = result.files
         self._tag_meta[run] = result.tag_meta
@@ -188,7 +198,8 @@ class Experiment:
                 report.points_purged += len(rows) - len(kept)
                 self._records[run][key] = kept
         report.scalars_added += result.num_scalars
-        store.append(run, result.scalar_tags, result.scalar_pieces)
+        store.append(run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped,
+                     jobs=copies)
         for key, rows in result.records.items():
             self._records[run][key].extend(rows)
             report.values_added[key] = report.values_added.get(key, 0) + len(rows)

@@ -108,6 +108,8 @@ class RunResult:
     ``raw`` the ``(tag, step, data)`` of raw kinds (hparams), ``starts`` the
     ``SessionLog.START`` restarts as ``(seq, step)``, ``seen_tags`` every tag met
     (kept by the tag filter or not), ``decoder`` the decoder that read them.
+    ``scalar_pieces`` hold each tag's points together (tags in order) if ``grouped``;
+    the compiled decoder leaves that to the copy into the frame.
     """
 
     run: str
@@ -122,6 +124,7 @@ class RunResult:
     bytes_read: int
     seen_tags: set[str] = field(default_factory=set)
     decoder: str = "numpy"
+    grouped: bool = True
 
     @property
     def hparams_values(self) -> list[tuple[str, int, Any]]:

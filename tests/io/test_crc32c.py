@@ -16,7 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tbnb.io import crc32c as crc_module
-from tbnb.io.compiled.crc32c import crc32c_update, masked_crc32c_range
+from tbnb.io.compiled.crc32c import (
+    HARDWARE,
+    crc32c_update,
+    crc32c_update_hw,
+    crc32c_update_sw,
+    masked_crc32c_range,
+)
 from tbnb.io.crc32c import crc32c, crc32c_ranges, mask, masked_crc32c
 
 
@@ -64,6 +70,9 @@ def test_random_data_all_lengths_and_alignments() -> None:
             chunk = raw[start : start + length]
             expected = crc32c_pkg.crc32c(chunk)
             assert crc32c_update(0, data, start, start + length) == expected
+            assert crc32c_update_sw(0, data, start, start + length) == expected
+            if HARDWARE:  # the CPU's CRC32C instructions, as compiled kernels use them
+                assert crc32c_update_hw(0, data, start, start + length) == expected
             assert google_crc32c.value(chunk) == expected
 
 

@@ -23,6 +23,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from tbnb.io.compiled.memory import load32, load64
 from tbnb.jit import njit
 
 
@@ -52,19 +53,8 @@ f32_from_bits: Any = intrinsic(f32_from_bits_impl)
 f64_from_bits: Any = intrinsic(f64_from_bits_impl)
 
 
-@njit(inline="always")
-def le32(buf: np.ndarray, i: int) -> int:
-    return int(
-        np.int64(buf[i])
-        | (np.int64(buf[i + 1]) << 8)
-        | (np.int64(buf[i + 2]) << 16)
-        | (np.int64(buf[i + 3]) << 24)
-    )
-
-
-@njit(inline="always")
-def le64(buf: np.ndarray, i: int) -> int:
-    return le32(buf, i) | (le32(buf, i + 4) << 32)
+le32 = load32
+le64 = load64
 
 
 @njit(inline="always")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from tbnb.io.compiled.crc32c import masked_crc32c_range
+from tbnb.io.compiled.memory import load32
 from tbnb.jit import njit
 
 __all__ = ["KERNELS", "scan_kernel"]
@@ -26,17 +27,10 @@ _KIND_DATA_CRC = 2
 _KIND_SHORT = 3
 
 
-@njit
-def _u32(buf: np.ndarray, i: int) -> int:
-    return int(
-        np.int64(buf[i])
-        | (np.int64(buf[i + 1]) << 8)
-        | (np.int64(buf[i + 2]) << 16)
-        | (np.int64(buf[i + 3]) << 24)
-    )
+_u32 = load32
 
 
-@njit
+@njit(inline="always")
 def _length(buf: np.ndarray, i: int) -> int:
     """The u64 length at ``i``, or -1 when it is ``2**48`` or more."""
     if buf[i + 6] != 0 or buf[i + 7] != 0:
@@ -44,7 +38,7 @@ def _length(buf: np.ndarray, i: int) -> int:
     return _u32(buf, i) | int(np.int64(buf[i + 4]) << 32) | int(np.int64(buf[i + 5]) << 40)
 
 
-@njit
+@njit(inline="always")
 def _header_ok(buf: np.ndarray, i: int) -> bool:
     return bool(masked_crc32c_range(buf, i, i + 8) == _u32(buf, i + 8))
 
@@ -81,12 +75,37 @@ def _resync(buf: np.ndarray, q: int, complete_only: bool) -> int:
 
 
 @njit
+def _good_records(buf: np.ndarray, pos: int, verify_crc: bool, starts: np.ndarray,
+                  lengths: np.ndarray, count: int) -> tuple[int, int]:
+    """Append records from ``pos`` while each is whole and valid: (next position, count).
+
+    The hot loop, kept apart from the problem handling: no array in it is reassigned
+    (reassigned arrays cost reference counting on every iteration).
+    """
+    n = buf.size
+    while n - pos >= HEADER_BYTES:
+        if not _header_ok(buf, pos):
+            break
+        length = _length(buf, pos)
+        d0 = pos + HEADER_BYTES
+        if length < 0 or length > n - pos - HEADER_BYTES - FOOTER_BYTES:
+            break
+        if verify_crc and masked_crc32c_range(buf, d0, d0 + length) != _u32(buf, d0 + length):
+            break
+        starts[count] = d0
+        lengths[count] = length
+        count += 1
+        pos = d0 + length + FOOTER_BYTES
+    return pos, count
+
+
+@njit
 def _scan_kernel(
     buf: np.ndarray, verify_crc: bool
 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
     """Scan ``buf``; return (starts, lengths, end, problem offsets, kinds, skipped)."""
     n = buf.size
-    cap = n // 64 + 16
+    cap = n // (HEADER_BYTES + FOOTER_BYTES) + 1  # records are 16 bytes at least
     starts = np.empty(cap, dtype=np.int64)
     lengths = np.empty(cap, dtype=np.int64)
     count = 0
@@ -96,14 +115,15 @@ def _scan_kernel(
     n_prob = 0
     pos = 0
     while n - pos >= HEADER_BYTES:
-        kind = 0
-        q = -1
+        pos, count = _good_records(buf, pos, verify_crc, starts, lengths, count)
+        if n - pos < HEADER_BYTES:
+            break
+        # The record at pos fails a check or runs past the end.
         if not _header_ok(buf, pos):
             kind = _KIND_LENGTH_CRC
             q = _resync(buf, pos + 1, False)
         else:
             length = _length(buf, pos)
-            d0 = pos + HEADER_BYTES
             if length < 0 or length > n - pos - HEADER_BYTES - FOOTER_BYTES:
                 # Runs past the end: a tail still being written, unless a whole valid
                 # record follows inside it (then this record was cut short).
@@ -111,21 +131,11 @@ def _scan_kernel(
                 if q < 0:
                     break
                 kind = _KIND_SHORT
-            elif verify_crc and masked_crc32c_range(buf, d0, d0 + length) != _u32(
-                    buf, d0 + length):
+            else:
                 # The data does not match: its length may be wrong too, so look for
                 # the next record from the next byte rather than trusting it.
                 kind = _KIND_DATA_CRC
                 q = _resync(buf, pos + 1, False)
-            else:
-                if count == starts.size:
-                    starts = _grow(starts, count + 1)
-                    lengths = _grow(lengths, count + 1)
-                starts[count] = d0
-                lengths[count] = length
-                count += 1
-                pos = d0 + length + FOOTER_BYTES
-                continue
         if q < 0:
             q = n - (HEADER_BYTES - 1)
         if n_prob == p_off.size:
@@ -139,14 +149,8 @@ def _scan_kernel(
         if q <= pos:
             break
         pos = q
-    return (
-        starts[:count].copy(),
-        lengths[:count].copy(),
-        pos,
-        p_off[:n_prob].copy(),
-        p_kind[:n_prob].copy(),
-        p_skip[:n_prob].copy(),
-    )
+    return starts[:count], lengths[:count], pos, p_off[:n_prob], p_kind[:n_prob], \
+        p_skip[:n_prob]
 
 
 def scan_kernel(buf: np.ndarray, verify_crc: bool) -> tuple[
