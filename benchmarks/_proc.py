@@ -89,3 +89,25 @@ def event_files(logdir: str | Path) -> list[str]:
 
 def logdir_bytes(logdir: str | Path) -> int:
     return sum(os.path.getsize(p) for p in event_files(logdir))
+
+
+def wait_for_background(cache: str, timeout: float = 600.0) -> None:
+    """Wait until no process runs with ``TBNB_CACHE_DIR`` under ``cache`` (Linux): the
+    compile a load left behind, which would otherwise compete with the next measurement."""
+    deadline = time.monotonic() + timeout
+    marker = f"TBNB_CACHE_DIR={cache}".encode()
+    while time.monotonic() < deadline:
+        busy = False
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    busy = any(v.startswith(marker) for v in f.read().split(b"\0"))
+            except OSError:
+                continue
+            if busy:
+                break
+        if not busy:
+            return
+        time.sleep(0.2)

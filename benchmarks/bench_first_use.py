@@ -36,7 +36,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _proc import ROOT, logdir_bytes, median_of, run_child, tensorboard_server
+from _proc import (
+    ROOT,
+    logdir_bytes,
+    median_of,
+    run_child,
+    tensorboard_server,
+    wait_for_background,
+)
 
 HERE = Path(__file__).resolve().parent
 HEAVY = ("numba", "scipy", "sklearn", "plotly", "umap")
@@ -71,27 +78,6 @@ def _env(cache: str | None, tbnb_root: str) -> dict[str, str]:
     return env
 
 
-def _wait_for_background(cache: str, timeout: float = 300.0) -> None:
-    """Wait until no process still runs with ``cache`` in its environment (Linux)."""
-    deadline = time.monotonic() + timeout
-    marker = f"TBNB_CACHE_DIR={os.path.join(cache, 'tbnb')}".encode()
-    while time.monotonic() < deadline:
-        busy = False
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit() or int(pid) == os.getpid():
-                continue
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    busy = marker in f.read().split(b"\0")
-            except OSError:
-                continue
-            if busy:
-                break
-        if not busy:
-            return
-        time.sleep(0.2)
-
-
 def measure(case: str, logdir: Path, env: dict[str, str], tbnb_root: str) -> dict[str, Any]:
     if case == "tensorboard":
         return tensorboard_server(logdir)
@@ -109,10 +95,10 @@ def bench_logdir(logdir: Path, repeat: int, tbnb_root: str) -> list[dict[str, An
             env = _env(cache, tbnb_root)
             runs["tbnb first"].append(measure("tbnb first", logdir, env, tbnb_root))
             runs["tbnb second"].append(measure("tbnb second", logdir, env, tbnb_root))
-            _wait_for_background(cache)
+            wait_for_background(cache)
     for _ in range(repeat + 1):  # the first one may fill the warm caches
         run = measure("tbnb", logdir, _env(warm, tbnb_root), tbnb_root)
-        _wait_for_background(warm)
+        wait_for_background(warm)
         runs["tbnb"].append(run)
     runs["tbnb"] = runs["tbnb"][1:]
     for _ in range(repeat):

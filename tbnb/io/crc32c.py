@@ -103,8 +103,10 @@ def mask(crc: int | np.ndarray) -> int | np.ndarray:
 
     Examples
     --------
+    >>> mask(crc32c(b"123456789")) == masked_crc32c(b"123456789")
+    True
     >>> hex(mask(0xE3069283))
-    '0xcde31ba1'
+    '0xc78ab0e5'
     """
     if isinstance(crc, np.ndarray):
         c = crc.astype(np.uint32)

@@ -190,14 +190,23 @@ def _verify(group: str) -> str:
         f"exit status {result.returncode}"
 
 
-def compile_now(group: str, *, wait: bool = True) -> bool:
-    """Compile ``group`` into the cache in this process, verify it, write its ready stamp.
+def compile_now(group: str) -> bool:
+    """Compile ``group`` into the cache now and wait: True once it is ready.
 
-    Returns whether the group is ready afterwards. With ``wait``, a compile already
-    running elsewhere is waited for instead of repeated.
+    The compile runs in a fresh process (``python -m tbnb.jit --group``), whatever this
+    process already compiled or loaded: what counts is what the cache holds.
     """
     if group not in GROUPS or not available():
         return False
+    if not ready(group):
+        subprocess.run([sys.executable, "-m", "tbnb.jit", "--group", group],
+                       env=_child_env(), stdout=subprocess.DEVNULL, check=False)
+    return ready(group)
+
+
+def _compile_here(group: str, *, wait: bool) -> bool:
+    """Compile ``group`` into the cache in this process, verify it in a fresh one, write
+    its ready stamp. With ``wait``, a compile running elsewhere is waited for."""
     while True:
         lock = _acquire(group)
         if lock is not None:
@@ -246,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(10)
     ok = True
     for group in args.group or sorted(GROUPS):
-        done = compile_now(group, wait=not args.background)
+        done = _compile_here(group, wait=not args.background) if available() else False
         ok &= done or args.background
         if not args.background:
             print(f"tbnb: {group} kernels {'ready' if done else 'FAILED'} in {group_dir(group)}")

@@ -1,6 +1,6 @@
 """Collect one run's values across read windows and files, applying restarts in order.
 
-Scalar points arrive per window as column arrays (the compiled decoder) and as
+Scalar points arrive per window as column arrays (a fast decoder) and as
 single points (protobuf); every other value as rows of its kind. A
 ``SessionLog.START`` at step N drops what came before it in the run's stream with
 step >= N, in every kind, as TensorBoard does. At the end the run's scalar points are
@@ -138,7 +138,7 @@ def _seq_of(row: dict[str, Any]) -> int:
 def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list[Piece]]:
     """Keep only the tags that have points, numbered in order of first appearance.
 
-    The compiled decoder numbers every tag it meets, including tags the filter drops
+    The fast decoders number every tag they meet, including tags the filter drops
     and tensor tags that are not scalars; those must not become categories.
     """
     pieces = [p for p in pieces if p[0].size]

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from tbnb.io.remote import is_storage_error
 from tbnb.jit import available, compile_in_background, ready
+from tbnb.jit import load as load_kernels
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
 
@@ -76,6 +77,9 @@ def run_tasks(tasks: list[RunTask], executor: Executor | None,
     """
     if not tasks:
         return iter(())
+    if tasks[0].options.decoder == "compiled" and (
+            executor is None or isinstance(executor, ThreadPoolExecutor)):
+        load_kernels("loader")  # once, here, rather than in the first task while others wait
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm

@@ -28,6 +28,8 @@ from tbnb.loader.tasks import COMPILED_MIN_BYTES, choose_decoder
 from tests import writers
 
 ROOT = Path(__file__).resolve().parents[2]
+CACHE = jit.cache_dir().parent
+"""The cache this session uses (pytester points ``HOME`` elsewhere: pinned for its runs)."""
 
 _CHILD = r"""
 import json, sys
@@ -207,6 +209,7 @@ def test_compiled_kernels_inside_pytester(pytester: pytest.Pytester,
                                           monkeypatch: pytest.MonkeyPatch, order: str) -> None:
     """numba first used inside pytester's in-process run, then outside it (and the
     other way round): no "duplicate registration" from numba's registries."""
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(CACHE))
     writers.ensure_compiled_decoder()
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     pytester.makepyfile(**{f"test_{order}": _PYTESTER_OUTER.replace("{order}", order)})

@@ -13,7 +13,7 @@ Examples
 >>> scatter_points(tag, np.array([5, 6, 7]), np.zeros(3), np.array([.5, .6, .7]),
 ...                np.array([10, 20]), cursor, *out)
 >>> out[0].tolist(), out[1].tolist(), out[3].tolist()
-([20, 10, 20], [6, 5, 7], [0.6, 0.5, 0.7])
+([10, 20, 20], [6, 5, 7], [0.6, 0.5, 0.7])
 """
 
 from __future__ import annotations

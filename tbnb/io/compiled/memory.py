@@ -6,10 +6,10 @@ load reads the same value. A big-endian host gets the byte-by-byte version.
 
 Examples
 --------
->>> import numpy as np
->>> buf = np.frombuffer(bytes(range(1, 10)), np.uint8)
->>> hex(load64(buf, 1)), hex(load32(buf, 0))
-('0x908070605040302', '0x4030201')
+>>> import numba, numpy as np
+>>> words = numba.njit(lambda buf, i: (load64(buf, i), load32(buf, i)))
+>>> [hex(w) for w in words(np.frombuffer(bytes(range(1, 10)), np.uint8), 1)]
+['0x908070605040302', '0x5040302']
 """
 
 from __future__ import annotations
