@@ -5,7 +5,7 @@ metadata a writer put on a tag's first event is known when later events of that
 tag arrive, and restarts can be applied in stream order. Tasks are independent and
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
-Bytes are read in windows (8 MiB, grown for a larger record), so a file of
+Bytes are read in windows (4 MiB, grown for a larger record), so a file of
 gigabytes of images never sits in memory whole. Scalar points come from the fast
 decoder (numpy, or the compiled kernels for large loads) where the record has a
 common shape and from protobuf otherwise; ``LoadOptions(decoder="protobuf")`` decodes
@@ -56,7 +56,7 @@ __all__ = ["SEQ_FILE_SHIFT", "WINDOW", "FileState", "LoadOptions", "RunResult", 
 
 _SCALARS = KINDS["scalars"].key
 
-WINDOW = 8 << 20
+WINDOW = 4 << 20
 """Bytes read at a time from an event file."""
 
 SEQ_FILE_SHIFT = 40

@@ -52,16 +52,17 @@ def choose_decoder(tasks: list[RunTask], unread: int) -> list[RunTask]:
     """Resolve the ``auto`` decoder of a load of ``unread`` bytes (see the module notes).
 
     Both decoders give identical frames. Only a file check is made here: each task
-    loads the kernels from the cache itself (:func:`tbnb.jit.load`), and decodes with
-    numpy if they are not there.
+    uses the kernels if they load from the cache when it starts (:func:`tbnb.jit.load`),
+    and numpy otherwise.
     """
     if not tasks or tasks[0].options.decoder != "auto":
         return tasks
     decoder = "numpy"
     if unread >= COMPILED_MIN_BYTES and available():
-        if ready("loader"):
-            decoder = "compiled"
-        else:
+        # Each task takes the kernels if they are in the cache when it starts: a large
+        # load on a fresh install decodes with numpy until the background compile is done.
+        decoder = "compiled"
+        if not ready("loader"):
             compile_in_background("loader")
     options = replace(tasks[0].options, decoder=decoder)
     return [replace(t, options=options) for t in tasks]

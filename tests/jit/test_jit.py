@@ -125,8 +125,8 @@ def test_auto_picks_numpy_for_small_loads_and_compiled_for_large_ready_ones(
     monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: False)
     assert choose_decoder(tasks, COMPILED_MIN_BYTES - 1)[0].options.decoder == "numpy"
     assert started == []
-    assert choose_decoder(tasks, COMPILED_MIN_BYTES)[0].options.decoder == "numpy"
-    assert started == ["loader"]
+    assert choose_decoder(tasks, COMPILED_MIN_BYTES)[0].options.decoder == "compiled"
+    assert started == ["loader"]  # each task takes numpy until the compile is done
     monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: True)
     assert choose_decoder(tasks, COMPILED_MIN_BYTES)[0].options.decoder == "compiled"
     forced = [RunTask("r", None, [], {}, LoadOptions(decoder="protobuf"))]
