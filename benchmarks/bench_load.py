@@ -171,17 +171,22 @@ def child(case: str, logdir: str) -> dict[str, Any]:
 # --- parent side ---------------------------------------------------------------------
 
 
+TBNB_ROOT = ROOT
+"""The checkout whose tbnb the children import (``--tbnb-root``: e.g. main, for a before)."""
+
+
 def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
     """One fresh-process run of ``case``: CPU, wall, peak RSS and the child's own report."""
+    argv = [__file__, "--child", case, str(logdir), "--tbnb-root", str(TBNB_ROOT)]
     if case == "tensorboard":
         return {**tensorboard_server(logdir), "points": None, "df_bytes": None}
     if case == "tbnb-first":
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
             env = dict(os.environ, TBNB_CACHE_DIR=cache)
-            result = run_child([__file__, "--child", case, str(logdir)], env=env)
+            result = run_child(argv, env=env)
             wait_for_background(cache)
         return result
-    return run_child([__file__, "--child", case, str(logdir)], env=env)
+    return run_child(argv, env=env)
 
 
 def make_subset(logdir: Path, runs: int, out: Path) -> Path:
@@ -268,13 +273,19 @@ def main() -> None:
     parser.add_argument("--subset-runs", type=int, default=1,
                         help="runs of the logdir given to tbparse and the protobuf loop")
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--no-compile-time", action="store_true",
+                        help="skip timing the one-time compile")
+    parser.add_argument("--tbnb-root", type=Path, default=ROOT,
+                        help="the checkout whose tbnb is measured (default: this one)")
     parser.add_argument("--child", nargs=2, metavar=("CASE", "LOGDIR"), help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(args.tbnb_root))
         Path(args.report).write_text(json.dumps(child(*args.child)))
         return
+    global TBNB_ROOT  # noqa: PLW0603 - the children's checkout, set once from the command line
+    TBNB_ROOT = args.tbnb_root.resolve()
     logdir = args.logdir.resolve()
     if not logdir.exists():
         raise SystemExit(f"{logdir} missing: run benchmarks/make_logdir.py first")
@@ -282,6 +293,8 @@ def main() -> None:
     cases = args.cases.split(",")
     subprocess.run([sys.executable, "-m", "tbnb.jit"], cwd=ROOT, check=True,  # fill the cache
                    env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL)
+    if TBNB_ROOT != ROOT and "tbnb" in cases:
+        measure("tbnb", logdir)  # that checkout may compile into its own cache first
     rows = []
     for case in cases:
         target = subset if case in SUBSET_CASES else logdir
@@ -289,9 +302,12 @@ def main() -> None:
         rows.append(summarise(case, target, runs))
         print(f"{case}: {rows[-1]['cpu_s']:.2f} s CPU, {rows[-1]['wall_s']:.2f} s wall",
               file=sys.stderr)
-    compile_s = compile_time()
-    text = (table(rows) + f"\n\nOne-time background compile of the kernels (empty cache): "
-            f"{compile_s:.1f} s wall. {os.cpu_count()} CPUs; medians of {args.repeat} runs.\n")
+    text = table(rows) + "\n\n"
+    compile_s = None if args.no_compile_time else compile_time()
+    if compile_s is not None:
+        text += f"One-time compile of the kernels (empty cache): {compile_s:.1f} s wall. "
+    text += (f"{os.cpu_count()} CPUs; medians of {args.repeat} runs; tbnb from "
+             f"{TBNB_ROOT}.\n")
     print(text)
     results = HERE / "results"
     results.mkdir(exist_ok=True)
