@@ -78,7 +78,7 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         df = exp.scalars
         points = len(df)
         df_bytes = int(df.memory_usage(deep=True).sum())
-        extra["decoders"] = sorted(exp.last_report.decoders)
+        extra["decoders"] = sorted(getattr(exp.last_report, "decoders", ()))  # a before
     elif case == "tbnb-serial":
         import threading
         from concurrent.futures import ThreadPoolExecutor

@@ -69,7 +69,8 @@ def _locator_class(caching: Any) -> type:
         def __init__(self, py_func: Any, py_file: str, directory: Path) -> None:
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(directory / Path(py_file).parent.name)
+            folder = Path(py_file).resolve().parent.relative_to(PACKAGE)
+            self._cache_path = str(directory / "-".join(folder.parts))  # e.g. io-compiled
 
         def get_cache_path(self) -> str:
             return self._cache_path

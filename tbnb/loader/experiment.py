@@ -39,7 +39,7 @@ from tbnb.loader.frames import records_frame
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
-from tbnb.loader.tasks import choose_decoder, run_tasks, unread_bytes
+from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_decoder, run_tasks, unread_bytes
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
@@ -136,7 +136,8 @@ class Experiment:
         # Runs are copied into the scalar store in parallel (each into the rows reserved
         # for it in run order) while later runs still load.
         workers = min(os.cpu_count() or 1, len(tasks))
-        copies = ThreadPoolExecutor(workers, "tbnb-copy") if workers > 1 else None
+        copies = (ThreadPoolExecutor(workers, "tbnb-copy")
+                  if workers > 1 and unread >= PARALLEL_MIN_BYTES else None)
         try:
             for result in run_tasks(tasks, self._executor, self._progress, unread):
                 self._absorb(result, report, copies)

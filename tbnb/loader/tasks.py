@@ -30,10 +30,15 @@ from tbnb.jit import load as load_kernels
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
 
-__all__ = ["COMPILED_MIN_BYTES", "choose_decoder", "run_tasks", "unread_bytes"]
+__all__ = ["COMPILED_MIN_BYTES", "PARALLEL_MIN_BYTES", "choose_decoder", "run_tasks",
+           "unread_bytes"]
 
 COMPILED_MIN_BYTES = 64 << 20
 """From this many unread bytes on, a load uses the compiled kernels (when in the cache)."""
+
+PARALLEL_MIN_BYTES = 4 << 20
+"""From this many unread bytes on, runs load on a thread pool (smaller loads take less
+time than starting threads, and less memory without them)."""
 
 
 def unread_bytes(task: RunTask) -> int:
@@ -89,7 +94,8 @@ def run_tasks(tasks: list[RunTask], executor: Executor | None,
         bar = tqdm(total=total, unit="B", unit_scale=True,
                    desc="tbnb.load", delay=0.0 if progress else 1.0, leave=False)
     own = None
-    if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1:
+    if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1 and (
+            unread is None or unread >= PARALLEL_MIN_BYTES):
         own = executor = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, len(tasks)))
 
     def results() -> Iterator[RunResult]:
