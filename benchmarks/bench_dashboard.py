@@ -76,10 +76,10 @@ START_JS = """
   };
   const tick = () => {
     const b = window.__tbnbBench;
-    if (b.dashboard === null && document.querySelector(".tbnb-dashboard .tbnb-scalars")) {
+    if (b.dashboard === null && document.querySelector(".tbnb-dashboard .tbnb-w-scalars")) {
       b.dashboard = performance.now();
     }
-    const lines = ".tbnb-chart canvas.tbnb-canvas-layer:not(.tbnb-canvas-over)";
+    const lines = ".tbnb-chart canvas.tbnb-layer-1";
     for (const c of document.querySelectorAll(lines)) {
       if (drawn(c)) {
         b.drawn = performance.now();

@@ -62,6 +62,7 @@ class _Source:
     def __init__(self, scalars: pd.DataFrame, runs: list[str]) -> None:
         self.scalars = scalars
         self.runs = runs
+        self.all_runs = runs
         self.hparams_values: list[tuple[str, str, int, bytes]] = []
         self.fs = fsspec.filesystem("memory")
 
@@ -108,10 +109,9 @@ def browser(repeat: int) -> None:
     if reason:
         print(f"browser part skipped: {reason}")
         return
-    from test_hparams_ui import _sweep
-
     from tbnb.notebook.export import render_html
-    from tbnb.widgets.hparams.widget import hparams
+    from tbnb.widgets.hparams import hparams
+    from tests.ui.test_hparams_ui import _sweep
 
     widget = hparams(_sweep(1000), metric="m0.last")
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,7 +122,7 @@ def browser(repeat: int) -> None:
             try:
                 page = chromium.page()
                 page.goto(page_path.as_uri())
-                page.wait_for_selector(".tbnb-hparams .tbnb-axis")
+                page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
                 results: list[dict[str, Any]] = [page.evaluate(BRUSH_JS) for _ in range(repeat)]
             finally:
                 chromium.close()

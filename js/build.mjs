@@ -1,58 +1,69 @@
-// Bundles each widget's front end into ../tbnb/static/<key>.js (one ES module per
-// widget; anywidget loads it as the widget's _esm). Shared modules (codecs, colours,
-// smoothing, chart) are inlined into each bundle so a bundle never imports anything.
+// Bundles each widget's front end, js/src/widgets/<key>/index.js, into
+// ../tbnb/static/<key>.js (one ES module per widget; anywidget loads it as the widget's
+// _esm), and the exported page's widget manager, js/src/export/index.js, into
+// ../tbnb/static/export.js (tbnb/notebook/export.py inlines it). The kit (src/core, chart,
+// color, controls) is inlined into each bundle that uses it, so no bundle imports anything.
 //
-// Dependencies and why: d3-scale (+ d3-format/d3-time it pulls in) gives linear, log
-// and time scales with "nice" ticks and tick formats, tree-shaken to a few tens of KB;
-// the chart itself is our own canvas code (src/chart.js), because series of one chart
-// have their own x arrays (runs log at different steps), which aligned-table chart
-// libraries would pad to the union of all steps. No plotly.js: it is ~5 MB per widget
-// state. esbuild: one fast, dependency-free bundler binary.
+// A widget is a pair tbnb/widgets/<key>/ + js/src/widgets/<key>/: a front end without its
+// Python folder is an error. Dependencies and why: see README.md.
 //
-// The bundles are committed (pip install from git, Colab), and tests/test_js.py checks
-// they equal a fresh build. `node build.mjs --check` exits 1 if they differ.
-import { build } from "esbuild";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+// The bundles are committed (pip install from git, Colab need no node), and
+// tests/js/test_js.py checks they equal a fresh build: `node build.mjs --check` exits 1 if
+// they differ. `node build.mjs --sizes` prints raw and gzipped sizes.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "tbnb", "static");
-// A widget is a pair tbnb/widgets/<key>/ + js/src/<key>.js: every such pair is built.
-const WIDGETS = readdirSync(join(here, "src"))
-  .filter((f) => f.endsWith(".js"))
-  .map((f) => f.slice(0, -3))
-  .filter((key) => existsSync(join(here, "..", "tbnb", "widgets", key, "__init__.py")))
-  .sort();
-const check = process.argv.includes("--check");
+const widgetsDir = join(here, "src", "widgets");
 
-let stale = [];
-for (const key of WIDGETS) {
+const widgets = readdirSync(widgetsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(widgetsDir, d.name, "index.js")))
+  .map((d) => d.name)
+  .sort();
+for (const key of widgets) {
+  if (!existsSync(join(here, "..", "tbnb", "widgets", key, "__init__.py"))) {
+    console.error(`js/src/widgets/${key}/ has no Python side (tbnb/widgets/${key}/__init__.py)`);
+    process.exit(1);
+  }
+}
+
+const entries = [
+  ...widgets.map((key) => ({ name: key, entry: join(widgetsDir, key, "index.js") })),
+  { name: "export", entry: join(here, "src", "export", "index.js") },
+];
+const check = process.argv.includes("--check");
+const sizes = process.argv.includes("--sizes");
+
+const stale = [];
+for (const { name, entry } of entries) {
   const result = await build({
-    entryPoints: [join(here, "src", `${key}.js`)],
+    entryPoints: [entry],
     bundle: true,
     format: "esm",
     minify: true,
     target: ["es2020"],
     legalComments: "none",
     write: false,
-    outfile: join(out, `${key}.js`),
+    outfile: join(out, `${name}.js`),
   });
   const text = result.outputFiles[0].text;
-  const target = join(out, `${key}.js`);
+  const target = join(out, `${name}.js`);
   if (check) {
-    let old = "";
-    try {
-      old = readFileSync(target, "utf8");
-    } catch {}
-    if (old !== text) stale.push(key);
+    const old = existsSync(target) ? readFileSync(target, "utf8") : "";
+    if (old !== text) stale.push(name);
+  } else if (sizes) {
+    const raw = Buffer.byteLength(text);
+    console.log(`${name}.js ${raw} bytes, ${gzipSync(text, { level: 9 }).length} gzipped`);
   } else {
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(target, text);
-    console.log(`${key}.js ${text.length} bytes`);
+    console.log(`${name}.js ${text.length} bytes`);
   }
 }
-if (check && stale.length) {
+if (stale.length) {
   console.error(`stale bundles: ${stale.join(", ")} (run: cd js && npm run build)`);
   process.exit(1);
 }

@@ -20,14 +20,15 @@ from typing import Any
 __version__ = "0.1.0"
 
 # Public names and the module that defines each. Imported on first use so that
-# `import tbnb` stays cheap (no widget stack for a pure loader user).
+# `import tbnb` stays cheap (no widget stack for a pure loader user). The builder of
+# every dashboard view (``tbnb.scalars``, ``tbnb.hparams``, ...) comes from the kind
+# registry: a kind's ``Tab("Title", "tbnb.widgets.<key>:<builder>")`` makes
+# ``tbnb.<builder>``.
 _LAZY = {
     "load": "tbnb.loader.experiment",
     "Experiment": "tbnb.loader.experiment",
     "SummaryReader": "tbnb.compat.tbparse",
     "histogram_percentiles": "tbnb.kinds.distributions",
-    "scalars": "tbnb.widgets.scalars",
-    "hparams": "tbnb.widgets.hparams",
     "link": "tbnb.widgets.hparams",
     "Dashboard": "tbnb.notebook.dashboard",
 }
@@ -52,12 +53,25 @@ __all__ = [
 ]
 
 
+def _builders() -> dict[str, str]:
+    """``{builder name: module}`` of every kind's dashboard tab (see ``tbnb.kinds``)."""
+    from tbnb.kinds import KINDS
+
+    out = {}
+    for kind in KINDS.values():
+        factory = kind.tab.factory if kind.tab is not None else None
+        if isinstance(factory, str):
+            module, _, name = factory.partition(":")
+            out[name] = module
+    return out
+
+
 def __getattr__(name: str) -> Any:
     module = _MODULES.get(name)
     if module is not None:
         value = importlib.import_module(module)
     else:
-        where = _LAZY.get(name)
+        where = _LAZY.get(name) or (None if name.startswith("_") else _builders().get(name))
         if where is None:
             raise AttributeError(f"module 'tbnb' has no attribute {name!r}")
         value = getattr(importlib.import_module(where), name)
@@ -66,7 +80,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__) | set(_MODULES))
+    return sorted(set(globals()) | set(__all__) | set(_MODULES) | set(_builders()))
 
 
 def load_ipython_extension(ipython: Any) -> None:

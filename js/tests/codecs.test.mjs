@@ -1,9 +1,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodeArray, decodeTree, encodeArray, pack, unpack } from "../src/codecs.js";
+import { decodeArray, decodeTree, encodeArray, pack, unpack } from "../src/core/codecs.js";
 
 test("decode every dtype from a DataView", () => {
-  for (const Ctor of [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array]) {
+  for (const Ctor of [
+    Int8Array,
+    Uint8Array,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Uint32Array,
+    Float32Array,
+    Float64Array,
+  ]) {
     const arr = Ctor.from([1, 2, 3]);
     const enc = encodeArray(arr);
     const dec = decodeArray(enc);

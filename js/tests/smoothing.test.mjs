@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ema, smooth, timeWeightedEma } from "../src/smoothing.js";
+import { ema, smooth, timeWeightedEma } from "../src/widgets/scalars/smoothing.js";
 
 // Plain transcription of TensorBoard's classic smoothing, as the reference.
 function reference(values, w) {
+  // biome-ignore lint/suspicious/noDoubleEquals: TensorBoard's rule, as it is written
   if (values.every((v) => v == values[0])) return [...values];
   let last = 0;
   let n = 0;
@@ -11,7 +12,7 @@ function reference(values, w) {
     if (!Number.isFinite(v)) return v;
     last = last * w + (1 - w) * v;
     n += 1;
-    return last / (1 - Math.pow(w, n));
+    return last / (1 - w ** n);
   });
 }
 

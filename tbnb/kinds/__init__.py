@@ -15,7 +15,7 @@ Examples
 >>> from tbnb._proto import Summary
 >>> normalize_value(Summary.Value(tag="loss", simple_value=0.25), None)
 ('scalars', 0.25)
->>> [kind.tab.title for kind in KINDS.values() if kind.tab]
+>>> [kind.tab.title for kind in KINDS.values() if kind.tab][:2]
 ['Scalars', 'HParams']
 """
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,11 +137,26 @@ def read_plugin_data(
     return per_run, domains, declared_metrics
 
 
+_INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
+
+
+def clean_tag(tag: str) -> str:
+    """A tag as torch and tensorboardX write a scalar's (they clean it; the metric
+    names they declare in the hparams experiment stay as given).
+
+    Examples
+    --------
+    >>> clean_tag("hp/acc (val)")
+    'hp/acc__val_'
+    """
+    return _INVALID_TAG_CHARACTERS.sub("_", tag).lstrip("/")
+
+
 def is_add_hparams_run(info: RunHParams, tags: set[str]) -> bool:
     """Whether a run looks like torch / tensorboardX ``add_hparams``' sub-run."""
-    return info.has_session and info.has_experiment and tags <= info.metric_tags
-
-
+    if not (info.has_session and info.has_experiment):
+        return False
+    return tags <= info.metric_tags | {clean_tag(tag) for tag in info.metric_tags}
 
 def parent_run(run: str) -> str | None:
     """The run directory above ``run`` (``"."`` for a top-level run; None for the root).

@@ -31,13 +31,14 @@ import pandas as pd
 
 from tbnb.io.logdir import find_runs, open_logdir
 from tbnb.kinds import KINDS, Kind, TagMetadata
-from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
+from tbnb.kinds.hparams import parent_run
 from tbnb.loader import overview
 from tbnb.loader.coordinator import ReloadCoordinator, Subscription, Watch
 from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
 from tbnb.loader.frames import records_frame
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
+from tbnb.loader.runs import RunSet
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
 from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_decoder, run_tasks, unread_bytes
 
@@ -47,7 +48,7 @@ _SCALARS = "scalars"
 _HPARAMS = "hparams"
 
 
-class Experiment:
+class Experiment(RunSet):
     """Everything in a logdir, as DataFrames; :meth:`reload` reads only what is new.
 
     Use :func:`tbnb.load` to create one. Every kind of the registry has an accessor
@@ -147,7 +148,7 @@ class Experiment:
                 copies.shutdown(wait=True)
         if report.changed or report.bytes_read:
             self._cache.clear()  # hparams or metadata may have changed with no new points
-        self._settle_candidates(report)
+        self._settle_candidates()
         self.last_report = report
         return report
 
@@ -209,35 +210,6 @@ class Experiment:
         for key, values in result.raw.items():
             self._raw[key].extend((run, tag, step, data) for tag, step, data in values)
             report.values_added[key] = report.values_added.get(key, 0) + len(values)
-
-    def _settle_candidates(self, report: ReloadReport) -> None:
-        """Keep the filtered-out children of kept runs that are add_hparams sub-runs."""
-        pending = self._candidates - self._rejected
-        if not pending:
-            return
-        subruns = self.subruns
-        for run in sorted(pending - set(subruns)):
-            if not self._has_data(run):
-                continue  # nothing written yet: decide when something is
-            self._rejected.add(run)
-            self._drop(run)
-        self._cache.clear()
-
-    def _has_data(self, run: str) -> bool:
-        store = self._store
-        return bool((store is not None and store.run_tags.get(run))
-                    or any(self._records.get(run, {}).values())
-                    or any(r[0] == run for values in self._raw.values() for r in values))
-
-    def _drop(self, run: str) -> None:
-        if self._store is not None:
-            self._store.purge(run, np.iinfo(np.int64).min)
-            self._store.run_tags.pop(run, None)
-        self._records.pop(run, None)
-        self._files.pop(run, None)
-        self._tag_meta.pop(run, None)
-        for key, values in self._raw.items():
-            self._raw[key] = [v for v in values if v[0] != run]
 
     # ------------------------------------------------------------------ frames
     def frame(self, key: str) -> Any:
@@ -315,39 +287,6 @@ class Experiment:
     def run_path(self, run: str) -> str:
         """The directory of ``run``, as a path (or URL path) on :attr:`fs`."""
         return self.root if run == "." else f"{self.root.rstrip('/')}/{run}"
-
-    # ------------------------------------------------------------------ runs
-    @property
-    def subruns(self) -> dict[str, str]:
-        """The runs ``add_hparams`` wrote below a training run, each with its parent.
-
-        They hold only the hparams and final metrics of their parent, so they are
-        not in :attr:`runs`; :attr:`all_runs` lists them too.
-        """
-        cached = self._cache.get("subruns")
-        if cached is None:
-            store = self._store
-            tags = store.run_tags if store is not None else {}
-            cached = self._cache["subruns"] = add_hparams_subruns(
-                sorted(self._files), plugin_runs(self._raw.get(_HPARAMS, [])), tags)
-        return dict(cached)
-
-    @property
-    def all_runs(self) -> list[str]:
-        """Every run directory loaded, add_hparams sub-runs included, sorted."""
-        subruns = self.subruns
-        return sorted(r for r in self._files
-                      if r not in self._candidates or r in subruns)
-
-    @property
-    def runs(self) -> list[str]:
-        """Run names (relative to the logdir, ``.`` for the logdir itself), sorted.
-
-        add_hparams sub-runs belong to their parent run and are left out (see
-        :attr:`subruns`).
-        """
-        subruns = self.subruns
-        return [r for r in self.all_runs if r not in subruns]
 
     @property
     def tags(self) -> pd.DataFrame:

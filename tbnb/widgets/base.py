@@ -1,12 +1,14 @@
 """The widget platform: one base class every tbnb widget derives from.
 
-A widget is one Python module ``tbnb/widgets/<key>.py`` (a subclass of
-:class:`TbnbWidget` with ``_widget_key = "<key>"``) and one front-end module
-``js/src/<key>.js``, bundled by ``js/build.mjs`` into ``tbnb/static/<key>.js``
+A widget is one Python folder ``tbnb/widgets/<key>/`` (a subclass of
+:class:`TbnbWidget` with ``_widget_key = "<key>"``) and one front-end folder
+``js/src/widgets/<key>/``, bundled by ``js/build.mjs`` into ``tbnb/static/<key>.js``
 and served as the anywidget ``_esm``. Traits hold state; requests from the
-browser arrive as custom messages ``{"type": ..., "id": ...}`` and are answered
-by the method ``_request_<type>`` with arrays sent as binary buffers (see
-:mod:`tbnb.widgets.serializers`).
+browser arrive as custom messages ``{"type": ..., "id": ...}`` (sent by the kit's
+``request(model, type, payload)``, ``js/src/core/request.js``) and are answered by
+the method ``_request_<type>`` with arrays sent as binary buffers (see
+:mod:`tbnb.widgets.serializers`); an exception becomes an ``{"error"}`` reply, which
+rejects the browser's promise. Run colours come from :mod:`tbnb.widgets.colors`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import anywidget
 
 from tbnb.widgets.serializers import pack, unpack
 
-__all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "run_color"]
+__all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "optional"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,28 @@ def bundle_path(key: str) -> Any:
     'scalars.js'
     """
     return STATIC / f"{key}.js"
+
+
+def optional(module: str, extra: str, what: str) -> Any:
+    """Import an optional package, or say which extra installs it.
+
+    Examples
+    --------
+    >>> optional("math", "plotly", "to_plotly()").sqrt(4.0)
+    2.0
+    >>> optional("nopkg", "plotly", "to_plotly()")
+    Traceback (most recent call last):
+    ...
+    ImportError: to_plotly() needs nopkg, which is not installed: pip install 'tbnb[plotly]'
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        package = module.split(".", maxsplit=1)[0]
+        raise ImportError(f"{what} needs {package}, which is not installed: "
+                          f"pip install 'tbnb[{extra}]'") from None
 
 
 def check_kwargs(func: str, kwargs: dict[str, Any], allowed: Iterable[str]) -> None:
@@ -105,42 +129,3 @@ class TbnbWidget(anywidget.AnyWidget):
         except Exception as err:  # reported to the browser, which shows it
             log.exception("tbnb widget request %r failed", kind)
             return {**base, "error": f"{type(err).__name__}: {err}"}
-
-
-def _fnv1a(text: str) -> int:
-    """32-bit FNV-1a over UTF-16 code units (what JS strings are made of)."""
-    h = 0x811C9DC5
-    data = text.encode("utf-16-le")
-    for i in range(0, len(data), 2):
-        h ^= data[i] | (data[i + 1] << 8)
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
-
-
-def _mix32(h: int) -> int:
-    """murmur3's 32-bit finaliser: names differing in one character get unrelated hues."""
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
-    h ^= h >> 16
-    return h
-
-
-def run_color(name: str) -> str:
-    """Stable colour of a run, from a hash of its name (``js/src/colors.js`` mirrors it).
-
-    A run keeps its colour when other runs appear or disappear.
-
-    Examples
-    --------
-    >>> run_color("train") == run_color("train")
-    True
-    >>> run_color("train").startswith("hsl(")
-    True
-    """
-    h = _mix32(_fnv1a(name))
-    hue = h % 360
-    light = (38, 48, 58)[(h >> 9) % 3]
-    sat = (70, 55)[(h >> 12) % 2]
-    return f"hsl({hue}, {sat}%, {light}%)"

@@ -219,3 +219,15 @@ def test_a_file_cut_mid_record_before_a_newer_file_reports_its_lost_tail(
         tbnb.load(tmp_path, progress=False)
         fresh_warnings = [str(w.message) for w in caught]
     assert any("record cut short" in m for m in fresh_warnings)
+
+
+def test_an_add_hparams_subrun_whose_metric_names_the_writer_cleaned(tmp_path: Path) -> None:
+    """tensorboardX cleans the metric's scalar tag but declares the name as given."""
+    from tensorboardX import SummaryWriter
+
+    with SummaryWriter(str(tmp_path / "run")) as writer:
+        writer.add_scalar("loss", 1.0, 0)
+        writer.add_hparams({"lr": 0.1}, {"hp/acc (val)": 0.5})
+    exp = tbnb.load(tmp_path, progress=False)
+    assert exp.runs == ["run"]
+    assert list(exp.hparams.index) == ["run"]

@@ -129,3 +129,29 @@ def test_scalars_widget_export(tmp_path: Path) -> None:
     assert state["state"]["_esm"].startswith("tbnb-esm:")
     assert payload["modules"][0] == widget._esm
     assert state["buffers"]  # series travel as binary buffers
+
+
+def test_to_html_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
+    target = tmp_path / "report.html"
+    target.write_text("precious", encoding="utf-8")
+    with pytest.raises(FileExistsError, match=re.escape(str(target))):
+        to_html(Probe(), target)
+    assert target.read_text(encoding="utf-8") == "precious"
+    assert to_html(Probe(), target, overwrite=True) == target
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_to_html_never_follows_a_symlink(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("not yours", encoding="utf-8")
+    link = tmp_path / "report.html"
+    link.symlink_to(elsewhere)
+    for overwrite in (False, True):
+        with pytest.raises(FileExistsError, match=re.escape(str(link))):
+            to_html(Probe(), link, overwrite=overwrite)
+    assert elsewhere.read_text(encoding="utf-8") == "not yours"
+    dangling = tmp_path / "dangling.html"
+    dangling.symlink_to(tmp_path / "missing" / "target.html")
+    with pytest.raises(FileExistsError, match="symbolic link"):
+        to_html(Probe(), dangling, overwrite=True)
+    assert not (tmp_path / "missing").exists()

@@ -97,12 +97,14 @@ def test_help_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> Non
 def test_dashboard_from_logdir(logdir: Path) -> None:
     dash = Dashboard(str(logdir))
     assert isinstance(dash, ipywidgets.VBox)
-    assert list(dash.views) == ["scalars", "hparams"]  # the sample has add_hparams
+    expected = [spec for spec in tabs() if spec.shown_for(dash.experiment)]
+    assert list(dash.views)[:2] == ["scalars", "hparams"]  # the sample has add_hparams
+    assert list(dash.views) == [spec.key for spec in expected]
     scal, hp = dash.views["scalars"], dash.views["hparams"]
     assert type(scal).__name__ == "ScalarsWidget"
     assert type(hp).__name__ == "HParamsWidget"
-    assert dash.tab.titles == ("Scalars", "HParams")
-    assert dash.tab.children == (scal, hp)
+    assert dash.tab.titles == tuple(spec.title for spec in expected)
+    assert dash.tab.children == tuple(dash.views.values())
     assert "tbnb-dashboard" in dash._dom_classes
     shown = set(scal.data["run"])
     assert set(SPEC.run_names()) <= shown
@@ -204,11 +206,13 @@ def test_a_kind_declares_its_tab(
         calls.append((exp, refresh))
         return ipywidgets.HTML(f"{len(exp.text)} texts")
 
-    for key, title in (("text", "Text"), ("audio", "Audio")):
+    for key, title in (("text", "Text (test)"), ("audio", "Audio (test)")):
         monkeypatch.setitem(KINDS, key, dataclasses.replace(KINDS[key], tab=Tab(title, texts)))
-    assert [spec.title for spec in tabs()] == ["Scalars", "HParams", "Audio", "Text"]
+    titles = [spec.title for spec in tabs()]
+    assert titles.index("Audio (test)") < titles.index("Text (test)")  # the registry's order
     dash = Dashboard(logdir)
-    assert dash.tab.titles == ("Scalars", "HParams", "Text")  # no audio: no tab
+    assert "Text (test)" in dash.tab.titles
+    assert "Audio (test)" not in dash.tab.titles  # the sample has no audio: no tab
     assert len(calls) == 1
     assert calls[0][1] is None
     assert dash.views["text"].value == f"{len(dash.experiment.text)} texts"

@@ -68,14 +68,7 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
     assert higher == set(), f"{path.relative_to(ROOT)} imports higher layers {higher}"
 
 
-SPLITTING = {"tbnb/widgets/scalars/widget.py"}
-"""Modules being split by work in progress (strict: the mark goes when they are small)."""
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="being split"))
-    if str(p.relative_to(ROOT)) in SPLITTING else p for p in _modules()
-], ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_modules_are_small(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines"

@@ -59,7 +59,7 @@ def test_scalars_page_renders_offline_and_safely(
     assert EVIL_RUN in exp.runs  # the writer really produced that run name
     widget = tbnb.scalars(exp, smoothing=0.6)
     page = _open(chromium, to_html(widget, tmp_path / "scalars.html"))
-    root = page.locator(".tbnb-scalars")
+    root = page.locator(".tbnb-w-scalars")
     root.wait_for()
     loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
     assert loss.get_attribute("data-series-count") == "3"
@@ -92,7 +92,7 @@ def test_dashboard_page_has_tabs(
     page = _open(chromium, to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
     assert page.title() == EVIL_RUN
     assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars"]
-    assert page.locator(".tbnb-dashboard .tbnb-scalars .tbnb-chart").count() == 2
+    assert page.locator(".tbnb-dashboard .tbnb-w-scalars .tbnb-chart").count() == 2
     assert "logs" in (page.locator(".tbnb-dashboard-header").text_content() or "")
     page.screenshot(path=out_dir / "export_02_dashboard.png", full_page=True)
     assert chromium.log.dialogs == []
@@ -183,3 +183,124 @@ def test_shim_model_api(chromium: Chromium, tmp_path: Path) -> None:
     assert counters.nth(1).text_content() == "second|sum=45|n=0|inits=1"
     assert chromium.log.dialogs == []
     assert chromium.log.page_errors == []
+
+
+# ----------------------------------------------------------------- tooltip, names, CSV
+
+LONG_RUNS = [
+    "lr=0.0001,opt=adam,seed=123456789",
+    "lr=0.0001,opt=adam,seed=987654321",
+    "lr=0.001,opt=sgd,momentum=0.9,seed=1",
+    "=cmd|' /C calc'!A0",  # a spreadsheet formula as a run name
+]
+FORMULA_TAG = "+1+1"
+
+CELLS_JS = """root => {
+  const tip = root.querySelector(':scope > .tbnb-tooltip');
+  const rows = [...tip.querySelectorAll('tr')];
+  return {
+    heads: [...rows[0].querySelectorAll('th')].map((th) => th.textContent),
+    rows: rows.slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    clipped: [...tip.querySelectorAll('td, th')].filter((c) => c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.textContent),
+    points: JSON.parse(tip.getAttribute('data-points') || '[]'),
+    visible: tip.offsetParent !== null,
+  };
+}"""
+
+
+def _duration(seconds: float) -> str:
+    """What the tooltip's relative column shows (js/src/core/format.js formatDuration)."""
+    if seconds < 60:
+        return f"{seconds:.2f}s" if seconds < 10 else f"{seconds:.1f}s"
+    total = round(seconds)
+    minutes, secs = divmod(total, 60)
+    return f"{minutes}m {secs:02d}s" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
+
+
+@pytest.fixture(scope="module")
+def long_names(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tensorboardX import SummaryWriter
+    from tensorboardX.proto.summary_pb2 import Summary
+
+    root = tmp_path_factory.mktemp("long") / "logs"
+    for k, run in enumerate(LONG_RUNS):
+        with SummaryWriter(str(root / run)) as writer:
+            for step in range(0, 200, 2):
+                wall = 1.7e9 + 3 * step
+                writer.add_scalar("train/loss", (k + 1) / (1 + step), step, walltime=wall)
+                writer.add_scalar("train/acc", step / 200 * (k + 1) / 4, step, walltime=wall)
+                writer.add_scalar("val/loss", 2 * (k + 1) / (1 + step), step, walltime=wall)
+                formula = Summary(value=[Summary.Value(tag=FORMULA_TAG, simple_value=-k - 0.5)])
+                writer.file_writer.add_summary(formula, step, walltime=wall)
+    return root
+
+
+def test_tooltip_shows_times_and_whole_names_beside_the_points(
+    chromium: Chromium, long_names: Path, out_dir: Path, tmp_path: Path
+) -> None:
+    exp = tbnb.load(long_names)
+    assert sorted(exp.runs) == sorted(LONG_RUNS)
+    page = _open(chromium, to_html(tbnb.scalars(exp, smoothing=0.6), tmp_path / "long.html"))
+    root = page.locator(".tbnb-w-scalars")
+    # legend: every whole name, wrapped inside the side panel, never cut
+    side = root.locator(".tbnb-side").bounding_box()
+    for run in LONG_RUNS:
+        name = root.locator(f'.tbnb-legend-item[data-run="{run}"] .tbnb-run-name')
+        assert name.text_content() == run
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+        box = name.bounding_box()
+        assert box["x"] + box["width"] <= side["x"] + side["width"] + 1
+    charts = root.locator(".tbnb-chart")
+    lefts = sorted({round(charts.nth(i).bounding_box()["x"]) for i in range(charts.count())})
+    assert len(lefts) >= 2  # a layout of two or more chart columns
+    rbox = root.bounding_box()
+    for i in range(charts.count()):
+        canvas = charts.nth(i).locator("canvas").last
+        box = canvas.bounding_box()
+        for frac in (0.08, 0.5, 0.97):
+            page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] * 0.4)
+            tip = root.evaluate(CELLS_JS)
+            assert tip["visible"]
+            assert tip["heads"][1:] == ["run", "smoothed", "value", "step", "wall time",
+                                        "relative"]
+            assert tip["clipped"] == []
+            names = [row[1] for row in tip["rows"]]
+            assert sorted(names) == sorted(LONG_RUNS)  # whole names
+            for row in tip["rows"]:
+                step = int(row[4])
+                assert row[6] == _duration(3 * step)
+                assert row[5].endswith(f":{(3 * step + 20) % 60:02d}")  # 1.7e9 = ..:20 s
+            tbox = root.locator(":scope > .tbnb-tooltip").bounding_box()
+            assert rbox["x"] - 1 <= tbox["x"]
+            assert tbox["x"] + tbox["width"] <= rbox["x"] + rbox["width"] + 1
+            assert len(tip["points"]) == len(LONG_RUNS)
+            for px, py in tip["points"]:
+                x, y = rbox["x"] + px, rbox["y"] + py
+                inside = (tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
+                          and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3)
+                assert not inside, (i, frac, (x, y), tbox)
+        if i == 0:
+            page.screenshot(path=out_dir / "export_04_tooltip_long_names.png", full_page=True)
+    assert chromium.log.page_errors == []
+    assert chromium.log.console_errors == []
+
+
+def test_scalars_csv_download_neutralises_formulas(
+    chromium: Chromium, long_names: Path, tmp_path: Path
+) -> None:
+    import csv
+
+    page = _open(chromium, to_html(tbnb.scalars(long_names), tmp_path / "csv.html"))
+    with page.expect_download() as info:
+        page.locator("button.tbnb-download").click()
+    path = tmp_path / "scalars.csv"
+    info.value.save_as(path)
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == ["run", "tag", "step", "wall_time", "value", "smoothed"]
+    runs = {row[0] for row in rows[1:]}
+    assert "'" + LONG_RUNS[3] in runs
+    assert {row[1] for row in rows[1:]} >= {"'" + FORMULA_TAG, "train/loss"}
+    values = [row[4] for row in rows[1:] if row[1] == "'" + FORMULA_TAG]
+    assert "-0.5" in values  # a negative number is written as a number
+    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row)

@@ -74,7 +74,7 @@ class Page:
 
     @property
     def root(self) -> Any:
-        return self.page.locator(".tbnb-hparams")
+        return self.page.locator(".tbnb-w-hparams")
 
     def axis(self, column: str) -> Any:
         return self.page.locator(f'.tbnb-axis[data-column="{column}"]')
@@ -119,7 +119,7 @@ def export_page(
     page = chromium.context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(path.as_uri())
-    page.wait_for_selector(".tbnb-hparams .tbnb-axis")
+    page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
     yield Page(page, widget, frame, chromium, out_dir)
     page.close()
 
@@ -135,7 +135,7 @@ def test_renders_every_axis_and_line(export_page: Page) -> None:
     assert columns == p.widget.order
     assert len(columns) == 20
     assert p.selected_count() == 1000
-    assert p.root.locator(".tbnb-hp-row").count() == 25
+    assert p.root.locator(".tbnb-row").count() == 25
     assert p.root.locator(".tbnb-hp-imp-row").count() == 20  # 15 numbers, 3 + 2 one-hot
     assert p.root.locator(".tbnb-hp-cell").count() == 16  # one scatter per hparam axis
     # something was drawn: the canvas differs from a blank one of the same size
@@ -192,20 +192,21 @@ def test_scales_and_invert_keep_the_selection(export_page: Page) -> None:
     count = p.selected_count()
     brush = p.axis("lr").get_attribute("data-brush")
     scale = p.axis("lr").locator(".tbnb-axis-scale")
-    for expected in ("log", "quantile", "linear"):
+    # lr spans 1e-5..1e-1: a log axis by default (decided in Python, in w.scales)
+    assert p.widget.scales["lr"] == "log"
+    assert scale.get_attribute("data-scale") == "log"
+    p.shot("03_log_scale")
+    for expected in ("quantile", "linear", "log"):
         before = p.root.evaluate(CANVAS_JS)
         scale.click()
         assert p.axis("lr").locator(".tbnb-axis-scale").get_attribute("data-scale") == expected
         assert p.root.evaluate(CANVAS_JS) != before
         assert p.axis("lr").get_attribute("data-brush") == brush
         assert p.selected_count() == count
-        if expected == "log":
-            p.shot("03_log_scale")
     p.axis("m0.last").locator(".tbnb-axis-invert").click()
     assert p.axis("m0.last").get_attribute("data-inverted") == "true"
     assert p.selected_count() == count
     # a brush drawn on the log axis is still a value range Python agrees with
-    p.axis("lr").locator(".tbnb-axis-scale").click()
     p.drag_track("lr", 0.05, 0.5)
     brushes = p.brushes()
     assert p.selected_count() == len(_python_rows(p, brushes))
@@ -232,17 +233,17 @@ def test_table_sort_page_hover_and_filter(export_page: Page) -> None:
     p = export_page
     p.root.locator(".tbnb-hp-reset").click()
     assert p.selected_count() == 1000
-    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header = p.root.locator('.tbnb-table th[data-column="m2.last"]')
     header.click()
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert runs == list(p.frame["m2.last"].sort_values(kind="stable").index[:25])
-    header = p.root.locator('.tbnb-hp-table th[data-column="m2.last"]')
+    header = p.root.locator('.tbnb-table th[data-column="m2.last"]')
     header.click()  # descending
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert runs[0] == p.frame["m2.last"].idxmax()
-    p.root.locator(".tbnb-hp-next").click()
-    assert "26\u201350 of 1000" in (p.root.locator(".tbnb-hp-page").text_content() or "")
-    row = p.root.locator(".tbnb-hp-row").nth(3)
+    p.root.locator(".tbnb-next").click()
+    assert "26\u201350 of 1000" in (p.root.locator(".tbnb-page").text_content() or "")
+    row = p.root.locator(".tbnb-row").nth(3)
     run = row.get_attribute("data-run")
     before = p.root.evaluate(CANVAS_JS)
     row.hover()
@@ -254,11 +255,11 @@ def test_table_sort_page_hover_and_filter(export_page: Page) -> None:
     p.page.mouse.move(cbox["x"] + cbox["width"] * 0.5, cbox["y"] + cbox["height"] * 0.5)
     hovered = p.root.get_attribute("data-hover")
     assert hovered
-    highlighted = p.root.locator(".tbnb-hp-row.tbnb-hover")
+    highlighted = p.root.locator(".tbnb-row.tbnb-hover")
     if highlighted.count():  # the hovered run may be on another page
         assert highlighted.get_attribute("data-run") == hovered
     p.root.locator(".tbnb-hp-filter").fill("run99")
-    runs = p.root.locator(".tbnb-hp-row").evaluate_all("els => els.map(e => e.dataset.run)")
+    runs = p.root.locator(".tbnb-row").evaluate_all("els => els.map(e => e.dataset.run)")
     assert sorted(runs) == sorted(r for r in p.frame.index if "run99" in r)
     p.root.locator(".tbnb-hp-filter").fill("")
     p.shot("04_table")
@@ -348,10 +349,10 @@ def test_lab_brush_reads_back_and_filters_linked_scalars(lab: Lab, chromium: Chr
     )
     assert stderr.count() == 0, stderr.all_text_contents()
     widgets = lab.cell("widgets")
-    root = widgets.locator(".tbnb-hparams")
+    root = widgets.locator(".tbnb-w-hparams")
     expect(root).to_be_visible()
     expect(root).to_have_attribute("data-selected", "6")
-    chart = widgets.locator('.tbnb-scalars .tbnb-chart[data-tag="train/loss"]')
+    chart = widgets.locator('.tbnb-w-scalars .tbnb-chart[data-tag="train/loss"]')
     expect(chart).to_have_attribute("data-series-count", "6")
     # importance came from the kernel for the default metric
     expect(root.locator(".tbnb-hp-imp-row").first).to_be_visible()
@@ -383,3 +384,128 @@ def test_lab_brush_reads_back_and_filters_linked_scalars(lab: Lab, chromium: Chr
     assert lab.readback()["selected"] == SPEC.run_names()
     assert not chromium.log.external_requests, chromium.log.external_requests
     assert not chromium.log.page_errors, chromium.log.page_errors
+
+
+def test_wide_table_scrolls_to_its_last_column_with_the_run_column_kept(
+    export_page: Page,
+) -> None:
+    p = export_page
+    wrap = p.root.locator(".tbnb-table-wrap")
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    last = p.root.locator(".tbnb-table th").last
+    run_head = p.root.locator(".tbnb-table th").first
+    wbox, lbox, rbox = wrap.bounding_box(), last.bounding_box(), run_head.bounding_box()
+    assert (last.text_content() or "").startswith(p.frame.columns[-1])
+    assert wbox["x"] <= lbox["x"]
+    assert lbox["x"] + lbox["width"] <= wbox["x"] + wbox["width"] + 1
+    assert abs(rbox["x"] - wbox["x"]) <= 1  # the run column stays in view (sticky)
+    wrap.evaluate("w => { w.scrollLeft = 0; }")
+
+
+# ------------------------------------------------------------------- a small sweep, as logged
+
+EVIL_RUN = '=HYPERLINK("http://example.invalid","x")'
+
+
+def _small_sweep() -> pd.DataFrame:
+    runs = [EVIL_RUN, "lr=0.001,seed=1", "lr=0.01,seed=0", "lr=0.01,seed=1", "-2+3", "@SUM(A1)"]
+    df = pd.DataFrame({
+        "lr": [1e-4, 1e-3, 1e-2, 1e-2, 1e-3, 1e-4],
+        "seed": [0, 1, 0, 1, 2, 2],
+        "optimizer": ["adam", "+1+1", "adam", "sgd", "adam", "sgd"],
+        "batch_size": [64] * 6,
+        "hparam/val_loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, -0.5],
+        "hparam/val_acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
+        "lr.last": [1.9e-7, 1.9e-7, 1.9e-6, 1.9e-6, 1.9e-7, 1.9e-7],
+        "train/acc.last": [0.84, 0.85, 0.93, 0.92, 0.86, 0.8],
+        "train/loss.last": [0.39, 0.37, 0.21, 0.2, 0.36, 0.5],
+        "val/acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
+        "val/loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, 0.5],
+    }, index=pd.Index(runs, name="run"))
+    df.attrs["hparam_columns"] = ["lr", "seed", "optimizer", "batch_size"]
+    df.attrs["metric_columns"] = [c for c in df.columns if c.endswith(".last")]
+    return df
+
+
+@pytest.fixture(scope="module")
+def small_page(chromium: Chromium, out_dir: Path,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    frame = _small_sweep()
+    widget = hparams(frame, importance=False)
+    path = tmp_path_factory.mktemp("hp_small") / "hparams.html"
+    path.write_text(render_html(widget), encoding="utf-8")
+    chromium.log.clear()
+    page = chromium.context.new_page()
+    page.set_viewport_size({"width": 1140, "height": 1400})  # Notebook 7's output width
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
+    yield Page(page, widget, frame, chromium, out_dir)
+    page.close()
+
+
+def test_constant_column_has_one_tick_and_wide_columns_a_log_axis(small_page: Page) -> None:
+    p = small_page
+    assert p.axis("batch_size").get_attribute("data-ticks") == "64"  # was 63.6 .. 64.4
+    assert p.widget.scales == {"lr": "log"}  # 1e-4 .. 1e-2, decided in Python
+    assert p.axis("lr").locator(".tbnb-axis-scale").get_attribute("data-scale") == "log"
+    assert p.axis("lr").get_attribute("data-ticks") == "1e-4|0.001|0.01"
+    p.shot("05_small_sweep")
+
+
+def test_scatter_panels_have_ticks(small_page: Page) -> None:
+    p = small_page
+    cells = p.root.locator(".tbnb-hp-cell")
+    assert cells.count() == 4
+    for i in range(cells.count()):
+        cell = cells.nth(i)
+        x_ticks = (cell.get_attribute("data-x-ticks") or "").split("|")
+        y_ticks = (cell.get_attribute("data-y-ticks") or "").split("|")
+        assert len(y_ticks) >= 3, y_ticks
+        assert all(x_ticks), x_ticks
+        # the labels are drawn: the left margin (no point is ever drawn there) has ink
+        ink = cell.locator("canvas").evaluate("""c => { const d = c.getContext('2d')
+            .getImageData(0, 0, Math.round(c.width * 32 / 200), c.height).data;
+            let n = 0; for (let k = 3; k < d.length; k += 4) n += d[k] > 0; return n; }""")
+        assert ink > 50, (cell.get_attribute("data-column"), ink)
+    assert cells.nth(3).get_attribute("data-x-ticks") == "64"  # the constant batch size
+
+
+def test_last_axis_and_table_columns_are_not_clipped(small_page: Page) -> None:
+    p = small_page
+    root = p.root.bounding_box()
+    last = p.page.locator(".tbnb-axis").last
+    assert last.get_attribute("data-column") == "val/loss.last"
+    for part in (last.locator(".tbnb-axis-head"), last.locator(".tbnb-axis-tools button").last):
+        box = part.bounding_box()
+        assert box["x"] >= root["x"]
+        assert box["x"] + box["width"] <= root["x"] + root["width"]
+    wrap = p.root.locator(".tbnb-table-wrap")
+    sizes = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes  # eleven columns fit: nothing hidden on the right
+    clipped = p.root.locator(".tbnb-table td, .tbnb-table th").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    assert clipped == []
+    assert p.root.locator('.tbnb-row[data-run^="=HYPERLINK"] td').first.text_content() == EVIL_RUN
+
+
+def test_csv_download_neutralises_formulas(small_page: Page, tmp_path: Path) -> None:
+    p = small_page
+    with p.page.expect_download() as info:
+        p.root.locator(".tbnb-hp-csv").click()
+    path = tmp_path / "hparams.csv"
+    info.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    import csv
+
+    rows = list(csv.reader(text.splitlines()))
+    assert rows[0][:3] == ["run", "lr", "seed"]
+    by_run = {row[0]: row for row in rows[1:]}
+    assert "'" + EVIL_RUN in by_run  # a spreadsheet shows it as text, runs no formula
+    assert "'-2+3" in by_run
+    assert "'@SUM(A1)" in by_run
+    optimizer = rows[0].index("optimizer")
+    assert by_run["lr=0.001,seed=1"][optimizer] == "'+1+1"
+    val_loss = rows[0].index("hparam/val_loss.last")
+    assert by_run["'@SUM(A1)"][val_loss] == "-0.5"  # numbers stay numbers
+    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row)

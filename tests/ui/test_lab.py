@@ -104,7 +104,7 @@ def test_run_all_draws_one_series_per_run(session: Session) -> None:
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
     )
     assert stderr.count() == 0, stderr.all_text_contents()
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     expect(root).to_be_visible()
     charts = root.locator(".tbnb-chart")
     tags = sorted(charts.evaluate_all("els => els.map(e => e.dataset.tag)"))
@@ -120,7 +120,7 @@ def test_run_all_draws_one_series_per_run(session: Session) -> None:
 
 def test_smoothing_drag_changes_curve_and_python_follows(session: Session) -> None:
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     chart = session.chart("train/loss")
     assert float(root.locator("input.tbnb-smoothing").input_value()) == pytest.approx(0.6)
     before = chart.evaluate(SIGNATURE_JS)
@@ -149,7 +149,7 @@ def test_log_scale_switches(session: Session) -> None:
 def test_run_regex_filters_runs(session: Session) -> None:
     from playwright.sync_api import expect
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     box = root.locator("input.tbnb-run-filter")
     box.fill("SEED=0$")  # case-insensitive, searched
     matching = [r for r in session.all_runs if r.endswith("seed=0")]
@@ -169,7 +169,7 @@ def test_run_regex_filters_runs(session: Session) -> None:
 def test_run_toggles_read_back_in_python(session: Session) -> None:
     from playwright.sync_api import expect
 
-    root = session.cell("scalars").locator(".tbnb-scalars")
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
     off = ["lr=0.01,seed=2", "lr=0.001,seed=1"]
     for run in off:
         root.locator(f'.tbnb-run-toggle[data-run="{run}"]').uncheck()
@@ -183,22 +183,54 @@ def test_run_toggles_read_back_in_python(session: Session) -> None:
     assert off[0] in session.readback()["selected_runs"]
 
 
+def test_tooltip_shows_times_beside_the_hovered_points(session: Session) -> None:
+    root = session.cell("scalars").locator(".tbnb-w-scalars")
+    chart = session.chart("train/loss")
+    chart.scroll_into_view_if_needed()
+    box = chart.locator("canvas").last.bounding_box()
+    shown = root.locator(".tbnb-run-toggle:checked").evaluate_all(
+        "els => els.map(e => e.dataset.run)")
+    assert len(shown) >= 4
+    for frac in (0.1, 0.6, 0.95):
+        session.page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] / 2)
+        tip = root.locator(":scope > .tbnb-tooltip")
+        tip.wait_for(state="visible")
+        heads = tip.locator("th").all_text_contents()
+        assert heads[1:] == ["run", "smoothed", "value", "step", "wall time", "relative"]
+        names = [row.locator("td").nth(1).text_content() for row in tip.locator("tbody tr").all()]
+        assert sorted(names) == sorted(shown)
+        clipped = tip.locator("td, th").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+        assert clipped == 0
+        rbox, tbox = root.bounding_box(), tip.bounding_box()
+        points = json.loads(tip.get_attribute("data-points") or "[]")
+        assert len(points) == len(shown)
+        for px, py in points:
+            x, y = rbox["x"] + px, rbox["y"] + py
+            assert not (tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
+                        and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3), (frac, x, y)
+        if frac == 0.6:
+            session.page.screenshot(path=session.out / "lab_05b_tooltip.png")
+    session.page.mouse.move(1, 1)
+
+
 def test_magic_shows_dashboard(session: Session) -> None:
     from playwright.sync_api import expect
 
     cell = session.cell("magic")
     dash = cell.locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    expect(dash.locator(".lm-TabBar-tab")).to_have_text(["Scalars", "HParams"])
+    titles = dash.locator(".lm-TabBar-tab").all_text_contents()
+    assert titles[:2] == ["Scalars", "HParams"]
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
-    charts = dash.locator(".tbnb-scalars .tbnb-chart")
+    charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect_runs_per_tag))
     expect(dash.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
     dash.locator(".lm-TabBar-tab", has_text="HParams").click()
-    hp = dash.locator(".tbnb-hparams")
+    hp = dash.locator(".tbnb-w-hparams")
     expect(hp).to_be_visible()
     expect(hp.locator("canvas.tbnb-hp-canvas").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
@@ -208,7 +240,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
 def test_saved_notebook_size_budget(session: Session) -> None:
     from playwright.sync_api import expect
 
-    many = session.cell("many").locator(".tbnb-scalars")
+    many = session.cell("many").locator(".tbnb-w-scalars")
     expect(many).to_have_count(10)
     session.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     session.page.wait_for_function(

@@ -113,7 +113,7 @@ class Session(CellDriver):
         return self.page.locator(CELL_SELECTOR).nth(CELLS.index(tag) + 1)
 
     def scalars(self) -> Any:
-        return self.cell("scalars").locator(".tbnb-scalars")
+        return self.cell("scalars").locator(".tbnb-w-scalars")
 
     def chart(self, tag: str) -> Any:
         return self.scalars().locator(f'.tbnb-chart[data-tag="{tag}"]')
@@ -231,7 +231,7 @@ def test_run_toggle_reads_back_in_python(session: Session) -> None:
 def test_hparams_brush_reads_back_in_python(session: Session) -> None:
     from playwright.sync_api import expect
 
-    root = session.cell("hparams").locator(".tbnb-hparams")
+    root = session.cell("hparams").locator(".tbnb-w-hparams")
     expect(root).to_be_visible()
     columns = root.locator(".tbnb-axis").evaluate_all("els => els.map(e => e.dataset.column)")
     assert sorted(session.expect["hparams_runs"]) == sorted(RUNS)
@@ -272,14 +272,14 @@ def test_magic_shows_dashboard(session: Session) -> None:
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
     tabs = dash.locator(".lm-TabBar-tab").all_text_contents()
     assert {"Scalars", "HParams"} <= set(tabs)
-    charts = dash.locator(".tbnb-scalars .tbnb-chart")
+    charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect["runs_per_tag"]))
     expect(dash.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
     dash.locator(".lm-TabBar-tab", has_text="HParams").click()
-    expect(dash.locator(".tbnb-hparams .tbnb-axis").first).to_be_visible()
+    expect(dash.locator(".tbnb-w-hparams .tbnb-axis").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
     dash.locator(".lm-TabBar-tab", has_text="Scalars").click()
 

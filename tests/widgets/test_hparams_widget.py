@@ -277,3 +277,47 @@ def test_tbnb_hparams_is_callable_after_discovery_ran(table: pd.DataFrame) -> No
     w = tbnb.hparams(table, importance=False)
     assert isinstance(w, HParamsWidget)
     assert tbnb.link is link
+
+
+def test_default_axes_are_hparams_then_the_frames_default_metrics(table: pd.DataFrame) -> None:
+    """exp.hparams marks its default metrics (declared first, then metric-looking tags);
+    the widget shows those after the hparams instead of every metric column."""
+    wide = table.copy()
+    for name in ("lr.last", "epoch.last", "val/loss.last"):
+        wide[name] = np.linspace(0, 1, len(wide))
+    wide.attrs = {**table.attrs, "metric_columns": [*table.attrs["metric_columns"], "lr.last",
+                                                    "epoch.last", "val/loss.last"],
+                  "default_metrics": ["val/loss", "val/acc.last", "val/loss.last", "gone.last"]}
+    w = hparams(wide, importance=False)
+    assert w.order == ["lr", "bs", "opt", "val/loss.last", "val/acc.last"]
+    assert w.metric == "val/loss.last"
+    chosen = hparams(wide, metric="epoch.last", importance=False)
+    assert chosen.order == ["lr", "bs", "opt", "epoch.last", "val/loss.last", "val/acc.last"]
+    # without the mark, every metric column (the rule before default_metrics existed)
+    del wide.attrs["default_metrics"]
+    assert hparams(wide, importance=False).order == [
+        "lr", "bs", "opt", "val/acc.last", "train/loss.last", "lr.last", "epoch.last",
+        "val/loss.last"]
+
+
+def test_positive_columns_spanning_100x_get_a_log_axis(table: pd.DataFrame) -> None:
+    df = table.copy()
+    df["wd"] = np.geomspace(1e-6, 1e-2, len(df))  # 10000x
+    df["ratio"] = np.linspace(1, 99, len(df))  # 99x: linear
+    df["signed"] = np.linspace(-1, 1000, len(df))  # not all positive: linear
+    w = hparams(df, importance=False)
+    assert w.scales == {"lr": "log", "wd": "log"}  # lr: 0.001 .. 0.1, 100x
+    df["lr"] = np.where(df["lr"] == 0.001, 0.0011, df["lr"])
+    assert hparams(df, importance=False).scales == {"wd": "log"}  # 91x: linear
+    given = hparams(df, scales={"wd": "quantile", "ratio": "log"}, importance=False)
+    assert given.scales == {"wd": "quantile", "ratio": "log"}  # yours win
+
+
+def test_colour_lines_by_run(table: pd.DataFrame) -> None:
+    w = hparams(table, color="run", importance=False)
+    assert w.color_by == "run"
+    assert list(w.run_colors)[:2] == ["run0", "run1"]
+    with pytest.raises(traitlets.TraitError, match="color_by"):
+        w.color_by = "nope"
+    with pytest.raises(traitlets.TraitError, match="palette"):
+        w.palette = "rainbow"

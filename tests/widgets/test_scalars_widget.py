@@ -351,7 +351,7 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
                 if not r.url.startswith(("file:", "data:", "blob:")) else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(page_path.as_uri())
-        page.wait_for_selector(".tbnb-scalars .tbnb-chart", timeout=20_000)
+        page.wait_for_selector(".tbnb-w-scalars .tbnb-chart", timeout=20_000)
         counts = page.eval_on_selector_all(
             ".tbnb-chart", "els => els.map(e => [e.dataset.tag, e.dataset.seriesCount])")
         assert counts == [["lr", "3"], ["train/acc", "3"], ["train/loss", "3"],
@@ -380,10 +380,10 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
         page.fill("input.tbnb-run-filter", "")
         page.fill("input.tbnb-tag-filter", "")
         page.check(f"{chart} input.tbnb-logy")
-        box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
+        box = page.locator(f"{chart} canvas.tbnb-layer-2").bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        tip = page.text_content(f"{chart} .tbnb-tooltip") or ""
+        tip = page.text_content(".tbnb-w-scalars > .tbnb-tooltip") or ""
         assert "a/seed0" in tip
         assert "b/seed0" in tip
         assert "a/seed1" not in tip  # toggled off
@@ -483,7 +483,7 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
         page.wait_for_selector(f"{chart}[data-points]")
         overview = int(page.get_attribute(chart, "data-points") or 0)
         assert 2 * 100 <= overview <= 2 * (3 * 50 + 2)  # downsampled, 2 runs
-        box = page.locator(f"{chart} canvas.tbnb-canvas-over").bounding_box()
+        box = page.locator(f"{chart} canvas.tbnb-layer-2").bounding_box()
         assert box is not None
         y = box["y"] + box["height"] / 2
         page.mouse.move(box["x"] + 100, y)
@@ -506,7 +506,7 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
         full = sum(1 for s in range(0, 3000, 3) if lo <= s <= hi)
         zoomed = int(page.get_attribute(chart, "data-points") or 0)
         assert zoomed >= 2 * full  # every point of the range, both runs
-        page.dblclick(f"{chart} canvas.tbnb-canvas-over")
+        page.dblclick(f"{chart} canvas.tbnb-layer-2")
         # the attribute follows on the redraw's animation frame
         page.wait_for_selector(f'{chart}[data-zoomed="none"]', timeout=10_000)
         # live append: three new points for run "x"
@@ -522,3 +522,147 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
     finally:
         ctx.close()
     assert errors == []
+
+
+READ_TIP_JS = """run => {
+  const tip = [...document.querySelectorAll('.tbnb-tooltip')].find((t) => t.offsetParent !== null);
+  if (!tip) return null;
+  const rows = [...tip.querySelectorAll('tr')];
+  const heads = [...rows[0].querySelectorAll('th')].map((th) => th.textContent.trim());
+  const row = rows.slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
+    .find((cells) => cells[heads.indexOf('run')] === run);
+  return row ? Object.fromEntries(heads.map((h, i) => [h, row[i]])) : null;
+}"""
+
+
+def _hover_step(page: Any, canvas: Any, run: str, step: int) -> dict[str, str]:
+    """Move the pointer over ``canvas`` until the readout of ``run`` shows ``step``."""
+    box = canvas.bounding_box()
+    y = box["y"] + box["height"] / 2
+    lo, hi = box["x"] + 1, box["x"] + box["width"] - 1
+    row: dict[str, str] | None = None
+    for _ in range(40):  # the readout's step grows with x: bisect the pointer position
+        mid = (lo + hi) / 2
+        page.mouse.move(mid, y)
+        row = page.evaluate(READ_TIP_JS, run)
+        assert row is not None, "no readout"
+        shown = int(row["step"])
+        if shown == step:
+            return row
+        if shown < step:
+            lo = mid
+        else:
+            hi = mid
+    raise AssertionError(f"could not hover step {step}: last readout {row}")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_zoom_keeps_the_smoothing_of_the_whole_series(tmp_path: Path, playwright: Any) -> None:
+    """At smoothing 0.999 a zoomed chart used to smooth only the zoomed window, so its
+    EMA restarted at the window's left edge (0.53 zoomed vs 0.33 unzoomed at one step).
+    The smoothed value at a step must read the same zoomed and unzoomed."""
+    from tbnb.widgets.serializers import pack
+
+    n = 3000
+    steps = np.arange(n) * 3
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({
+        "run": np.repeat(["x", "y"], n), "tag": "loss", "step": np.tile(steps, 2),
+        "wall_time": np.tile(1.7e9 + np.arange(n, dtype=float), 2),
+        "value": np.concatenate([1.0 / (1 + steps / 300) + rng.normal(0, 0.05, n),
+                                 2.0 / (1 + steps / 300) + rng.normal(0, 0.05, n)]),
+    })
+    w = tbnb.scalars(frame, smoothing=0.999, max_points=200)
+    overview = w.data
+    page_path = harness_page(w, tmp_path / "harness.html")
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--disable-dev-shm-usage"],
+        viewport={"width": 1300, "height": 900})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_path.as_uri())
+        page.wait_for_function("window.__ready === true", timeout=20_000)
+        chart = '.tbnb-chart[data-tag="loss"]'
+        page.wait_for_selector(f"{chart}[data-points]")
+        canvas = page.locator(f"{chart} canvas").last
+        box = canvas.bounding_box()
+        # overview steps of run x inside the window we are going to zoom into
+        xs = overview[overview["run"] == "x"]["step"].to_numpy()
+        window = (xs > 4000) & (xs < 5500)
+        probes = [int(s) for s in xs[window][::max(window.sum() // 4, 1)]][:4]
+        assert len(probes) >= 3
+        before = {s: _hover_step(page, canvas, "x", s) for s in probes}
+        # drag-zoom over [~3800, ~5800]: find the pixels by the readout, as a user would
+        page.mouse.move(box["x"] + 5, box["y"] + box["height"] / 2)
+        left = _pixel_of_step(page, canvas, "x", 3800)
+        right = _pixel_of_step(page, canvas, "x", 5800)
+        y = box["y"] + box["height"] / 2
+        page.mouse.move(left, y)
+        page.mouse.down()
+        page.mouse.move(right, y, steps=5)
+        page.mouse.up()
+        (request,) = page.evaluate("window.__sent")
+        reply = w.answer(request)
+        assert reply is not None
+        _deliver(page, *pack(reply))
+        page.wait_for_selector(f'{chart}[data-zoomed="full"]')
+        for s in probes:
+            after = _hover_step(page, canvas, "x", s)
+            assert after["smoothed"] == before[s]["smoothed"], (s, before[s], after)
+            assert after["value"] == before[s]["value"]
+        # the other run of the chart is smoothed alike (no mix of zoom and whole smoothing)
+        ys = overview[overview["run"] == "y"]["step"].to_numpy()
+        probe_y = int(ys[(ys > 4500) & (ys < 5000)][0])
+        zoomed_y = _hover_step(page, canvas, "y", probe_y)
+        page.dblclick(f"{chart} canvas >> nth=-1")
+        page.wait_for_selector(f'{chart}[data-zoomed="none"]', timeout=10_000)
+        assert _hover_step(page, canvas, "y", probe_y)["smoothed"] == zoomed_y["smoothed"]
+    finally:
+        ctx.close()
+    assert errors == []
+
+
+def _pixel_of_step(page: Any, canvas: Any, run: str, step: int) -> float:
+    """The pointer x where the readout of ``run`` reaches ``step`` (or the nearest shown)."""
+    box = canvas.bounding_box()
+    y = box["y"] + box["height"] / 2
+    lo, hi = box["x"] + 1, box["x"] + box["width"] - 1
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        page.mouse.move(mid, y)
+        row = page.evaluate(READ_TIP_JS, run)
+        assert row is not None
+        if int(row["step"]) < step:
+            lo = mid
+        else:
+            hi = mid
+    return float(hi)
+
+
+def test_data_is_what_is_drawn_and_full_data_every_point(torch_logdir: Path) -> None:
+    """``w.data`` used to be silently downsampled; it now says so, and ``full_data``
+    holds every point (smoothed over the whole full-resolution series)."""
+    w = tbnb.scalars(torch_logdir, max_points=200, smoothing=0.9)
+    doc = type(w).data.__doc__ or ""
+    assert "downsampled" in doc
+    assert "full_data" in doc
+    drawn, full = w.data, w.full_data
+    assert list(full.columns) == list(drawn.columns)
+    assert len(full) == 2 * 1000  # every point the torch writer wrote
+    assert len(drawn) < len(full)
+    for run, offset in (("x", 0.0), ("y", 1.0)):
+        one = full[full["run"] == run]
+        assert one["step"].tolist() == list(range(0, 3000, 3))
+        expected = (np.sin(np.arange(0, 3000, 3) / 50) + offset).astype(np.float32)
+        np.testing.assert_allclose(one["value"], expected, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(one["smoothed"], ema(one["value"].to_numpy(), 0.9))
+        shown = drawn[drawn["run"] == run]
+        assert set(shown["step"]) <= set(one["step"])  # drawn points are some of them
+    w.selected_runs = ["y"]
+    assert set(w.full_data["run"]) == {"y"}  # the same selection and filters as data

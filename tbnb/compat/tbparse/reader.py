@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.compat.tbparse.decoding import decode_image, decode_wav
 from tbnb.compat.tbparse.events import events_of, scalar_order
 from tbnb.compat.tbparse.helpers import TbparseHelpers
 from tbnb.compat.tbparse.names import (
@@ -35,6 +34,13 @@ from tbnb.compat.tbparse.names import (
     TYPE_ORDER,
 )
 from tbnb.compat.tbparse.tree import Dir, Event, File, check_options, load_tree, open_path
+from tbnb.compat.tbparse.values import (
+    audio_value,
+    histogram_value,
+    image_value,
+    merge_values,
+    tensor_value,
+)
 
 __all__ = ["SummaryReader"]
 
@@ -261,7 +267,7 @@ class SummaryReader(TbparseHelpers):
             return stacked
         if not group_columns:
             group_columns = [True] * len(stacked)
-        df = stacked.groupby(group_columns, sort=False).aggregate(_merge_values)
+        df = stacked.groupby(group_columns, sort=False).aggregate(merge_values)
         df = df.reset_index()
         middle = sorted(c for c in stacked.columns
                         if c not in ("step", "wall_time", "dir_name", "file_name"))
@@ -278,8 +284,8 @@ class SummaryReader(TbparseHelpers):
         if event_type == TEXT:
             events = {(t[:-len(TEXT_SUFFIX)] if t.endswith(TEXT_SUFFIX) else t): e
                       for t, e in events.items()}
-        convert = {TENSORS: _tensor_value, TEXT: _tensor_value, HISTOGRAMS: _histogram_value,
-                   IMAGES: _image_value, AUDIO: _audio_value}[event_type]
+        convert = {TENSORS: tensor_value, TEXT: tensor_value, HISTOGRAMS: histogram_value,
+                   IMAGES: image_value, AUDIO: audio_value}[event_type]
         return self._frame_from_events(events, file.name, convert,
                                        has_value=event_type != HISTOGRAMS)
 
@@ -365,47 +371,4 @@ class SummaryReader(TbparseHelpers):
             cols["value"] = values
         return self._finish(cols)
 
-
-def _tensor_value(data: Any) -> tuple[Any, dict[str, Any]]:
-    return data, {}
-
-
-def _histogram_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    return None, {
-        "counts": np.asarray(row["bucket"], dtype=np.float64),
-        "limits": np.asarray(row["limits"], dtype=np.float64),
-        "max": row["max"], "min": row["min"], "num": row["num"], "sum": row["sum"],
-        "sum_squares": row["sum_squares"],
-    }
-
-
-def _image_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    return decode_image(row["blob"].read()), {"height": row["height"], "width": row["width"]}
-
-
-def _audio_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    return decode_wav(row["blob"].read()), {
-        "content_type": row["content_type"], "length_frames": row["length_frames"],
-        "sample_rate": row["sample_rate"]}
-
-
-def _merge_values(s: pd.Series) -> Any:
-    """tbparse's merge of the values of one step in wide frames: NaNs dropped, the
-    rest concatenated (lists flattened), a single value unwrapped."""
-    if len(s) == 1:
-        return s.iloc[0]  # tbparse returns ``s``, which pandas unwraps to this
-    merged: list[Any] = []
-    for item in s:
-        if isinstance(item, list):
-            merged.extend(item)
-        elif np.isscalar(item):
-            if not pd.isna(item):
-                merged.append(item)
-        else:
-            merged.append(item)
-    if not merged:
-        return np.nan
-    if len(merged) == 1:
-        return merged[0]
-    return merged
 

@@ -18,6 +18,7 @@ import pandas as pd
 
 from tbnb.analysis.hparams import hparams_frame
 from tbnb.widgets.base import check_kwargs
+from tbnb.widgets.hparams.prepare import default_axes, default_metric, default_scales
 from tbnb.widgets.hparams.widget import HParamsWidget
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class HParamsOptions(TypedDict, total=False):
     page_size: int
     height: int
     importance: bool
+    palette: str
 
 
 def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) -> pd.DataFrame:
@@ -47,10 +49,6 @@ def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) 
         if "run" in frame.columns and frame.index.name != "run":
             frame = frame.set_index("run")
         return frame
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
     defaults = (
         metrics in ("last", ("last",), ["last"])
         and not kw.get("metric_tags")
@@ -69,18 +67,6 @@ def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) 
         "source must be an Experiment, a logdir path or a DataFrame with one row per run; "
         f"got {type(source).__name__}"
     )
-
-
-def _default_metric(frame: pd.DataFrame, metric_columns: Sequence[str]) -> str:
-    for declared in frame.attrs.get("declared_metrics") or []:
-        for column in metric_columns:
-            if column.rsplit(".", 1)[0] == declared:
-                return str(column)
-    for hint in ("val", "test", "acc", "loss"):
-        for column in metric_columns:
-            if hint in column.lower():
-                return str(column)
-    return str(metric_columns[0]) if metric_columns else ""
 
 
 def hparams(
@@ -103,20 +89,26 @@ def hparams(
         Reductions of each scalar tag when the frame is built here (``"last"``,
         ``"min"``, ``"max"``, ``"mean"``).
     columns
-        Axes of the parallel coordinates, in order; default every hparam column and
-        then the metric columns (up to 20 axes, the chosen metric always included).
+        Axes of the parallel coordinates, in order; default every hparam column, then
+        the metric columns the frame marks as defaults (``frame.attrs["default_metrics"]``,
+        as ``exp.hparams`` does), else every metric column (up to 20 axes, the chosen
+        metric always included).
     metric
-        Metric of the scatter matrix and importance panel; default the first declared
-        metric, else a validation/test/accuracy/loss column, else the first metric.
+        Metric of the scatter matrix and importance panel; default the first default
+        metric, else the first declared one, else a validation/test/accuracy/loss column,
+        else the first metric.
     color
-        Column colouring the lines (default ``metric``).
+        Column colouring the lines (default ``metric``), or ``"run"`` for the run colours
+        every widget of the experiment shares.
     **kw
         ``metric_tags``, ``parse_run_names`` (passed to
         :func:`tbnb.analysis.hparams.frame.hparams_frame`),
-        ``scales`` (axis -> ``"linear"``/``"log"``/``"quantile"``), ``inverted`` (axes),
+        ``scales`` (axis -> ``"linear"``/``"log"``/``"quantile"``; by default a positive
+        column spanning 100x or more is ``"log"``), ``inverted`` (axes),
         ``brushes`` (initial brushes), ``page_size`` (table rows per page, default 25),
         ``height`` (pixels of the parallel coordinates, default 320), ``importance``
-        (compute parameter importance, default True). Anything else raises ``TypeError``.
+        (compute parameter importance, default True), ``palette`` (``"default"`` or
+        ``"colorblind"``). Anything else raises ``TypeError``.
 
     Examples
     --------
@@ -130,19 +122,25 @@ def hparams(
     (['b', 'c'], ['b', 'c'])
     """
     check_kwargs("hparams", dict(kw), HParamsOptions.__annotations__)
+    if isinstance(source, (str, os.PathLike)):
+        from tbnb.loader import load
+
+        source = load(os.fspath(source))
     frame = _frame_of(source, metrics, kw)
     if not frame.columns.is_unique:
         raise ValueError("the hparams frame has duplicate column names")
     widget = HParamsWidget(
         page_size=kw.get("page_size", 25),
         height=kw.get("height", 320),
+        palette=kw.get("palette", "default"),
     )
     widget._with_importance = bool(kw.get("importance", True))
-    widget._set_frame(frame)
+    source_runs = None if isinstance(source, pd.DataFrame) else getattr(source, "runs", None)
+    widget._set_frame(frame, source_runs=source_runs)
     known = list(frame.columns)
     for name, given in (
         ("metric", [metric] if metric else []),
-        ("color", [color] if color else []),
+        ("color", [color] if color and color != "run" else []),
         ("columns", list(columns or [])),
         ("inverted", list(kw.get("inverted", []))),
         ("scales", list(kw.get("scales", {}))),
@@ -150,18 +148,15 @@ def hparams(
         unknown = [c for c in given if c not in known]
         if unknown:
             raise ValueError(f"{name}= names unknown column(s) {unknown}; columns are {known}")
-    chosen = metric or _default_metric(frame, widget._metric_columns)
+    chosen = metric or default_metric(frame, widget._metric_columns)
     if columns is None:
-        axes = list(widget._hparam_columns)
-        metric_axes = [chosen] if chosen else []
-        metric_axes += [c for c in widget._metric_columns if c != chosen]
-        room = max(MAX_DEFAULT_AXES - len(axes), 1 if chosen else 0)
-        axes += metric_axes[:room]
+        axes = default_axes(frame, widget._hparam_columns, widget._metric_columns, chosen,
+                            MAX_DEFAULT_AXES)
     else:
         axes = list(columns)
     widget.order = axes
     widget.inverted = list(kw.get("inverted", []))
-    widget.scales = dict(kw.get("scales", {}))
+    widget.scales = {**default_scales(frame, list(frame.columns)), **dict(kw.get("scales", {}))}
     widget.color_by = color or chosen or (axes[0] if axes else "")
     widget.brushes = dict(kw.get("brushes", {}))
     widget._on_brushes()

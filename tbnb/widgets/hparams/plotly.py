@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from tbnb.widgets.base import optional
+
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
@@ -27,7 +29,7 @@ __all__ = ["parcoords_figure"]
 
 def parcoords_figure(widget: HParamsWidget) -> go.Figure:
     """A ``go.Parcoords`` figure of the current view (axes, order, scales, brushes, colour)."""
-    import plotly.graph_objects as go
+    go = optional("plotly.graph_objects", "plotly", "to_plotly()")
 
     dimensions = []
     for name in widget.order:

@@ -13,7 +13,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,9 +21,17 @@ import pandas as pd
 
 from tbnb.analysis.hparams import REDUCTIONS
 
-__all__ = ["encode_column", "is_number", "label_of", "metric_columns_of", "natural"]
+__all__ = ["LOG_SPAN", "default_axes", "default_metric", "default_metrics", "default_scales",
+           "encode_column", "is_number", "label_of", "metric_columns_of", "natural"]
 
 def is_number(series: pd.Series) -> bool:
+    """Whether a column is drawn as numbers (booleans are categories).
+
+    Examples
+    --------
+    >>> is_number(pd.Series([1, 2])), is_number(pd.Series([True, False]))
+    (True, False)
+    """
     return bool(pd.api.types.is_numeric_dtype(series)) and not pd.api.types.is_bool_dtype(series)
 
 
@@ -38,12 +46,26 @@ def _labels(series: pd.Series, domain: Mapping[str, Any] | None) -> list[str]:
 
 
 def label_of(value: Any) -> str:
+    """The label of a category value (``2.0`` reads ``"2"``).
+
+    Examples
+    --------
+    >>> label_of(2.0), label_of(0.5), label_of("adam")
+    ('2', '0.5', 'adam')
+    """
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
 def natural(text: str) -> list[Any]:
+    """Sort key with the digits of ``text`` read as numbers.
+
+    Examples
+    --------
+    >>> sorted(["b10", "b9", "a"], key=natural)
+    ['a', 'b9', 'b10']
+    """
     import re
 
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text)]
@@ -52,6 +74,14 @@ def natural(text: str) -> list[Any]:
 def encode_column(
     name: str, series: pd.Series, role: str, domain: Mapping[str, Any] | None
 ) -> dict[str, Any]:
+    """One column for the browser: numbers as float64 (NaN = missing), anything else as
+    int32 codes into labels (-1 = missing).
+
+    Examples
+    --------
+    >>> encode_column("lr", pd.Series([0.1, None]), "hparam", None)["values"].tolist()
+    [0.1, nan]
+    """
     if is_number(series):
         values = pd.to_numeric(series, errors="coerce").astype("Float64")
         return {
@@ -67,6 +97,13 @@ def encode_column(
 
 
 def metric_columns_of(frame: pd.DataFrame) -> list[str]:
+    """The metric columns: ``attrs["metric_columns"]``, else numeric ``<tag>.<reduction>``.
+
+    Examples
+    --------
+    >>> metric_columns_of(pd.DataFrame({"lr": [0.1], "loss.last": [0.5]}))
+    ['loss.last']
+    """
     declared = frame.attrs.get("metric_columns")
     if declared is not None:
         return [c for c in declared if c in frame.columns]
@@ -76,3 +113,109 @@ def metric_columns_of(frame: pd.DataFrame) -> list[str]:
         if isinstance(c, str) and c.rsplit(".", 1)[-1] in REDUCTIONS and is_number(frame[c])
     ]
 
+
+
+#: A positive numeric column whose largest value is at least this many times its smallest
+#: gets a log axis by default (learning rates, weight decays, batch sizes over decades).
+LOG_SPAN = 100.0
+
+
+def default_scales(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, str]:
+    """``{column: "log"}`` for each numeric column whose finite values are all positive and
+    span at least :data:`LOG_SPAN` times (max / min); other columns stay linear.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"lr": [1e-4, 1e-3, 1e-1], "bs": [16, 32, 64], "x": [-1.0, 1, 500]})
+    >>> default_scales(df, ["lr", "bs", "x"])
+    {'lr': 'log'}
+    """
+    out: dict[str, str] = {}
+    for name in columns:
+        series = frame[name]
+        if not is_number(series):
+            continue
+        values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        finite = values[np.isfinite(values)]
+        if finite.size >= 2 and (finite > 0).all() and finite.max() >= LOG_SPAN * finite.min():
+            out[str(name)] = "log"
+    return out
+
+
+def default_metrics(frame: pd.DataFrame, metric_columns: Sequence[str]) -> list[str] | None:
+    """The metric columns the frame marks as defaults (``frame.attrs["default_metrics"]``:
+    declared metrics first, then metric-looking tags), present and without duplicates;
+    a name without its ``.<reduction>`` suffix stands for its columns. ``None`` when the
+    frame marks none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"lr": [0.1], "val/acc.last": [0.9], "loss.last": [0.3]})
+    >>> df.attrs["default_metrics"] = ["val/acc", "val/acc.last", "gone.last"]
+    >>> default_metrics(df, ["val/acc.last", "loss.last"])
+    ['val/acc.last']
+    """
+    marked = frame.attrs.get("default_metrics")
+    if marked is None:
+        return None
+    out: list[str] = []
+    for given in marked:
+        name = str(given)
+        matches = [name] if name in metric_columns else [
+            c for c in metric_columns if c.rsplit(".", 1)[0] == name]
+        for column in matches:
+            if column not in out:
+                out.append(column)
+    return out
+
+
+def default_metric(frame: pd.DataFrame, metric_columns: Sequence[str]) -> str:
+    """The metric of the scatter plots and importance: the first default metric, else the
+    first declared one, else a validation/test/accuracy/loss column, else the first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> default_metric(pd.DataFrame(), ["train/loss.last", "val/acc.last"])
+    'val/acc.last'
+    """
+    marked = default_metrics(frame, metric_columns)
+    if marked:
+        return marked[0]
+    for declared in frame.attrs.get("declared_metrics") or []:
+        for column in metric_columns:
+            if column.rsplit(".", 1)[0] == declared:
+                return str(column)
+    for hint in ("val", "test", "acc", "loss"):
+        for column in metric_columns:
+            if hint in column.lower():
+                return str(column)
+    return str(metric_columns[0]) if metric_columns else ""
+
+
+def default_axes(frame: pd.DataFrame, hparam_columns: Sequence[str],
+                 metric_columns: Sequence[str], metric: str, limit: int) -> list[str]:
+    """Axes shown by default: every hparam, then the default metrics the frame marks
+    (:func:`default_metrics`), else ``metric`` and the other metric columns; at most
+    ``limit`` axes, ``metric`` always among them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"lr": [0.1], "a.last": [1.0], "b.last": [2.0], "c.last": [3.0]})
+    >>> default_axes(df, ["lr"], ["a.last", "b.last", "c.last"], "b.last", 20)
+    ['lr', 'b.last', 'a.last', 'c.last']
+    >>> df.attrs["default_metrics"] = ["c.last"]
+    >>> default_axes(df, ["lr"], ["a.last", "b.last", "c.last"], "c.last", 20)
+    ['lr', 'c.last']
+    """
+    axes = list(hparam_columns)
+    marked = default_metrics(frame, metric_columns)
+    if marked:
+        metric_axes = ([metric] if metric and metric not in marked else []) + marked
+    else:
+        metric_axes = ([metric] if metric else []) + [c for c in metric_columns if c != metric]
+    room = max(limit - len(axes), 1 if metric_axes else 0)
+    return axes + metric_axes[:room]

@@ -31,6 +31,7 @@ import traitlets as t
 
 from tbnb.analysis.importance import parameter_importance
 from tbnb.widgets.base import TbnbWidget
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.hparams.prepare import encode_column, label_of, metric_columns_of
 from tbnb.widgets.serializers import tree_serialization
 
@@ -42,7 +43,7 @@ __all__ = ["SCALES", "HParamsWidget"]
 SCALES = ("linear", "log", "quantile")
 
 
-class HParamsWidget(TbnbWidget):
+class HParamsWidget(TbnbWidget, RunColored):
     """Parallel coordinates, table, scatter matrix and importance (build it with :func:`hparams`).
 
     Traits (synced with the browser)
@@ -57,11 +58,16 @@ class HParamsWidget(TbnbWidget):
         Axis -> ``{"range": [lo, hi]}`` (numeric) or ``{"values": [labels]}``
         (categorical). Rows pass when they pass every brush.
     color_by : str
-        Column whose value colours the lines.
+        Column whose value colours the lines, or ``"run"`` (the run colours).
     metric : str
         Metric of the scatter matrix and the importance panel.
     selected_runs : list of str
         Runs (rows and the runs merged into them) of the selected rows.
+    run_colors : dict
+        Row (run) -> CSS colour, from :func:`tbnb.widgets.colors.run_colors` in the
+        experiment's run order: the colours of the same runs in the scalars charts.
+    palette : str
+        ``"default"`` or ``"colorblind"``: the run colours and the colours of categories.
     page_size : int
         Table rows per page.
     """
@@ -90,6 +96,7 @@ class HParamsWidget(TbnbWidget):
         self._callbacks: list[Callable[[pd.DataFrame], Any]] = []
         self._last_rows: list[str] = []
         self._with_importance = True
+        self._color_order: list[str] | None = None
         self.observe(self._on_brushes, "brushes")
         self.observe(self._on_metric, "metric")
 
@@ -119,6 +126,13 @@ class HParamsWidget(TbnbWidget):
                 )
         return out
 
+    @t.validate("color_by")
+    def _valid_color_by(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        if value and value != "run" and self._columns and value not in self._columns:
+            raise t.TraitError(f"color_by must be a column or 'run', got {value!r}")
+        return value
+
     @t.validate("page_size")
     def _valid_page(self, proposal: Any) -> int:
         value = int(proposal["value"])
@@ -127,7 +141,12 @@ class HParamsWidget(TbnbWidget):
         return value
 
     # ----------------------------------------------------------------- data
-    def _set_frame(self, frame: pd.DataFrame) -> None:
+    def _recolor(self) -> None:
+        order = getattr(self, "_color_order", None)
+        if order is not None:
+            self.run_colors = run_colors(order, self.palette)
+
+    def _set_frame(self, frame: pd.DataFrame, source_runs: Sequence[str] | None = None) -> None:
         hparam_columns = frame.attrs.get("hparam_columns")
         metric_columns = metric_columns_of(frame)
         if hparam_columns is None:
@@ -146,6 +165,9 @@ class HParamsWidget(TbnbWidget):
             self._columns[str(name)] = encoded
             columns.append(encoded)
         self._frame = frame
+        known = [str(r) for r in source_runs] if source_runs is not None else []
+        self._color_order = known + [r for r in runs if r not in set(known)]
+        self._recolor()
         self._table = {"runs": runs, "members": self._members, "columns": columns}
 
     def _row_mask(self, brushes: Mapping[str, Any]) -> np.ndarray[Any, Any]:

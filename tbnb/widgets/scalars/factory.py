@@ -39,6 +39,7 @@ class ScalarsOptions(TypedDict, total=False):
     tag_filter: str
     max_points: int
     show_raw: bool
+    palette: str
 
 
 def _frame_of(source: Any) -> tuple[pd.DataFrame, Any]:
@@ -100,8 +101,10 @@ def scalars(
     **kw
         ``smoothing_mode`` (``"ema"``/``"time"``), ``charts`` (lists of tags drawn
         together), ``band``, ``hparams``, ``log_y``, ``ignore_outliers``,
-        ``run_filter``, ``tag_filter``, ``max_points`` (per series, default 1000),
-        ``show_raw``. Anything else raises ``TypeError``.
+        ``run_filter``, ``tag_filter``, ``max_points`` (per series, default 1000;
+        ``.data`` is what is drawn, ``.full_data`` every point), ``show_raw``,
+        ``palette`` (``"default"`` or ``"colorblind"``: run colours, see
+        :func:`tbnb.widgets.colors.run_colors`). Anything else raises ``TypeError``.
 
     Examples
     --------
@@ -139,6 +142,7 @@ def scalars(
         ignore_outliers=list(kw.get("ignore_outliers", [])),
         max_points=kw.get("max_points", 1000),
         show_raw=kw.get("show_raw", True),
+        palette=kw.get("palette", "default"),
     )
     for name in ("run_filter", "tag_filter"):
         pattern = getattr(widget, name)

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from tbnb.transforms.smoothing import smooth
-from tbnb.widgets.base import run_color
+from tbnb.widgets.base import optional
+from tbnb.widgets.colors import DEFAULT_PALETTE
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -31,8 +32,8 @@ __all__ = ["scalars_figure"]
 
 def scalars_figure(widget: ScalarsWidget) -> go.Figure:
     """A ``plotly.graph_objects.Figure`` of what is shown (one subplot per chart)."""
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
+    go = optional("plotly.graph_objects", "plotly", "to_plotly()")
+    make_subplots = optional("plotly.subplots", "plotly", "to_plotly()").make_subplots
 
     shown = widget._shown_keys()
     tag_re = None
@@ -59,7 +60,7 @@ def scalars_figure(widget: ScalarsWidget) -> go.Figure:
             xs = widget._xs(cols)
             if widget.x_axis == "wall":
                 xs = pd.to_datetime(xs, unit="s")
-            color = run_color(run)
+            color = widget.run_colors.get(run, DEFAULT_PALETTE[0])
             sm = smooth(cols["value"], widget.smoothing, x=widget._xs(cols),
                         mode=widget.smoothing_mode)  # type: ignore[arg-type]
             name = run if len(chart["tags"]) == 1 else f"{run} {tag}"

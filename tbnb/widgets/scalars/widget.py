@@ -7,15 +7,18 @@ the ``_data`` trait; the browser does everything that needs no new data
 (smoothing, x axis, log scale, outliers, filters, toggles, tooltips, zoom) and
 asks for full resolution of a zoomed range with a ``"range"`` request.
 
-Smoothing is applied to the series as sampled for display (TensorBoard does
-the same): see :mod:`tbnb.transforms.smoothing`.
+Smoothing is applied to the whole series as sampled for display (TensorBoard does
+the same): see :mod:`tbnb.transforms.smoothing`. A zoomed chart keeps that smoothed line
+and draws the full-resolution points of its range as the raw line, so zooming never
+changes a smoothed value. Run colours come from :func:`tbnb.widgets.colors.run_colors`
+in the source's run order (``exp.runs``): the same run has the same colour in every
+widget built from one experiment.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,17 +27,22 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.transforms.aggregate import aggregate
-from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
+from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.base import TbnbWidget, run_color
+from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.scalars.prepare import (
     WIRE,
     chart_specs,
     check_frame,
+    color_order,
     legend_order,
     natural_key,
+    payload,
     pick,
+    range_slice,
+    series_frame,
     wire,
     with_x_tag,
 )
@@ -51,7 +59,7 @@ X_MODES = ("step", "relative", "wall")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
 
 
-class ScalarsWidget(TbnbWidget):
+class ScalarsWidget(LiveWidget, RunColored):
     """Scalar charts of many runs (traits only; build it with :func:`scalars`).
 
     Traits (synced with the browser)
@@ -68,6 +76,11 @@ class ScalarsWidget(TbnbWidget):
     selected_runs : list of str
         Runs (or groups, when aggregating) drawn: toggled on and matching the
         run filter. The browser writes it; setting it from Python toggles runs.
+    run_colors : dict
+        Run (or group) -> CSS colour, from :func:`tbnb.widgets.colors.run_colors` in the
+        source's run order; set it to recolour runs.
+    palette : str
+        ``"default"`` (20 distinct colours) or ``"colorblind"``; recomputes ``run_colors``.
     log_y, ignore_outliers : list of str
         Chart keys with a log y axis / with the 5th-95th percentile y range.
     y_range : dict
@@ -132,14 +145,9 @@ class ScalarsWidget(TbnbWidget):
         self._legend: list[str] = []
         self._shown_len: dict[tuple[str, str], int] = {}
         self._pending = 0
-        self._source: Any = None
         self._build: dict[str, Any] = {}
         self._hidden: set[str] = set()
-        self._sent = 0
-        self._watch: Any = None
-        self._subscription: Any = None
-        self._stop: threading.Event | None = None
-        self._lock = threading.RLock()
+        self._color_order: list[str] | None = None
 
     # ----------------------------------------------------------------- data
     def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
@@ -147,11 +155,12 @@ class ScalarsWidget(TbnbWidget):
         opts = self._build
         check_frame(frame)
         df = frame
-        present = set(present_names(df["run"]))
         # add_hparams sub-runs (exp.subruns) hold one point per metric: they live in
         # the hparams table, not as dots among the curves.
-        runs = sorted((r for r in present if r not in self._hidden),
-                      key=natural_key)
+        names = present_names(df["run"])
+        present_order = [r for r in names if r not in self._hidden]
+        present = set(names)
+        runs = sorted(present_order, key=natural_key)
         tags = sorted(set(present_names(df["tag"])), key=natural_key)
         keep_runs = pick(runs, opts.get("runs"), "runs")
         keep_tags = pick(tags, opts.get("tags"), "tags")
@@ -176,6 +185,11 @@ class ScalarsWidget(TbnbWidget):
         self._store = store
         self._members = members
         self._legend = legend
+        if self._kind == "groups":
+            self._color_order = legend
+        else:
+            self._color_order = color_order(present_order, getattr(self._source, "runs", None))
+        self._recolor()
         if not self.charts or set(self._chart_tags()) - set(store.tags):
             self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
         if send:
@@ -190,42 +204,25 @@ class ScalarsWidget(TbnbWidget):
         idx = minmax_indices(cols["step"], cols["value"], buckets)
         return {name: arr[idx] for name, arr in cols.items()}
 
+    def _recolor(self) -> None:
+        """``run_colors`` from the colour order and the palette."""
+        order = getattr(self, "_color_order", None)
+        if order is not None:
+            self.run_colors = run_colors(order, self.palette)
+
     def _send_all(self) -> None:
         """Downsample every series and replace ``_data`` (one binary sync)."""
         store = self._store
         assert store is not None
-        buckets = max(self.max_points // 2, 2)
-        legend_index = {r: i for i, r in enumerate(self._legend)}
-        tags = sorted(store.tags, key=natural_key)
-        tag_index = {tg: i for i, tg in enumerate(tags)}
-        # One compiled pass downsamples every series; one gather per column.
-        idx, offsets = minmax_indices_blocks(store.columns["step"], store.columns["value"],
-                                             store.bounds, buckets)
-        totals = np.diff(store.bounds)
-        for (run, tag), total in zip(store.keys, totals.tolist(), strict=True):
+        for (run, tag), total in zip(store.keys, np.diff(store.bounds).tolist(), strict=True):
             self._shown_len[(run, tag)] = total
-        run_idx = [legend_index[run] for run, _ in store.keys]
-        tag_idx = [tag_index[tag] for _, tag in store.keys]
-        data: dict[str, Any] = {
-            "kind": self._kind,
-            "band": self._build.get("band") if self._kind == "groups" else None,
-            "runs": self._legend,
-            "colors": [run_color(r) for r in self._legend],
-            "members": self._members,
-            "tags": tags,
-            "x_tag": self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
-            "series": {
-                "run": np.asarray(run_idx, dtype=np.int32),
-                "tag": np.asarray(tag_idx, dtype=np.int32),
-                "offset": (offsets - offsets[0]).astype(np.int64),
-                "total": totals.astype(np.int64),
-            },
-            "columns": {
-                WIRE.get(name, name): wire(name, arr[idx]) for name, arr in store.columns.items()
-            },
-        }
         self._pending = 0
-        self._data = data
+        self._data = payload(
+            store, self._legend, kind=self._kind, band=self._build.get("band"),
+            members=self._members,
+            x_tag=self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
+            buckets=max(self.max_points // 2, 2),
+        )
 
     # ------------------------------------------------------------- requests
     def _request_range(self, content: dict[str, Any]) -> dict[str, Any]:
@@ -239,49 +236,12 @@ class ScalarsWidget(TbnbWidget):
         field = str(content.get("field", "step"))
         lo, hi = float(content["lo"]), float(content["hi"])
         buckets = int(min(max(int(content.get("buckets", 500)), 2), 20000))
-        wanted = set(content.get("runs") or self._legend)
-        out = []
-        for i, (run, tag) in enumerate(store.keys):
-            if tag not in chart["tags"] or run not in wanted:
-                continue
-            cols = store.series(i)
-            if field == "relative":
-                wall = cols["wall_time"]
-                base = wall[np.isfinite(wall)][0] if np.isfinite(wall).any() else 0.0
-                xs = wall - base
-            else:
-                xs = cols[{"wall": "wall_time", "step": "step"}.get(field, field)]
-            inside = np.flatnonzero((xs >= lo) & (xs <= hi))
-            if inside.size:
-                # One point either side so lines run to the chart's edges.
-                a, b = max(int(inside[0]) - 1, 0), min(int(inside[-1]) + 2, xs.size)
-            else:
-                a, b = 0, 0
-            sub = {name: arr[a:b] for name, arr in cols.items()}
-            idx = minmax_indices(sub["step"], sub["value"], buckets) if b > a else np.zeros(0, int)
-            out.append(
-                {"run": run, "tag": tag,
-                 "columns": {WIRE.get(k, k): wire(k, v[idx]) for k, v in sub.items()}}
-            )
-        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": out}
+        runs = set(content.get("runs") or self._legend)
+        series = range_slice(store, chart["tags"], runs, field=field, lo=lo, hi=hi,
+                             buckets=buckets)
+        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
 
     # -------------------------------------------------------------- refresh
-    def refresh_now(self) -> int:
-        """Reload the source once and send the new points; returns how many were sent.
-
-        With an experiment as source the reload goes through its coordinator, which
-        tells every widget watching it (this one included) what changed.
-        """
-        source = self._source
-        if source is None:
-            raise RuntimeError("this widget was built from a DataFrame: nothing to reload")
-        self._sent = 0
-        report = source.reload()
-        if not callable(getattr(source, "subscribe", None)) and getattr(
-                report, "changed", True):
-            self._on_reload(report)
-        return self._sent
-
     def _on_reload(self, _report: Any = None) -> None:
         """Send what the source holds beyond what the browser has (or everything)."""
         source = self._source
@@ -327,53 +287,8 @@ class ScalarsWidget(TbnbWidget):
 
     def follow(self, source: Any) -> None:
         """Show ``source``'s scalars and follow its reloads (an experiment's, any caller's)."""
-        self._source = source
         self._hidden = set(getattr(source, "subruns", {}))
-        subscribe = getattr(source, "subscribe", None)
-        if callable(subscribe):
-            self._subscription = subscribe(self._on_reload)
-
-    def start_refresh(self, seconds: float) -> None:
-        """Reload the source every ``seconds`` (one poller per experiment, shared)."""
-        if seconds <= 0:
-            raise ValueError(f"refresh must be > 0 seconds, got {seconds}")
-        source = self._source
-        if source is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        self.stop_refresh()
-        watch = getattr(source, "watch", None)
-        if callable(watch):
-            self._watch = watch(seconds)
-            return
-        stop = self._stop = threading.Event()
-
-        def loop() -> None:  # a source without a coordinator: poll it here
-            while not stop.wait(seconds):
-                try:
-                    self.refresh_now()
-                except Exception:  # keep polling; a log dir can be mid-write
-                    log.exception("tbnb scalars refresh failed")
-
-        threading.Thread(target=loop, name="tbnb-scalars-refresh", daemon=True).start()
-
-    def stop_refresh(self) -> None:
-        """Stop polling (also done by :meth:`close`)."""
-        watch = getattr(self, "_watch", None)  # absent if __init__ failed
-        if watch is not None:
-            watch.stop()
-            self._watch = None
-        stop = getattr(self, "_stop", None)
-        if stop is not None:
-            stop.set()
-
-    def close(self) -> None:
-        """Stop polling, stop following the source, and close the widget."""
-        self.stop_refresh()
-        subscription = getattr(self, "_subscription", None)
-        if subscription is not None:
-            subscription.cancel()
-            self._subscription = None
-        super().close()
+        super().follow(source)
 
     # ---------------------------------------------------------------- views
     def _shown_keys(self) -> list[tuple[int, str, str]]:
@@ -394,46 +309,51 @@ class ScalarsWidget(TbnbWidget):
 
     @property
     def data(self) -> pd.DataFrame:
-        """The shown data (selected runs, filtered tags, as drawn), raw and smoothed.
+        """The shown data as drawn: selected runs, filtered tags, downsampled, smoothed.
 
         Columns ``run``, ``tag``, ``step``, ``wall_time``, ``value``, ``smoothed``
         (plus ``lo``, ``hi``, ``n`` when aggregating and ``x`` for ``x="tag:..."``).
-        The points are the downsampled ones the browser holds (and so smooths).
+
+        These are the points the browser holds: each series is **downsampled** to about
+        ``max_points`` (min and max per pixel column, first and last point kept), and
+        ``smoothed`` is the smoothing of those points, exactly as the charts draw it. For
+        every point at full resolution use :attr:`full_data`.
         """
+        return self._frame(downsampled=True)
+
+    @property
+    def full_data(self) -> pd.DataFrame:
+        """The shown data at full resolution: every point of the selected runs and tags.
+
+        The same columns as :attr:`data`, with no downsampling; ``smoothed`` is the
+        smoothing of the whole full-resolution series (so it may differ slightly from
+        the drawn line of :attr:`data`, which smooths the downsampled points).
+
+        Examples
+        --------
+        >>> import pandas as pd, tbnb
+        >>> df = pd.DataFrame({"run": "a", "tag": "loss", "step": range(5000),
+        ...                    "wall_time": 0.0, "value": 1.0})
+        >>> w = tbnb.scalars(df, max_points=100)
+        >>> len(w.data) < 5000, len(w.full_data)
+        (True, 5000)
+        """
+        return self._frame(downsampled=False)
+
+    def _frame(self, *, downsampled: bool) -> pd.DataFrame:
         buckets = max(self.max_points // 2, 2)
-        names: list[str] = []
-        tags: list[str] = []
-        parts: dict[str, list[np.ndarray[Any, Any]]] = {}
-        lengths: list[int] = []
+        store = self._store
+        parts = []
         for i, run, tag in self._shown_keys():
-            cols = self._downsampled(i, buckets)
-            names.append(run)
-            tags.append(tag)
-            lengths.append(len(cols["value"]))
+            if downsampled:
+                cols = self._downsampled(i, buckets)
+            else:
+                assert store is not None
+                cols = dict(store.series(i))
             cols["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
                                       mode=self.smoothing_mode)  # type: ignore[arg-type]
-            for name, arr in cols.items():
-                parts.setdefault(name, []).append(arr)
-        columns = ["run", "tag", "step", "wall_time", "value", "smoothed"]
-        if not lengths:
-            return pd.DataFrame(columns=columns)
-        reps = np.asarray(lengths)
-        out = pd.DataFrame({
-            "run": pd.Categorical(np.repeat(np.asarray(names, dtype=object), reps)),
-            "tag": pd.Categorical(np.repeat(np.asarray(tags, dtype=object), reps)),
-            "step": np.concatenate(parts["step"]).astype(np.int64),
-            "wall_time": np.concatenate(parts["wall_time"]),
-            "value": np.concatenate(parts["value"]),
-            "smoothed": np.concatenate(parts["smoothed"]),
-        })
-        for extra in ("lo", "hi", "n"):
-            if extra in parts:
-                out[extra] = np.concatenate(parts[extra])
-        if "n" in out:
-            out["n"] = out["n"].astype(np.int64)
-        if "xv" in parts:
-            out["x"] = np.concatenate(parts["xv"])
-        return out
+            parts.append((run, tag, cols))
+        return series_frame(parts)
 
     def _xs(self, cols: Mapping[str, np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
         mode = self.x_axis

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { projectX, tracePath } from "../src/chart.js";
+import { projectX, tracePath } from "../src/chart/trace.js";
 
 // A context that records the path instead of drawing it.
 function recorder() {
@@ -35,15 +35,24 @@ test("the traced line stays within tol of every point, with far fewer vertices",
   const n = 1000;
   const xs = new Float64Array(n).map((_, i) => i);
   let seed = 1;
-  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
+  const rand = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647 - 0.5;
+  };
   const raw = new Float64Array(n);
   let v = 0;
-  for (let i = 0; i < n; i++) raw[i] = v += rand();
+  for (let i = 0; i < n; i++) {
+    v += rand();
+    raw[i] = v;
+  }
   // an EMA-smoothed curve over 300 px, and the raw noisy one
   const smooth = new Float64Array(n);
   let last = 0;
   for (let i = 0; i < n; i++) smooth[i] = last = i ? 0.9 * last + 0.1 * raw[i] : raw[i];
-  for (const [ys, maxVertices] of [[smooth, 400], [raw, 1000]]) {
+  for (const [ys, maxVertices] of [
+    [smooth, 400],
+    [raw, 1000],
+  ]) {
     const px = projectX(xs, 0, 50, 0.3);
     const ctx = recorder();
     const lonely = tracePath(ctx, px, ys, 100, 0, -4, false, 0.5);
@@ -64,7 +73,12 @@ test("the traced line stays within tol of every point, with far fewer vertices",
 test("a spike survives thinning", () => {
   const ys = new Float64Array(200).fill(1);
   ys[120] = 50;
-  const px = projectX(new Float64Array(200).map((_, i) => i), 0, 0, 1);
+  const px = projectX(
+    new Float64Array(200).map((_, i) => i),
+    0,
+    0,
+    1,
+  );
   const ctx = recorder();
   tracePath(ctx, px, ys, 0, 0, 1, false, 0.5);
   assert.ok(ctx.calls.some(([, x, y]) => x === 120 && y === 50));
@@ -75,7 +89,17 @@ test("non-finite values break the line; single points come back as dots", () => 
   const ys = new Float64Array([1, 2, NaN, 3, Infinity, 4, 5]);
   const ctx = recorder();
   const lonely = tracePath(ctx, projectX(xs, 0, 0, 10), ys, 0, 0, 1, false, 0.5);
-  assert.deepEqual(polylines(ctx.calls), [[[0, 1], [10, 2]], [[30, 3]], [[50, 4], [60, 5]]]);
+  assert.deepEqual(polylines(ctx.calls), [
+    [
+      [0, 1],
+      [10, 2],
+    ],
+    [[30, 3]],
+    [
+      [50, 4],
+      [60, 5],
+    ],
+  ]);
   assert.deepEqual(lonely, [30, 3]);
 });
 
@@ -88,7 +112,14 @@ test("log y drops values <= 0; x going back is drawn as it is", () => {
   assert.ok(Math.abs(lines[0][1][1] - Math.log(10)) < 1e-12);
   const back = recorder();
   tracePath(back, new Float32Array([0, 10, 5, 20]), new Float64Array([0, 1, 2, 3]), 0, 0, 1, false, 0.5);
-  assert.deepEqual(polylines(back.calls), [[[0, 0], [10, 1], [5, 2], [20, 3]]]);
+  assert.deepEqual(polylines(back.calls), [
+    [
+      [0, 0],
+      [10, 1],
+      [5, 2],
+      [20, 3],
+    ],
+  ]);
 });
 
 test("projectX maps affinely to float32 with NaN for non-finite x", () => {

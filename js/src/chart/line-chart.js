@@ -1,0 +1,397 @@
+// A canvas line chart: per-series x arrays (runs log at different steps), a faint raw line
+// behind the smoothed one, optional bands (aggregates), linear/log y, linear/time x, a
+// hover readout in the view's tooltip and drag-to-zoom. Three stacked canvases: base (axes,
+// raw lines), mid (smoothed lines, bands), over (hover, drag).
+import { finiteExtent } from "../core/arrays.js";
+import { canvasStyle, drawGrid, drawTicks } from "./axes.js";
+import { yDomain } from "./domain.js";
+import { readout, readoutTable } from "./readout.js";
+import { linearScale, logScale, timeScale } from "./scales.js";
+import { CanvasStack } from "./surface.js";
+import { fillBand, projectX, tracePath } from "./trace.js";
+
+/** @typedef {import("./readout").LineSeries} LineSeries */
+/** @typedef {import("./readout").ReadoutRow} ReadoutRow */
+/** @typedef {import("./scales").Scale} Scale */
+/** @typedef {import("./tooltip").Tooltip} Tooltip */
+/** @typedef {import("../core/types").Numbers} Numbers */
+
+export const MARGIN = { left: 54, right: 16, top: 8, bottom: 24 };
+const DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+/**
+ * Above this many series a chart draws its lines one device pixel wide: Skia rasterises
+ * such strokes as hairlines, several times faster than wider ones (100 runs in ten charts:
+ * ~500 ms at 1.6 px, ~60 ms as hairlines), and a hundred thick lines read worse anyway.
+ */
+export const THIN_ABOVE = 24;
+const MAX_ROWS = 40;
+
+/**
+ * @typedef {object} ChartState
+ * @property {LineSeries[]} series
+ * @property {"linear" | "time"} xType
+ * @property {string} xLabel     "step", "relative", "wall" or a tag name
+ * @property {boolean} logY
+ * @property {boolean} outliers
+ * @property {[number | null, number | null]} yRange  manual ends (null = automatic)
+ * @property {boolean} showRaw
+ * @property {string} sort       tooltip row order
+ */
+
+/**
+ * @typedef {object} ChartOptions
+ * @property {number} height
+ * @property {Tooltip} tooltip
+ * @property {(target: EventTarget, type: string, handler: (e: any) => void) => void} on
+ * @property {(domain: [number, number] | null) => void} onZoom
+ */
+
+export class LineChart {
+  /**
+   * @param {HTMLElement} container
+   * @param {ChartOptions} options
+   */
+  constructor(container, options) {
+    this.container = container;
+    this.options = options;
+    this.surface = new CanvasStack(container, { layers: 3, height: options.height, className: "tbnb-line-chart" });
+    /** @type {ChartState} */
+    this.state = {
+      series: [],
+      xType: "linear",
+      xLabel: "step",
+      logY: false,
+      outliers: false,
+      yRange: [null, null],
+      showRaw: true,
+      sort: "value-desc",
+    };
+    /** @type {[number, number] | null} */
+    this.zoom = null;
+    /** @type {number | null} */
+    this.hoverX = null;
+    /** @type {number | null} pointer y in canvas pixels */
+    this.pointerY = null;
+    /** @type {{a: number, b: number} | null} */
+    this.drag = null;
+    /** @type {any} */
+    this.maps = null;
+    this._px = new WeakMap(); // projected x per x array, for the current x map
+    this._paths = new WeakMap(); // traced Path2D per owner, for the current maps
+    this._extents = new WeakMap(); // finite extent per x array
+    this.bindEvents();
+  }
+
+  /** @param {Partial<ChartState>} state */
+  setData(state) {
+    Object.assign(this.state, state);
+  }
+
+  /** @returns {[number, number]} */
+  xDomain() {
+    if (this.zoom) return this.zoom;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const s of this.state.series) {
+      for (const xs of [s.x, s.sx]) {
+        let ext = this._extents.get(xs);
+        if (!ext) {
+          ext = finiteExtent(xs);
+          this._extents.set(xs, ext);
+        }
+        lo = Math.min(lo, ext[0]);
+        hi = Math.max(hi, ext[1]);
+      }
+    }
+    if (lo === Number.POSITIVE_INFINITY) return [0, 1];
+    return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+  }
+
+  /** @returns {{x: Scale, y: Scale}} */
+  scales() {
+    const { width: w, height: h } = this.surface;
+    const st = this.state;
+    const xd = this.xDomain();
+    const xRange = /** @type {[number, number]} */ ([MARGIN.left, Math.max(w, 120) - MARGIN.right]);
+    const x = st.xType === "time" ? timeScale(xd, xRange) : linearScale(xd, xRange);
+    let yd = yDomain(st.series, xd, { logY: st.logY, outliers: st.outliers, showRaw: st.showRaw });
+    const [mlo, mhi] = st.yRange || [null, null];
+    const usable = (/** @type {number | null} */ v) => v !== null && Number.isFinite(v) && (!st.logY || v > 0);
+    if (usable(mlo)) yd = [/** @type {number} */ (mlo), yd[1]];
+    if (usable(mhi)) yd = [yd[0], /** @type {number} */ (mhi)];
+    if (!(yd[1] > yd[0])) yd = [yd[0], yd[0] + (st.logY ? yd[0] : 1)];
+    const yRange = /** @type {[number, number]} */ ([h - MARGIN.bottom, MARGIN.top]);
+    const manual = usable(mlo) || usable(mhi);
+    const y = st.logY ? logScale(yd, yRange) : linearScale(yd, yRange, { nice: st.outliers || manual ? 0 : 5 });
+    return { x, y };
+  }
+
+  /**
+   * Redraw: "all" redraws axes and raw lines (base), smoothed lines and bands (mid) and the
+   * hover layer; "smooth" only mid and hover (raw lines and, when drawn, the y range do not
+   * depend on the smoothing); "over" only the hover layer.
+   * @param {"all" | "smooth" | "over"} [level]
+   */
+  draw(level = "all") {
+    if (!this.maps || level === "all" || (level === "smooth" && !this.state.showRaw)) {
+      this.layout();
+      this.drawBase();
+      this.drawMid();
+    } else if (level === "smooth") {
+      this.drawMid();
+    }
+    this.drawOver();
+  }
+
+  layout() {
+    this.surface.resize(this.container.clientWidth || this.surface.width, this.options.height);
+    const { x, y } = this.scales();
+    const logY = this.state.logY;
+    const [d0, d1] = x.domain;
+    const [r0, r1] = x.range;
+    const ax = (r1 - r0) / (d1 - d0 || 1);
+    const [e0, e1] = y.domain.map((v) => (logY ? Math.log(v) : v));
+    const [q0, q1] = y.range;
+    const ay = (q1 - q0) / (e1 - e0 || 1);
+    const { color, font } = canvasStyle(this.container);
+    // Plain affine maps in the loops over every point (scales give domains and ticks).
+    this.maps = {
+      x,
+      y,
+      w: this.surface.width,
+      h: this.surface.height,
+      dpr: this.surface.dpr,
+      fg: color,
+      font,
+      fx: (/** @type {number} */ v) => r0 + (v - d0) * ax,
+      fy: logY
+        ? (/** @type {number} */ v) => (v > 0 ? q0 + (Math.log(v) - e0) * ay : Number.NaN)
+        : (/** @type {number} */ v) => q0 + (v - e0) * ay,
+      xmap: [d0, r0, ax],
+      ymap: [q0, e0, ay, logY],
+    };
+  }
+
+  /** @param {CanvasRenderingContext2D} ctx */
+  clip(ctx) {
+    const { w, h } = this.maps;
+    ctx.beginPath();
+    ctx.rect(MARGIN.left, MARGIN.top, w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom);
+    ctx.clip();
+  }
+
+  drawBase() {
+    const ctx = this.surface.context(0);
+    if (!ctx) return;
+    const { x, y, w, h, fg, font } = this.maps;
+    const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
+    const xTicks = x.ticks(Math.max(2, Math.floor((w - MARGIN.left) / 90)));
+    const yTicks = y.ticks(this.state.logY ? 4 : 5);
+    drawGrid(ctx, xTicks, yTicks, box, fg);
+    drawTicks(ctx, yTicks, { side: "left", at: MARGIN.left - 1, color: fg, font, maxChars: 9 });
+    drawTicks(ctx, xTicks, { side: "bottom", at: h - MARGIN.bottom + 2, color: fg, font });
+    if (!this.state.showRaw) return;
+    ctx.save();
+    this.clip(ctx);
+    ctx.globalAlpha = 0.25;
+    const width = this.widths()[0];
+    for (const s of this.state.series) {
+      if (s.y === s.sy && s.x === s.sx) continue;
+      ctx.setLineDash(DASHES[s.dash % DASHES.length]);
+      this.line(ctx, s.x, s.y, s.color, width, s.rawOwner);
+    }
+    ctx.restore();
+  }
+
+  drawMid() {
+    const ctx = this.surface.context(1);
+    if (!ctx) return;
+    ctx.save();
+    this.clip(ctx);
+    const width = this.widths()[1];
+    for (const s of this.state.series) {
+      ctx.setLineDash(DASHES[s.dash % DASHES.length]);
+      if (s.lo && s.hi) fillBand(ctx, s.sx, s.lo, s.hi, s.color, this.maps.fx, this.maps.fy);
+      ctx.globalAlpha = 1;
+      this.line(ctx, s.sx, s.sy, s.color, width, s.smoothOwner);
+    }
+    ctx.restore();
+  }
+
+  drawOver() {
+    const ctx = this.surface.context(2);
+    if (!ctx) return;
+    const { h } = this.maps;
+    if (this.hoverX !== null) this.hover(ctx);
+    else this.options.tooltip.hide(this);
+    if (this.drag) {
+      ctx.fillStyle = "rgba(100,100,100,0.15)";
+      const a = Math.min(this.drag.a, this.drag.b);
+      ctx.fillRect(a, MARGIN.top, Math.abs(this.drag.b - this.drag.a), h - MARGIN.top - MARGIN.bottom);
+    }
+  }
+
+  /** Line widths (raw, smoothed) in CSS pixels for this many series. */
+  widths() {
+    if (this.state.series.length > THIN_ABOVE) return [1 / this.maps.dpr, 1 / this.maps.dpr];
+    return [1, 1.6];
+  }
+
+  /** @param {Numbers} xs */
+  projected(xs) {
+    const [d0, r0, ax] = this.maps.xmap;
+    const hit = this._px.get(xs);
+    if (hit && hit.d0 === d0 && hit.r0 === r0 && hit.ax === ax) return hit.px;
+    const px = projectX(xs, d0, r0, ax, hit ? hit.px : null);
+    this._px.set(xs, { d0, r0, ax, px });
+    return px;
+  }
+
+  /**
+   * One traced line, cached per owner while its arrays and the maps stay the same (a run
+   * toggle that leaves the axes as they were re-strokes cached paths).
+   * @param {object | null} owner
+   * @param {Numbers} xs
+   * @param {Numbers} ys
+   */
+  traced(owner, xs, ys) {
+    const [y0, e0, ay, logY] = this.maps.ymap;
+    const [d0, r0, ax] = this.maps.xmap;
+    const tol = 0.5 / this.maps.dpr;
+    const key = `${y0}|${e0}|${ay}|${logY}|${d0}|${r0}|${ax}|${tol}`;
+    const hit = owner && this._paths.get(owner);
+    if (hit && hit.xs === xs && hit.ys === ys && hit.key === key) return hit;
+    const path = new Path2D();
+    const lonely = tracePath(path, this.projected(xs), ys, y0, e0, ay, logY, tol);
+    const out = { xs, ys, key, path, lonely };
+    if (owner) this._paths.set(owner, out);
+    return out;
+  }
+
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Numbers} xs
+   * @param {Numbers} ys
+   * @param {string} color
+   * @param {number} width
+   * @param {object | null} owner
+   */
+  line(ctx, xs, ys, color, width, owner) {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    const { path, lonely } = this.traced(owner, xs, ys);
+    ctx.stroke(path);
+    if (!lonely) return;
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    for (let k = 0; k < lonely.length; k += 2) {
+      ctx.moveTo(lonely[k] + width + 1, lonely[k + 1]);
+      ctx.arc(lonely[k], lonely[k + 1], width + 1, 0, Math.PI * 2);
+    }
+    ctx.fill();
+  }
+
+  /** Rows of the hover readout at x. @param {number} x @returns {ReadoutRow[]} */
+  readout(x) {
+    return readout(this.state.series, x, this.state.sort);
+  }
+
+  /** @param {CanvasRenderingContext2D} ctx */
+  hover(ctx) {
+    const { fx, fy, h, fg } = this.maps;
+    const hoverX = /** @type {number} */ (this.hoverX);
+    const rows = this.readout(hoverX);
+    const hx = fx(hoverX);
+    ctx.globalAlpha = 0.5;
+    ctx.strokeStyle = fg;
+    ctx.beginPath();
+    ctx.moveTo(hx, MARGIN.top);
+    ctx.lineTo(hx, h - MARGIN.bottom);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    /** @type {{x: number, y: number}[]} */
+    const points = [];
+    for (const r of rows) {
+      const px = fx(r.x);
+      const py = fy(r.smoothed);
+      if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+      points.push({ x: px, y: py });
+      ctx.fillStyle = r.series.color;
+      ctx.beginPath();
+      ctx.arc(px, py, 3, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    this.showTooltip(rows, points, hx);
+  }
+
+  /**
+   * @param {ReadoutRow[]} rows
+   * @param {{x: number, y: number}[]} points  in canvas pixels
+   * @param {number} hx
+   */
+  showTooltip(rows, points, hx) {
+    const tip = this.options.tooltip;
+    if (!rows.length) {
+      tip.hide(this);
+      return;
+    }
+    const table = readoutTable(rows, this.state.xLabel, MAX_ROWS);
+    // Canvas pixels -> the tooltip parent's coordinates.
+    const canvas = this.surface.top.getBoundingClientRect();
+    const parent = tip.parent.getBoundingClientRect();
+    const dx = canvas.left - parent.left;
+    const dy = canvas.top - parent.top;
+    const pointerY = this.pointerY ?? MARGIN.top;
+    tip.show(
+      table,
+      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor: { x: hx + dx, y: pointerY + dy } },
+      this,
+    );
+  }
+
+  bindEvents() {
+    const c = this.surface.top;
+    const on = this.options.on;
+    const pos = (/** @type {MouseEvent} */ e) => {
+      const r = c.getBoundingClientRect();
+      return [e.clientX - r.left, e.clientY - r.top];
+    };
+    const invert = (/** @type {number} */ px) => (this.maps ? this.maps.x.invert(px) : null);
+    on(c, "mousemove", (/** @type {MouseEvent} */ e) => {
+      const [px, py] = pos(e);
+      if (this.drag) this.drag.b = px;
+      this.hoverX = invert(px);
+      this.pointerY = py;
+      if (this.maps) this.drawOver();
+    });
+    on(c, "mouseleave", () => {
+      this.hoverX = null;
+      this.drag = null;
+      if (this.maps) this.drawOver();
+    });
+    on(c, "mousedown", (/** @type {MouseEvent} */ e) => {
+      const [px] = pos(e);
+      this.drag = { a: px, b: px };
+    });
+    on(c, "mouseup", (/** @type {MouseEvent} */ e) => {
+      const d = this.drag;
+      this.drag = null;
+      if (!d) return;
+      d.b = pos(e)[0];
+      if (Math.abs(d.b - d.a) > 5) {
+        const lo = invert(Math.min(d.a, d.b));
+        const hi = invert(Math.max(d.a, d.b));
+        if (lo !== null && hi !== null) {
+          this.zoom = [lo, hi];
+          this.options.onZoom(this.zoom);
+        }
+      }
+      this.draw();
+    });
+    on(c, "dblclick", () => {
+      this.zoom = null;
+      this.options.onZoom(null);
+      this.draw();
+    });
+  }
+}

@@ -1,0 +1,71 @@
+// Styles: the kit's shared CSS, scoped under `.tbnb-root` and injected once per page;
+// each widget's own CSS is scoped under its root class `.tbnb-w-<key>` (see renderView).
+// Never a global rule: a test checks that every selector starts with one of those.
+// JupyterLab's theme variables where present (dark themes), plain fallbacks elsewhere.
+
+export const KIT_CSS = `
+.tbnb-root{position:relative;font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:12px;color:var(--jp-ui-font-color1,#222);background:var(--jp-layout-color0,transparent);line-height:1.35}
+.tbnb-root *{box-sizing:border-box}
+.tbnb-root .tbnb-toolbar{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:0 0 8px 0}
+.tbnb-root .tbnb-toolbar label{display:inline-flex;gap:4px;align-items:center}
+.tbnb-root select,.tbnb-root button,.tbnb-root input[type=text],.tbnb-root input[type=number]{font:inherit;color:inherit;background:var(--jp-layout-color1,#fff);border:1px solid var(--jp-border-color1,#bbb);border-radius:3px;padding:1px 6px}
+.tbnb-root button:disabled{opacity:.5}
+.tbnb-root input.tbnb-invalid{border-color:#d33;background:rgba(221,51,51,.08)}
+.tbnb-root .tbnb-msg{color:#d33;font-size:11px}
+.tbnb-root .tbnb-error{color:#d33;white-space:pre-wrap;font-size:11px}
+.tbnb-root .tbnb-swatch{display:inline-block;width:10px;height:10px;border-radius:2px;flex:0 0 10px}
+.tbnb-root .tbnb-filter{width:150px}
+.tbnb-root .tbnb-legend{font-size:11px;display:flex;gap:4px 10px;align-items:center;flex-wrap:wrap;min-height:16px}
+.tbnb-root .tbnb-legend-entry{display:inline-flex;gap:4px;align-items:center;overflow-wrap:anywhere}
+.tbnb-root .tbnb-runs{display:flex;flex-direction:column;gap:1px}
+.tbnb-root .tbnb-runs-buttons{display:flex;gap:4px;margin:4px 0}
+.tbnb-root .tbnb-legend-item{display:flex;align-items:flex-start;gap:5px;padding:1px 0;white-space:normal;overflow-wrap:anywhere;word-break:break-word}
+.tbnb-root .tbnb-legend-item .tbnb-swatch{margin-top:2px}
+.tbnb-root .tbnb-legend-item input{margin:1px 0 0 0;flex:0 0 auto}
+.tbnb-root .tbnb-legend-item.tbnb-filtered-out{display:none}
+.tbnb-root .tbnb-members{opacity:.6;font-size:10px;white-space:nowrap}
+.tbnb-root .tbnb-canvas-stack{position:relative;width:100%}
+.tbnb-root .tbnb-canvas-stack canvas{display:block}
+.tbnb-root .tbnb-canvas-stack canvas+canvas{position:absolute;left:0;top:0}
+.tbnb-root .tbnb-tooltip{position:absolute;z-index:10;pointer-events:none;background:var(--jp-layout-color0,#fff);border:1px solid var(--jp-border-color1,#bbb);border-radius:3px;padding:3px 5px;font-size:11px;width:max-content;box-shadow:0 1px 4px rgba(0,0,0,.18)}
+.tbnb-root .tbnb-tooltip table{border-collapse:collapse}
+.tbnb-root .tbnb-tooltip th{font-weight:600;text-align:right;padding:0 4px;white-space:nowrap;opacity:.75}
+.tbnb-root .tbnb-tooltip td{padding:0 4px;text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;vertical-align:top}
+.tbnb-root .tbnb-tooltip .tbnb-tip-name{text-align:left;white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:22em}
+.tbnb-root .tbnb-tooltip th.tbnb-tip-name{opacity:.75}
+.tbnb-root .tbnb-tooltip .tbnb-tip-more{opacity:.7;text-align:left}
+.tbnb-root .tbnb-table-wrap{overflow:auto;max-width:100%;max-height:520px}
+.tbnb-root .tbnb-table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+.tbnb-root .tbnb-table th{position:sticky;top:0;background:var(--jp-layout-color1,#f6f6f6);cursor:pointer;padding:2px 6px;border-bottom:1px solid var(--jp-border-color1,#ccc);text-align:left;vertical-align:bottom;max-width:14em}
+.tbnb-root .tbnb-table td{padding:1px 6px;border-bottom:1px solid var(--jp-border-color2,#eee);white-space:nowrap}
+.tbnb-root .tbnb-table td.tbnb-text{white-space:normal;max-width:24em}
+.tbnb-root .tbnb-table .tbnb-cell-key{display:inline-flex;gap:4px;align-items:baseline}
+.tbnb-root .tbnb-table td.tbnb-num,.tbnb-root .tbnb-table th.tbnb-num{text-align:right}
+.tbnb-root .tbnb-table td:first-child{position:sticky;left:0;background:var(--jp-layout-color0,#fff);z-index:1}
+.tbnb-root .tbnb-table th:first-child{left:0;z-index:2}
+.tbnb-root .tbnb-table tr.tbnb-hover td{background:rgba(255,200,0,.25)}
+.tbnb-root .tbnb-table tr.tbnb-hover td:first-child{background:linear-gradient(rgba(255,200,0,.25),rgba(255,200,0,.25)),var(--jp-layout-color0,#fff)}
+.tbnb-root .tbnb-table tr.tbnb-dim td{opacity:.45}
+.tbnb-root .tbnb-pager{display:flex;gap:8px;align-items:center;margin-top:4px}
+.tbnb-root .tbnb-step-slider{display:inline-flex;gap:6px;align-items:center}
+.tbnb-root .tbnb-step-slider input[type=range]{width:180px}
+.tbnb-root .tbnb-step-slider input[type=number]{width:7em}
+`;
+
+/**
+ * Put `css` into the page once under `id` (a later call with other text replaces it, so a
+ * reloaded bundle brings its styles). One `<style data-tbnb-style=id>` per id in <head>.
+ * @param {string} id
+ * @param {string} css
+ */
+export function adoptStyles(id, css) {
+  const head = document.head || document.documentElement;
+  let style = /** @type {HTMLStyleElement | null} */ (head.querySelector(`style[data-tbnb-style="${id}"]`));
+  if (style && style.textContent === css) return;
+  if (!style) {
+    style = document.createElement("style");
+    style.setAttribute("data-tbnb-style", id);
+    head.append(style);
+  }
+  style.textContent = css;
+}

@@ -1,0 +1,114 @@
+// One chart of the scalars widget: its head (title, log y, ignore outliers, y range, reset
+// zoom) and its LineChart. The panel keeps its zoom and the full-resolution points of it.
+
+import { LineChart } from "../../chart/line-chart.js";
+import { el } from "../../core/dom.js";
+
+/** @typedef {import("./model").ChartSpec} ChartSpec */
+/** @typedef {import("./store").SeriesRecord} SeriesRecord */
+/** @typedef {import("../../core/types").Numbers} Numbers */
+
+/**
+ * @typedef {object} PanelHooks
+ * @property {(t: EventTarget, type: string, h: (e: any) => void) => void} on
+ * @property {import("../../chart/tooltip").Tooltip} tooltip
+ * @property {(panel: ChartPanel, trait: "log_y" | "ignore_outliers", on: boolean) => void} onToggle
+ * @property {(panel: ChartPanel, range: [number | null, number | null] | null) => void} onRange
+ * @property {(panel: ChartPanel, domain: [number, number] | null) => void} onZoom
+ */
+
+/** @param {string} s */
+const parseEnd = (s) => (s.trim() === "" || !Number.isFinite(Number(s)) ? null : Number(s));
+
+export class ChartPanel {
+  /**
+   * @param {ChartSpec} spec
+   * @param {number} height
+   * @param {PanelHooks} hooks
+   */
+  constructor(spec, height, hooks) {
+    this.spec = spec;
+    /** @type {string[]} tags shown (after the tag filter) */
+    this.tags = [...spec.tags];
+    /** @type {SeriesRecord[]} */
+    this.records = [];
+    /** @type {Map<string, {cols: Record<string, Numbers>, x: Float64Array | null}> | null} */
+    this.zoomData = null;
+    /** @type {number} id of the zoom whose points are awaited */
+    this.zoomSerial = 0;
+    /** @type {false | "over" | "smooth" | "all"} */
+    this.dirty = "all";
+    this.visible = true;
+    const { on } = hooks;
+    this.logy = el("input", { class: "tbnb-logy", type: "checkbox" });
+    this.outliers = el("input", { class: "tbnb-outliers", type: "checkbox" });
+    this.ymin = el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" });
+    this.ymax = el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" });
+    this.reset = el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true });
+    this.body = el("div", { class: "tbnb-chart-body" });
+    this.node = el(
+      "div",
+      { class: "tbnb-chart", "data-tag": spec.key, "data-series-count": "0", "data-zoomed": "none" },
+      el(
+        "div",
+        { class: "tbnb-chart-head" },
+        el("span", { class: "tbnb-chart-title", text: spec.key, title: spec.key }),
+        el("label", {}, this.logy, "log y"),
+        el("label", {}, this.outliers, "ignore outliers"),
+        this.ymin,
+        this.ymax,
+        this.reset,
+      ),
+      this.body,
+    );
+    this.chart = new LineChart(this.body, {
+      height,
+      tooltip: hooks.tooltip,
+      on,
+      onZoom: (domain) => hooks.onZoom(this, domain),
+    });
+    on(this.logy, "change", () => hooks.onToggle(this, "log_y", this.logy.checked));
+    on(this.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", this.outliers.checked));
+    const onRange = () => {
+      for (const box of [this.ymin, this.ymax]) {
+        box.classList.toggle("tbnb-invalid", box.value.trim() !== "" && !Number.isFinite(Number(box.value)));
+      }
+      const lo = parseEnd(this.ymin.value);
+      const hi = parseEnd(this.ymax.value);
+      hooks.onRange(this, lo === null && hi === null ? null : [lo, hi]);
+    };
+    on(this.ymin, "change", onRange);
+    on(this.ymax, "change", onRange);
+    on(this.reset, "click", () => {
+      this.chart.zoom = null;
+      hooks.onZoom(this, null);
+    });
+  }
+
+  /**
+   * Show the traits' per-chart settings (a box being edited keeps its text).
+   * @param {{logY: boolean, outliers: boolean, range: [number | null, number | null] | undefined}} s
+   */
+  sync(s) {
+    this.logy.checked = s.logY;
+    this.outliers.checked = s.outliers;
+    const [lo, hi] = s.range || [null, null];
+    const show = (/** @type {number | null} */ v) => (v === null || v === undefined ? "" : String(v));
+    if (document.activeElement !== this.ymin) this.ymin.value = show(lo);
+    if (document.activeElement !== this.ymax) this.ymax.value = show(hi);
+  }
+
+  /**
+   * Ask for a redraw at `level` (the view draws dirty, visible panels once per frame).
+   * @param {"over" | "smooth" | "all"} level
+   */
+  mark(level) {
+    const order = { over: 1, smooth: 2, all: 3 };
+    if (!this.dirty || order[level] > order[this.dirty]) this.dirty = level;
+  }
+
+  /** Whether the panel is shown (its tags pass the tag filter). */
+  get shown() {
+    return this.tags.length > 0;
+  }
+}
