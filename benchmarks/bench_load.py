@@ -1,15 +1,26 @@
-"""Whole-process load benchmark: tbnb vs tbparse vs a plain protobuf loop.
+"""Whole-process load benchmark: tbnb vs tbparse vs TensorBoard's Rust data server.
 
 Every measurement runs in a fresh subprocess; the parent reads the child's CPU time
 (user + sys) and peak RSS from ``os.wait4``. Each case runs ``--repeat`` times and the
-median is reported. numba compiles once into its on-disk cache; the first-run
-compile time is measured separately with an empty cache directory.
+median is reported. tbnb's kernels are compiled into the user cache once before
+measuring (``python -m tbnb.jit``); the compile's own time is reported under the table.
 
 Cases
 -----
-- ``tbnb``: ``tbnb.load(logdir).scalars`` (the public API), whole logdir.
+- ``tbnb``: ``tbnb.load(logdir).scalars`` (the public API), whole logdir, compiled
+  kernels from the cache.
+- ``tbnb-first``: the same on a fresh install (an empty cache): numpy decodes while
+  the kernels compile in a detached background process (waited for afterwards, so it
+  does not disturb the next measurement).
+- ``tbnb-serial``: the same with one worker, measuring the CPU spent in run tasks and
+  in the parallel copies into the frame; the rest is the serial part (imports,
+  planning, loading the kernels, building the frame). From it, the wall time on N
+  cores is extrapolated as ``serial + parallel / N``.
 - ``kernels``: read each file + ``scan_records`` (CRCs verified) + ``decode_scalars``,
   whole logdir: the compiled fast path alone.
+- ``tensorboard``: TensorBoard's Rust data server (what ``tensorboard --load_fast``
+  runs), whole logdir, every point kept, every record checksummed, until it logs the
+  end of its first load cycle.
 - ``tbparse``: ``tbparse.SummaryReader(subset).scalars`` on a subset of runs.
 - ``protobuf``: a plain Python loop (struct framing, no CRC) over ``Event.FromString``
   building the same frame, on the subset.
@@ -35,9 +46,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _proc import logdir_bytes, run_child, tensorboard_server, wait_for_background
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CASES = ("tbnb", "kernels", "tbparse", "protobuf")
+CASES = ("tbnb", "tbnb-first", "tbnb-serial", "kernels", "tensorboard", "tbparse", "protobuf")
+SUBSET_CASES = ("tbparse", "protobuf")
 
 
 # --- child side ----------------------------------------------------------------------
@@ -54,12 +70,43 @@ def child(case: str, logdir: str) -> dict[str, Any]:
     """Run one load in this process; return what the parent cannot see from outside."""
     t0 = time.perf_counter()
     df_bytes = None
-    if case == "tbnb":
+    extra: dict[str, Any] = {}
+    if case in ("tbnb", "tbnb-first"):
         import tbnb
 
-        df = tbnb.load(logdir).scalars
+        exp = tbnb.load(logdir)
+        df = exp.scalars
         points = len(df)
         df_bytes = int(df.memory_usage(deep=True).sum())
+        extra["decoders"] = sorted(getattr(exp.last_report, "decoders", ()))  # a before
+    elif case == "tbnb-serial":
+        import threading
+        from concurrent.futures import ThreadPoolExecutor
+
+        import tbnb.loader.scalar_store as store_module
+        import tbnb.loader.tasks as tasks_module
+
+        spent = [0.0]
+        lock = threading.Lock()
+
+        def timed(function: Any) -> Any:
+            def run(*args: Any, **kwargs: Any) -> Any:
+                start = time.thread_time()
+                try:
+                    return function(*args, **kwargs)
+                finally:
+                    with lock:
+                        spent[0] += time.thread_time() - start
+            return run
+
+        tasks_module.load_run = timed(tasks_module.load_run)
+        store_module._fill = timed(store_module._fill)
+        import tbnb
+
+        df = tbnb.load(logdir, executor=ThreadPoolExecutor(1)).scalars
+        points = len(df)
+        df_bytes = int(df.memory_usage(deep=True).sum())
+        extra["parallel_cpu"] = spent[0]
     elif case == "kernels":
         import numpy as np
 
@@ -69,8 +116,8 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         points = 0
         for path in _event_files(logdir):
             buf = np.frombuffer(read_from(path, 0), np.uint8)
-            scan = scan_records(buf)
-            out = decode_scalars(buf, scan.starts, scan.lengths)
+            scan = scan_records(buf, compiled=True)
+            out = decode_scalars(buf, scan.starts, scan.lengths, compiled=True)
             points += len(out.value)
     elif case == "tbparse":
         from tbparse import SummaryReader
@@ -117,32 +164,29 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         df_bytes = int(df.memory_usage(deep=True).sum())
     else:
         raise SystemExit(f"unknown case {case!r}")
-    return {"points": points, "df_bytes": df_bytes, "inner_wall": time.perf_counter() - t0}
+    return {"points": points, "df_bytes": df_bytes, "inner_wall": time.perf_counter() - t0,
+            **extra}
 
 
 # --- parent side ---------------------------------------------------------------------
 
 
+TBNB_ROOT = ROOT
+"""The checkout whose tbnb the children import (``--tbnb-root``: e.g. main, for a before)."""
+
+
 def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
     """One fresh-process run of ``case``: CPU, wall, peak RSS and the child's own report."""
-    with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", case, str(logdir), "--report", report.name],
-            cwd=ROOT, env=env,
-        )
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        if status != 0:
-            raise SystemExit(f"{case} failed with status {status}")
-        result: dict[str, Any] = json.loads(Path(report.name).read_text())
-    result.update(cpu=usage.ru_utime + usage.ru_stime, wall=wall,
-                  peak_rss=usage.ru_maxrss * 1024)
-    return result
-
-
-def logdir_bytes(logdir: Path) -> int:
-    return sum(os.path.getsize(p) for p in _event_files(str(logdir)))
+    argv = [__file__, "--child", case, str(logdir), "--tbnb-root", str(TBNB_ROOT)]
+    if case == "tensorboard":
+        return {**tensorboard_server(logdir), "points": None, "df_bytes": None}
+    if case == "tbnb-first":
+        with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
+            env = dict(os.environ, TBNB_CACHE_DIR=cache)
+            result = run_child(argv, env=env)
+            wait_for_background(cache)
+        return result
+    return run_child(argv, env=env)
 
 
 def make_subset(logdir: Path, runs: int, out: Path) -> Path:
@@ -162,41 +206,64 @@ def summarise(case: str, logdir: Path, runs: list[dict[str, Any]]) -> dict[str, 
     points = runs[0]["points"]
     size = logdir_bytes(logdir)
     df_bytes = runs[0]["df_bytes"]
-    return {
+    row = {
         "case": case, "logdir": str(logdir.relative_to(ROOT) if logdir.is_relative_to(ROOT)
                                     else logdir),
         "points": points, "bytes": size, "repeats": len(runs),
         "cpu_s": med["cpu"], "wall_s": med["wall"], "peak_rss": med["peak_rss"],
-        "us_per_point": med["cpu"] / points * 1e6, "mb_per_s": size / med["wall"] / 1e6,
+        "us_per_point": med["cpu"] / points * 1e6 if points else None,
+        "mb_per_s": size / med["wall"] / 1e6,
         "df_bytes": df_bytes, "rss_over_df": med["peak_rss"] / df_bytes if df_bytes else None,
+        "decoders": runs[0].get("decoders"),
     }
+    if case == "tbnb-serial":
+        parallel = statistics.median(r["parallel_cpu"] for r in runs)
+        row.update(parallel_cpu_s=parallel, serial_cpu_s=med["cpu"] - parallel)
+    return row
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    base = next((r["us_per_point"] for r in rows if r["case"] == "tbparse"), None)
+    base = next((r for r in rows if r["case"] == "tbparse"), None)
+    board = next((r for r in rows if r["case"] == "tensorboard"), None)
     lines = [
-        "| case | points | CPU µs/point | wall s | MB/s | peak RSS MB | frame MB | RSS/frame "
-        "| speed-up vs tbparse |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| case | points | CPU s | CPU µs/point | wall s | MB/s | peak RSS MB | frame MB "
+        "| RSS/frame | CPU/point vs tbparse | wall vs TensorBoard | RSS vs TensorBoard |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        points = f"{r['points']:,}" if r["points"] else "(whole logdir)"
+        per_point = f"{r['us_per_point']:.3f}" if r["us_per_point"] else "-"
         frame = f"{r['df_bytes'] / 1e6:.0f}" if r["df_bytes"] else "-"
         ratio = f"{r['rss_over_df']:.2f}" if r["rss_over_df"] else "-"
-        speed = f"{base / r['us_per_point']:.0f}x" if base else "-"
+        speed = (f"{base['us_per_point'] / r['us_per_point']:.0f}x less"
+                 if base and r["us_per_point"] else "-")
+        same = board and r["logdir"] == board["logdir"] and r["case"] != "tensorboard"
+        wall = f"{r['wall_s'] / board['wall_s']:.2f}" if same and board else "-"
+        rss = f"{r['peak_rss'] / board['peak_rss']:.2f}" if same and board else "-"
+        name = r["case"] + (f" ({','.join(r['decoders'])})" if r.get("decoders") else "")
         lines.append(
-            f"| {r['case']} | {r['points']:,} | {r['us_per_point']:.3f} | {r['wall_s']:.2f} "
-            f"| {r['mb_per_s']:.0f} | {r['peak_rss'] / 1e6:.0f} | {frame} | {ratio} | {speed} |"
-        )
+            f"| {name} | {points} | {r['cpu_s']:.2f} | {per_point} | {r['wall_s']:.2f} "
+            f"| {r['mb_per_s']:.0f} | {r['peak_rss'] / 1e6:.0f} | {frame} | {ratio} | {speed} "
+            f"| {wall} | {rss} |")
+    serial = next((r for r in rows if r["case"] == "tbnb-serial"), None)
+    if serial:
+        s, p = serial["serial_cpu_s"], serial["parallel_cpu_s"]
+        lines.append(
+            f"\nSerial part (one worker): {s:.2f} s CPU outside run tasks and copies, "
+            f"{p:.2f} s in them. Extrapolated wall (serial + parallel / N): "
+            + ", ".join(f"{n} cores {s + p / n:.2f} s" for n in (2, 4, 8, 16)) + ".")
     return "\n".join(lines)
 
 
-def compile_time(logdir: Path) -> float:
-    """Extra wall time of the kernels case with an empty numba cache."""
+def compile_time() -> float:
+    """Wall time of ``python -m tbnb.jit`` on an empty cache (the one-time background
+    compile of a fresh install)."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = measure("kernels", logdir, env)["wall"]
-    warm = measure("kernels", logdir)["wall"]
-    return float(cold - warm)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "tbnb.jit"], cwd=ROOT, check=True,
+                       env=dict(os.environ, TBNB_CACHE_DIR=cache, PYTHONPATH=str(ROOT)),
+                       stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
 
 
 def main() -> None:
@@ -206,27 +273,41 @@ def main() -> None:
     parser.add_argument("--subset-runs", type=int, default=1,
                         help="runs of the logdir given to tbparse and the protobuf loop")
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--no-compile-time", action="store_true",
+                        help="skip timing the one-time compile")
+    parser.add_argument("--tbnb-root", type=Path, default=ROOT,
+                        help="the checkout whose tbnb is measured (default: this one)")
     parser.add_argument("--child", nargs=2, metavar=("CASE", "LOGDIR"), help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(args.tbnb_root))
         Path(args.report).write_text(json.dumps(child(*args.child)))
         return
+    global TBNB_ROOT  # noqa: PLW0603 - the children's checkout, set once from the command line
+    TBNB_ROOT = args.tbnb_root.resolve()
     logdir = args.logdir.resolve()
     if not logdir.exists():
         raise SystemExit(f"{logdir} missing: run benchmarks/make_logdir.py first")
     subset = make_subset(logdir, args.subset_runs, HERE / "data" / f"_subset_{logdir.name}")
     cases = args.cases.split(",")
-    measure("kernels", subset)  # fill numba's cache outside the measurements
+    subprocess.run([sys.executable, "-m", "tbnb.jit"], cwd=ROOT, check=True,  # fill the cache
+                   env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL)
+    if TBNB_ROOT != ROOT and "tbnb" in cases:
+        measure("tbnb", logdir)  # that checkout may compile into its own cache first
     rows = []
     for case in cases:
-        target = subset if case in ("tbparse", "protobuf") else logdir
+        target = subset if case in SUBSET_CASES else logdir
         runs = [measure(case, target) for _ in range(args.repeat)]
         rows.append(summarise(case, target, runs))
-        print(f"{case}: {rows[-1]['us_per_point']:.3f} µs/point", file=sys.stderr)
-    compile_s = compile_time(subset)
-    text = table(rows) + f"\n\nFirst-run numba compile (empty cache): {compile_s:.1f} s\n"
+        print(f"{case}: {rows[-1]['cpu_s']:.2f} s CPU, {rows[-1]['wall_s']:.2f} s wall",
+              file=sys.stderr)
+    text = table(rows) + "\n\n"
+    compile_s = None if args.no_compile_time else compile_time()
+    if compile_s is not None:
+        text += f"One-time compile of the kernels (empty cache): {compile_s:.1f} s wall. "
+    text += (f"{os.cpu_count()} CPUs; medians of {args.repeat} runs; tbnb from "
+             f"{TBNB_ROOT}.\n")
     print(text)
     results = HERE / "results"
     results.mkdir(exist_ok=True)

@@ -34,7 +34,8 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tbnb.io.crc32c import masked_crc32c, masked_crc32c_range
+from tbnb.io.compiled.crc32c import masked_crc32c_range
+from tbnb.io.crc32c import masked_crc32c
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "data"

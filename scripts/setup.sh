@@ -48,10 +48,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 [ "$PROFILE" = demo ] && { echo "setup: done (demo)"; exit 0; }
 
-# Compile the loader's numba kernels once into their on-disk cache (a one-time cost of tens of
-# seconds; afterwards every process loads them in well under a second).
-.venv/bin/python -c "from tbnb.io.records import scan_records; from tbnb.decode.warmup import \
-warm_decoder; scan_records(b''); warm_decoder().join()"
+# Compile the loader's numba kernels once into the user cache (a one-time cost of tens of
+# seconds; afterwards every process loads them in well under a second). Loads never wait for
+# this: without it, large loads decode with numpy and compile in the background.
+.venv/bin/python -m tbnb.jit
 
 # Chromium for the JupyterLab browser tests (Debian packages; never a browser download).
 if ! command -v chromium >/dev/null 2>&1; then

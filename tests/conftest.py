@@ -11,6 +11,8 @@ import pytest
 
 from tests.ui._chromium import Chromium, missing_reason
 
+pytest_plugins = ["pytester"]  # tests/jit runs pytest in process, as plugin test suites do
+
 # --- record-layer fixtures (prefix rec_) --------------------------------------------
 
 

@@ -497,12 +497,13 @@ def assert_frames_identical(left: Any, right: Any) -> None:
 
 
 def ensure_compiled_decoder() -> None:
-    """Compile the loader's fast decoder now.
+    """Compile the loader's kernels now (once per cache), and load them in this process.
 
-    While it is not compiled, small ``fast=True`` loads decode with protobuf; tests
-    comparing the two paths must know the fast one really ran.
+    A load decodes with the compiled kernels only when they load from the cache; tests
+    comparing decoders must know ``decoder="compiled"`` really ran them.
     """
-    from tbnb.decode.warmup import decoder_ready, warm_decoder
+    from tbnb import jit
+    from tbnb.jit import loading
 
-    warm_decoder().join()
-    assert decoder_ready()
+    assert jit.compile_now("loader"), "the loader's kernels failed to compile"
+    assert jit.load("loader"), loading.problems

@@ -1,7 +1,7 @@
 """Layer ``decode``: record payloads into values.
 
-The compiled decoder for the common scalar layouts (:mod:`~tbnb.decode.scalars`,
-built from the wire primitives, validators and tag interner beside it), its
-warm-up, and ``TensorProto`` -> numpy (:mod:`~tbnb.decode.tensors`). Imports only
-``io`` and the schemas.
+The fast decoders of the common scalar layouts (:mod:`~tbnb.decode.scalars`): numpy
+(:mod:`~tbnb.decode.layouts`) and compiled (:mod:`~tbnb.decode.compiled`: wire
+primitives, validators, tag interner, the grouping kernel), and ``TensorProto`` ->
+numpy (:mod:`~tbnb.decode.tensors`). Imports only ``io``, ``jit`` and the schemas.
 """

@@ -1,5 +1,5 @@
 """Layer ``io``: bytes. CRC32C, TFRecord framing, reading files, finding runs in a logdir.
 
-The lowest layer: it knows nothing about protobuf or kinds of data, and imports no
-other tbnb layer (only :mod:`tbnb.warnings`).
+It knows nothing about protobuf or kinds of data, and imports only the layer-0 rooms:
+:mod:`tbnb.warnings`, and :mod:`tbnb.jit` for its compiled kernels (``io/compiled``).
 """

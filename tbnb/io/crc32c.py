@@ -1,10 +1,11 @@
-"""CRC32C (Castagnoli), the checksum of TFRecord framing, compiled with numba.
+"""CRC32C (Castagnoli), the checksum of TFRecord framing, without a compiler.
 
-A table-driven slice-by-8 implementation: eight 256-entry tables let the inner
-loop consume eight bytes per iteration with independent table look-ups. The
-njit kernels (:func:`crc32c_update`, :func:`masked_crc32c_range`) are meant to be
-called from other njit code over a ``uint8`` array; :func:`crc32c` and
-:func:`masked_crc32c` are the Python entry points.
+One CRC goes to ``google-crc32c`` (Google's C library, hardware-accelerated where the
+CPU allows, wheels for every platform; its pure-Python fallback otherwise). Many
+short ranges at once (:func:`crc32c_ranges`, the headers and payloads of a window of
+records) are computed by numpy in lock step, eight bytes per step with slice-by-8
+tables (:data:`TABLES`, shared with the compiled kernels in
+:mod:`tbnb.io.compiled.crc32c`); long ones go to ``google-crc32c`` one by one.
 
 Examples
 --------
@@ -12,21 +13,24 @@ Examples
 '0xe3069283'
 >>> masked_crc32c(b"")
 2726488792
+>>> import numpy as np
+>>> buf = np.frombuffer(b"123456789123456789", np.uint8)
+>>> [hex(c) for c in crc32c_ranges(buf, np.array([0, 9]), np.array([9, 9]))]
+['0xe3069283', '0xe3069283']
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 __all__ = [
     "CASTAGNOLI_POLY",
     "MASK_DELTA",
+    "TABLES",
     "crc32c",
-    "crc32c_update",
+    "crc32c_ranges",
     "mask",
     "masked_crc32c",
-    "masked_crc32c_range",
 ]
 
 CASTAGNOLI_POLY = 0x82F63B78
@@ -34,6 +38,9 @@ CASTAGNOLI_POLY = 0x82F63B78
 
 MASK_DELTA = 0xA282EAD8
 """TFRecord's mask constant (added after rotating the CRC right by 15 bits)."""
+
+LOCKSTEP_MAX = 512
+"""Ranges up to this long are computed by numpy in lock step; longer ones one by one."""
 
 
 def _make_tables() -> np.ndarray:
@@ -51,59 +58,27 @@ def _make_tables() -> np.ndarray:
     return tables
 
 
-_T = _make_tables()
+TABLES = _make_tables()
+"""Slice-by-8 tables: ``TABLES[k][b]`` is the CRC of byte ``b`` followed by ``k`` zeros."""
+
+_T32 = TABLES.astype(np.uint32)
 
 
-@njit(cache=True, nogil=True)
-def crc32c_update(crc: int, data: np.ndarray, start: int, stop: int) -> int:
-    """Continue a CRC32C over ``data[start:stop]`` (a ``uint8`` array); start with ``crc=0``.
+def _google() -> object | None:
+    try:
+        import google_crc32c
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    return google_crc32c
 
-    Returns the (unmasked) CRC as a non-negative int below ``2**32``.
-    """
-    t = _T
-    c = (crc ^ 0xFFFFFFFF) & 0xFFFFFFFF
-    i = start
-    while i + 8 <= stop:
-        lo = c ^ (
-            np.int64(data[i])
-            | (np.int64(data[i + 1]) << 8)
-            | (np.int64(data[i + 2]) << 16)
-            | (np.int64(data[i + 3]) << 24)
-        )
-        c = (
-            t[7, lo & 0xFF]
-            ^ t[6, (lo >> 8) & 0xFF]
-            ^ t[5, (lo >> 16) & 0xFF]
-            ^ t[4, (lo >> 24) & 0xFF]
-            ^ t[3, data[i + 4]]
-            ^ t[2, data[i + 5]]
-            ^ t[1, data[i + 6]]
-            ^ t[0, data[i + 7]]
-        )
-        i += 8
-    while i < stop:
-        c = t[0, (c ^ np.int64(data[i])) & 0xFF] ^ (c >> 8)
-        i += 1
+
+def _table_crc(data: bytes) -> int:
+    """Byte-at-a-time CRC32C (used only without ``google-crc32c``)."""
+    c = 0xFFFFFFFF
+    t0 = TABLES[0].tolist()
+    for b in data:
+        c = t0[(c ^ b) & 0xFF] ^ (c >> 8)
     return c ^ 0xFFFFFFFF
-
-
-@njit(cache=True, nogil=True)
-def mask(crc: int) -> int:
-    """Apply TFRecord's mask to an unmasked CRC32C."""
-    return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + MASK_DELTA) & 0xFFFFFFFF
-
-
-@njit(cache=True, nogil=True)
-def masked_crc32c_range(data: np.ndarray, start: int, stop: int) -> int:
-    """Masked CRC32C of ``data[start:stop]`` (a ``uint8`` array), as TFRecord stores it."""
-    return mask(crc32c_update(0, data, start, stop))
-
-
-def _as_u8(data: bytes | bytearray | memoryview | np.ndarray) -> np.ndarray:
-    """View ``data``'s raw bytes as a 1-D ``uint8`` array (copying only non-contiguous arrays)."""
-    if isinstance(data, np.ndarray):
-        return np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    return np.frombuffer(data, dtype=np.uint8)
 
 
 def crc32c(data: bytes | bytearray | memoryview | np.ndarray) -> int:
@@ -119,8 +94,25 @@ def crc32c(data: bytes | bytearray | memoryview | np.ndarray) -> int:
     >>> hex(crc32c(b"123456789"))
     '0xe3069283'
     """
-    buf = _as_u8(data)
-    return int(crc32c_update(0, buf, 0, buf.size))
+    raw = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
+    return int(getattr(_google(), "value", _table_crc)(raw))
+
+
+def mask(crc: int | np.ndarray) -> int | np.ndarray:
+    """Apply TFRecord's mask to unmasked CRC32C values (an int or a ``uint32`` array).
+
+    Examples
+    --------
+    >>> mask(crc32c(b"123456789")) == masked_crc32c(b"123456789")
+    True
+    >>> hex(mask(0xE3069283))
+    '0xc78ab0e5'
+    """
+    if isinstance(crc, np.ndarray):
+        c = crc.astype(np.uint32)
+        out: np.ndarray = ((c >> np.uint32(15)) | (c << np.uint32(17))) + np.uint32(MASK_DELTA)
+        return out
+    return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + MASK_DELTA) & 0xFFFFFFFF
 
 
 def masked_crc32c(data: bytes | bytearray | memoryview | np.ndarray) -> int:
@@ -134,5 +126,71 @@ def masked_crc32c(data: bytes | bytearray | memoryview | np.ndarray) -> int:
     >>> hex(masked_crc32c(struct.pack("<Q", 24)))
     '0x224b7fa3'
     """
-    buf = _as_u8(data)
-    return int(masked_crc32c_range(buf, 0, buf.size))
+    return int(mask(crc32c(data)))
+
+
+def _lockstep(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Unmasked CRCs of the ranges (numpy), all advanced together eight bytes a step.
+
+    Ranges are sorted by length, so those still running at a step are a suffix.
+    """
+    order = np.argsort(lengths, kind="stable")
+    s, n = starts[order], lengths[order]
+    blocks = n // 8
+    c = np.full(s.size, 0xFFFFFFFF, dtype=np.uint32)
+    t = _T32
+    first = np.searchsorted(blocks, np.arange(int(blocks[-1]) if blocks.size else 0),
+                            side="right").tolist()
+    for k, a in enumerate(first):
+        at = s[a:] + 8 * k
+        lo = c[a:] ^ (buf[at].astype(np.uint32) | (buf[at + 1].astype(np.uint32) << 8)
+                      | (buf[at + 2].astype(np.uint32) << 16)
+                      | (buf[at + 3].astype(np.uint32) << 24))
+        c[a:] = (t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF]
+                 ^ t[4][lo >> 24] ^ t[3][buf[at + 4]] ^ t[2][buf[at + 5]]
+                 ^ t[1][buf[at + 6]] ^ t[0][buf[at + 7]])
+    rest, tail = n % 8, s + 8 * blocks
+    for j in range(7):
+        m = np.flatnonzero(rest > j)
+        if m.size == 0:
+            break
+        c[m] = t[0][(c[m] ^ buf[tail[m] + j]) & 0xFF] ^ (c[m] >> 8)
+    out = np.empty_like(c)
+    out[order] = c ^ np.uint32(0xFFFFFFFF)
+    return out
+
+
+def crc32c_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                  raw: bytes | None = None) -> np.ndarray:
+    """Unmasked CRC32C of ``buf[starts[i]:starts[i] + lengths[i]]`` for every ``i``.
+
+    Parameters
+    ----------
+    buf
+        A ``uint8`` array.
+    starts, lengths
+        The ranges (integer arrays of one size), inside ``buf``.
+    raw
+        ``buf``'s bytes as a ``bytes`` object, if at hand (saves a copy for long ranges;
+        ``google-crc32c`` reads only ``bytes``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint32``, one CRC per range.
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    out = np.empty(starts.size, dtype=np.uint32)
+    short = lengths <= LOCKSTEP_MAX
+    short_at = np.flatnonzero(short)
+    if short_at.size:
+        out[short_at] = _lockstep(buf, starts[short_at], lengths[short_at])
+    long_at = np.flatnonzero(~short)
+    if long_at.size:
+        data = raw if raw is not None else buf.tobytes()
+        value = getattr(_google(), "value", _table_crc)
+        for i in long_at.tolist():
+            s = int(starts[i])
+            out[i] = value(data[s:s + int(lengths[i])])
+    return out

@@ -9,13 +9,19 @@ Examples
 b'3456'
 >>> read_window(fs, "/files-doc/f.bin", 8, 100)
 b'89'
+>>> import numpy as np
+>>> out = np.zeros(4, np.uint8)
+>>> read_window_into(fs, "/files-doc/f.bin", 7, out), out[:3].tobytes()
+(3, b'789')
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["read_span", "read_window"]
+import numpy as np
+
+__all__ = ["read_span", "read_window", "read_window_into"]
 
 
 def read_window(fs: Any, path: str, offset: int, size: int) -> bytes:
@@ -23,6 +29,25 @@ def read_window(fs: Any, path: str, offset: int, size: int) -> bytes:
     with fs.open(path, "rb") as f:
         f.seek(offset)
         return bytes(f.read(size))
+
+
+def read_window_into(fs: Any, path: str, offset: int, out: np.ndarray) -> int:
+    """Read up to ``out.size`` bytes of ``path`` from ``offset`` into ``out`` (a ``uint8``
+    array, reused from window to window: no new memory per read); return how many."""
+    view = memoryview(out.data).cast("B")
+    got = 0
+    with fs.open(path, "rb") as f:
+        f.seek(offset)
+        while got < len(view):
+            n = f.readinto(view[got:]) if hasattr(f, "readinto") else None
+            if n is None:  # a file object without readinto
+                data = f.read(len(view) - got)
+                n = len(data)
+                view[got:got + n] = data
+            if not n:
+                break
+            got += n
+    return got
 
 
 def read_span(fs: Any, path: str, offset: int, length: int) -> bytes:

@@ -5,6 +5,12 @@ crc32c(data)``. :func:`scan_records` walks a whole buffer in one compiled loop a
 returns where every good payload starts, how long it is, where the scan stopped and
 what was wrong on the way. It knows nothing about protobuf.
 
+Two implementations give identical scans: numpy (the default: a Python walk from
+header to header, then every CRC of the window checked at once by
+:func:`tbnb.io.crc32c.crc32c_ranges`; exact record-by-record rules only where a check
+fails) and a compiled numba kernel (``compiled=True``, :mod:`tbnb.io.compiled.records`,
+for large loads once :mod:`tbnb.jit` has it in the cache).
+
 Semantics
 ---------
 - **Truncated tail** (fewer than 12 bytes left, or a valid header whose data and
@@ -45,16 +51,16 @@ Examples
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from fsspec.core import url_to_fs
-from numba import njit
 
-from tbnb.io.crc32c import masked_crc32c_range
+from tbnb.io.crc32c import crc32c_ranges, mask
 
-__all__ = ["RecordProblem", "RecordScan", "read_from", "scan_records"]
+__all__ = ["RecordProblem", "RecordScan", "as_uint8", "read_from", "scan_records"]
 
 HEADER_BYTES = 12
 """Length (8) plus its masked CRC (4)."""
@@ -114,127 +120,127 @@ class RecordScan:
     problems: list[RecordProblem]
 
 
-@njit(cache=True, nogil=True)
-def _u32(buf: np.ndarray, i: int) -> int:
-    return int(
-        np.int64(buf[i])
-        | (np.int64(buf[i + 1]) << 8)
-        | (np.int64(buf[i + 2]) << 16)
-        | (np.int64(buf[i + 3]) << 24)
-    )
+_U64 = struct.Struct("<Q")
+_NO_RECORD = 1 << 48
+"""A length at or above this is never a real record (no file gets that large)."""
 
 
-@njit(cache=True, nogil=True)
-def _length(buf: np.ndarray, i: int) -> int:
-    """The u64 length at ``i``, or -1 when it is ``2**48`` or more."""
-    if buf[i + 6] != 0 or buf[i + 7] != 0:
-        return -1
-    return _u32(buf, i) | int(np.int64(buf[i + 4]) << 32) | int(np.int64(buf[i + 5]) << 40)
+def _u32(buf: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Little-endian uint32 at every offset of ``at``."""
+    out: np.ndarray = (buf[at].astype(np.uint32) | (buf[at + 1].astype(np.uint32) << 8)
+                       | (buf[at + 2].astype(np.uint32) << 16)
+                       | (buf[at + 3].astype(np.uint32) << 24))
+    return out
 
 
-@njit(cache=True, nogil=True)
-def _header_ok(buf: np.ndarray, i: int) -> bool:
-    return bool(masked_crc32c_range(buf, i, i + 8) == _u32(buf, i + 8))
+def _headers_ok(buf: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Whether the length CRC of the header at every offset of ``at`` matches."""
+    return np.asarray(mask(crc32c_ranges(buf, at, np.full(at.size, 8))) == _u32(buf, at + 8))
 
 
-@njit(cache=True, nogil=True)
-def _grow(a: np.ndarray, size: int) -> np.ndarray:
-    b = np.empty(max(2 * a.size, size), dtype=a.dtype)
-    b[: a.size] = a
-    return b
+def _data_ok(buf: np.ndarray, raw: bytes, at: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Whether the data CRC of the records with headers at ``at`` matches."""
+    d0 = at + HEADER_BYTES
+    return np.asarray(mask(crc32c_ranges(buf, d0, lengths, raw)) == _u32(buf, d0 + lengths))
 
 
-@njit(cache=True, nogil=True)
-def _resync(buf: np.ndarray, q: int, complete_only: bool) -> int:
-    """The first offset from ``q`` where a record starts, or -1.
+def _walk(raw: bytes, pos: int, n: int) -> tuple[list[int], list[int]]:
+    """Headers and lengths from ``pos`` on, following lengths while records fit (no CRC)."""
+    heads: list[int] = []
+    lengths: list[int] = []
+    unpack = _U64.unpack_from
+    while n - pos >= HEADER_BYTES:
+        (length,) = unpack(raw, pos)
+        end = pos + HEADER_BYTES + length + FOOTER_BYTES
+        if end > n:
+            break
+        heads.append(pos)
+        lengths.append(length)
+        pos = end
+    return heads, lengths
 
-    A record starts where the header CRC validates and, when the whole record is in
-    the buffer, the data CRC too. With ``complete_only`` the record must also be
-    whole; otherwise a validated header whose record runs past the end is accepted
-    (it may be the tail a writer is still writing).
+
+def _length(raw: bytes, pos: int) -> int:
+    """The u64 length at ``pos``, or -1 when it is ``2**48`` or more."""
+    length = int(_U64.unpack_from(raw, pos)[0])
+    return -1 if length >= _NO_RECORD else length
+
+
+def _resync(buf: np.ndarray, raw: bytes, q: int, complete_only: bool) -> int:
+    """The first offset from ``q`` where a record starts, or -1 (see the compiled kernel).
+
+    Candidates are checked a chunk at a time: header CRCs at every offset of the
+    chunk at once, then the data CRC of each offset whose header validated, in order.
     """
     n = buf.size
+    chunk = 1024
     while q + HEADER_BYTES <= n:
-        if _header_ok(buf, q):
-            length = _length(buf, q)
-            if length < 0 or length > n - q - HEADER_BYTES - FOOTER_BYTES:
+        at = np.arange(q, min(n - HEADER_BYTES, q + chunk - 1) + 1, dtype=np.int64)
+        if complete_only:  # only a whole record will do: its length must fit
+            lengths = (_u32(buf, at).astype(np.int64)
+                       | (_u32(buf, at + 4).astype(np.int64) << 32))
+            at = at[(lengths >= 0) & (lengths <= n - at - HEADER_BYTES - FOOTER_BYTES)]
+        for c in map(int, at[_headers_ok(buf, at)].tolist()):
+            length = _length(raw, c)
+            if length < 0 or length > n - c - HEADER_BYTES - FOOTER_BYTES:
                 if not complete_only:
-                    return q
-            else:
-                d0 = q + HEADER_BYTES
-                if masked_crc32c_range(buf, d0, d0 + length) == _u32(buf, d0 + length):
-                    return q
-        q += 1
+                    return c
+            elif _data_ok(buf, raw, np.array([c]), np.array([length]))[0]:
+                return c
+        q += chunk
+        chunk = min(4 * chunk, 1 << 20)
     return -1
 
 
-@njit(cache=True, nogil=True)
-def _scan_kernel(
-    buf: np.ndarray, verify_crc: bool
-) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
-    """Scan ``buf``; return (starts, lengths, end, problem offsets, kinds, skipped)."""
+def _scan_numpy(buf: np.ndarray, raw: bytes, verify_crc: bool) -> tuple[
+        np.ndarray, np.ndarray, int, list[tuple[int, int, int]]]:
+    """Scan ``buf``; return (starts, lengths, end, problems as (offset, kind, skipped))."""
     n = buf.size
-    cap = n // 64 + 16
-    starts = np.empty(cap, dtype=np.int64)
-    lengths = np.empty(cap, dtype=np.int64)
-    count = 0
-    p_off = np.empty(4, dtype=np.int64)
-    p_kind = np.empty(4, dtype=np.int8)
-    p_skip = np.empty(4, dtype=np.int64)
-    n_prob = 0
+    starts: list[np.ndarray] = []
+    lengths: list[np.ndarray] = []
+    problems: list[tuple[int, int, int]] = []
     pos = 0
     while n - pos >= HEADER_BYTES:
-        kind = 0
-        q = -1
-        if not _header_ok(buf, pos):
-            kind = _KIND_LENGTH_CRC
-            q = _resync(buf, pos + 1, False)
+        heads, sizes = _walk(raw, pos, n)
+        if heads:
+            at = np.array(heads, dtype=np.int64)
+            size = np.array(sizes, dtype=np.int64)
+            ok = _headers_ok(buf, at)
+            if verify_crc:
+                ok &= _data_ok(buf, raw, at, size)
+            bad = np.flatnonzero(~ok)
+            k = int(bad[0]) if bad.size else at.size
+            starts.append(at[:k] + HEADER_BYTES)
+            lengths.append(size[:k])
+            pos = int(at[k]) if k < at.size else heads[-1] + sizes[-1] + 16
+            if n - pos < HEADER_BYTES:
+                break
+        # The record at pos fails a check or runs past the end: the exact rules.
+        kind = _KIND_LENGTH_CRC
+        if not _headers_ok(buf, np.array([pos]))[0]:
+            q = _resync(buf, raw, pos + 1, False)
         else:
-            length = _length(buf, pos)
-            d0 = pos + HEADER_BYTES
+            length = _length(raw, pos)
             if length < 0 or length > n - pos - HEADER_BYTES - FOOTER_BYTES:
                 # Runs past the end: a tail still being written, unless a whole valid
                 # record follows inside it (then this record was cut short).
-                q = _resync(buf, pos + 1, True)
+                q = _resync(buf, raw, pos + 1, True)
                 if q < 0:
                     break
                 kind = _KIND_SHORT
-            elif verify_crc and masked_crc32c_range(buf, d0, d0 + length) != _u32(
-                    buf, d0 + length):
-                # The data does not match: its length may be wrong too, so look for
-                # the next record from the next byte rather than trusting it.
+            else:  # the data does not match: its length may be wrong too
                 kind = _KIND_DATA_CRC
-                q = _resync(buf, pos + 1, False)
-            else:
-                if count == starts.size:
-                    starts = _grow(starts, count + 1)
-                    lengths = _grow(lengths, count + 1)
-                starts[count] = d0
-                lengths[count] = length
-                count += 1
-                pos = d0 + length + FOOTER_BYTES
-                continue
+                q = _resync(buf, raw, pos + 1, False)
         if q < 0:
             q = n - (HEADER_BYTES - 1)
-        if n_prob == p_off.size:
-            p_off = _grow(p_off, n_prob + 1)
-            p_kind = _grow(p_kind, n_prob + 1)
-            p_skip = _grow(p_skip, n_prob + 1)
-        p_off[n_prob] = pos
-        p_kind[n_prob] = kind
-        p_skip[n_prob] = q - pos
-        n_prob += 1
+        problems.append((pos, kind, q - pos))
         if q <= pos:
             break
         pos = q
-    return (
-        starts[:count].copy(),
-        lengths[:count].copy(),
-        pos,
-        p_off[:n_prob].copy(),
-        p_kind[:n_prob].copy(),
-        p_skip[:n_prob].copy(),
-    )
+    if not starts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), pos, problems
+    return np.concatenate(starts), np.concatenate(lengths), pos, problems
 
 
 def as_uint8(buf: bytes | bytearray | memoryview | np.ndarray) -> np.ndarray:
@@ -257,6 +263,7 @@ def scan_records(
     *,
     base_offset: int = 0,
     verify_crc: bool = True,
+    compiled: bool = False,
 ) -> RecordScan:
     """Find the TFRecord payloads in ``buf``, verifying their CRCs.
 
@@ -269,6 +276,9 @@ def scan_records(
     verify_crc
         Check each payload's CRC (default). Header CRCs are always checked: they
         are what makes resynchronisation after corruption possible.
+    compiled
+        Use the compiled kernel (numba; compiled first if not in the cache). Both
+        implementations return the same scan.
 
     Returns
     -------
@@ -283,11 +293,16 @@ def scan_records(
     (0, 23, [RecordProblem(offset=0, kind='length_crc', skipped=23)])
     """
     arr = as_uint8(buf)
-    starts, lengths, end, p_off, p_kind, p_skip = _scan_kernel(arr, bool(verify_crc))
-    problems = [
-        RecordProblem(offset=base_offset + int(o), kind=_KIND_NAMES[int(k)], skipped=int(s))
-        for o, k, s in zip(p_off, p_kind, p_skip, strict=True)
-    ]
+    if compiled:
+        from tbnb.io.compiled.records import scan_kernel
+
+        starts, lengths, end, p_off, p_kind, p_skip = scan_kernel(arr, bool(verify_crc))
+        found = list(zip(p_off.tolist(), p_kind.tolist(), p_skip.tolist(), strict=True))
+    else:
+        raw = buf if isinstance(buf, bytes) else arr.tobytes()
+        starts, lengths, end, found = _scan_numpy(arr, raw, bool(verify_crc))
+    problems = [RecordProblem(offset=base_offset + o, kind=_KIND_NAMES[k], skipped=s)
+                for o, k, s in found]
     return RecordScan(starts=starts, lengths=lengths, end=int(end), problems=problems)
 
 

@@ -1,6 +1,6 @@
 """Collect one run's values across read windows and files, applying restarts in order.
 
-Scalar points arrive per window as column arrays (the compiled decoder) and as
+Scalar points arrive per window as column arrays (a fast decoder) and as
 single points (protobuf); every other value as rows of its kind. A
 ``SessionLog.START`` at step N drops what came before it in the run's stream with
 step >= N, in every kind, as TensorBoard does. At the end the run's scalar points are
@@ -72,6 +72,8 @@ class RunAccumulator:
         self.raw: dict[str, list[tuple[str, int, Any]]] = defaultdict(list)
         self.warnings: list[tuple[type[Warning], str]] = []
         self.bytes_read = 0
+        self.decoder = "numpy"
+        self.window: np.ndarray | None = None  # the compiled path's reused read buffer
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)
@@ -115,12 +117,15 @@ class RunAccumulator:
         for rows in records.values():
             rows.sort(key=_seq_of)  # fast-path tensor rows came first in each window
         scalar_tags, pieces = _compact_tags(list(self.tag_ids), self.pieces)
-        pieces = group_by_tag(pieces, len(scalar_tags))
+        grouped = self.decoder != "compiled"  # else grouped while copied into the frame
+        if grouped:
+            pieces = group_by_tag(pieces, len(scalar_tags))
         return RunResult(
             run=self.task.run, files=self.task.files, tag_meta=self.tag_meta,
             scalar_tags=scalar_tags, scalar_pieces=pieces, records=records,
             starts=self.starts, raw=dict(self.raw), warnings=self.warnings,
             bytes_read=self.bytes_read, seen_tags=self.seen_tags | set(self.tag_ids),
+            decoder=self.decoder, grouped=grouped,
         )
 
 
@@ -133,7 +138,7 @@ def _seq_of(row: dict[str, Any]) -> int:
 def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list[Piece]]:
     """Keep only the tags that have points, numbered in order of first appearance.
 
-    The compiled decoder numbers every tag it meets, including tags the filter drops
+    The fast decoders number every tag they meet, including tags the filter drops
     and tensor tags that are not scalars; those must not become categories.
     """
     pieces = [p for p in pieces if p[0].size]
@@ -141,10 +146,11 @@ def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list
         return [], []
     first_seen: dict[int, None] = {}
     for tag_id, *_ in pieces:
+        present = int(np.count_nonzero(np.bincount(tag_id)))  # distinct tags, no sort
         k = 1024  # first appearances are almost always near the start
         while True:
             ids, first = np.unique(tag_id[:k], return_index=True)
-            if k >= tag_id.size or ids.size == np.unique(tag_id).size:
+            if k >= tag_id.size or ids.size == present:
                 break
             k *= 8
         for tid in ids[np.argsort(first, kind="stable")].tolist():

@@ -1,6 +1,6 @@
 """Events decoded by protobuf into the run's accumulator, kind by kind.
 
-The compiled decoder handles the common scalar layouts; every other record is an
+The fast decoders handle the common scalar layouts; every other record is an
 ``Event`` parsed by protobuf and handed here: file version, writer, restarts, graphs
 and every summary value, which the kind registry normalises and turns into rows.
 

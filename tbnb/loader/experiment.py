@@ -23,7 +23,7 @@ import os
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -40,14 +40,9 @@ from tbnb.loader.report import ReloadReport
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.runs import RunSet
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
-from tbnb.loader.tasks import choose_decoder, run_tasks, unread_bytes
+from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_decoder, run_tasks, unread_bytes
 
 __all__ = ["Experiment", "ReloadReport", "load"]
-
-COLD_PROTOBUF_BYTES = 32 << 20
-"""Up to this many unread bytes, a load decodes with protobuf while the compiled
-decoder is not compiled yet (about 8 s of protobuf at worst, against a compile of
-tens of seconds)."""
 
 _SCALARS = "scalars"
 _HPARAMS = "hparams"
@@ -61,19 +56,21 @@ class Experiment(RunSet):
     ``exp.images``, ``exp.audio``, ``exp.text``, ``exp.pr_curves``, ``exp.tensors``,
     ``exp.graphs``, ``exp.custom_scalars``, ``exp.hparams``, ``exp.embeddings``,
     ``exp.metadata``); frames handed out are never changed by a later reload.
+    ``decoder=`` (one of :data:`tbnb.loader.state.DECODERS`, default ``auto``) picks how
+    records are decoded; every decoder gives the same frames.
     """
 
     def __init__(self, logdir: str | os.PathLike[str], *, runs: RunFilter = None,
                  tags: str | Sequence[str] | None = None,
                  event_types: Iterable[str] | None = None, executor: Executor | None = None,
                  verify_crc: bool = True, progress: bool | None = None,
-                 storage_options: dict[str, Any] | None = None, fast: bool = True) -> None:
+                 storage_options: dict[str, Any] | None = None, decoder: str = "auto") -> None:
         self.logdir = str(logdir)
         self.fs, self.root = open_logdir(logdir, storage_options)
         self.filters = {"runs": runs, "tags": tags, "event_types": event_types}
         self._keep_run = run_matcher(runs)
         self._options = LoadOptions(tags=tag_option(tags), kinds=kinds_option(event_types),
-                                    verify_crc=verify_crc, fast=fast)
+                                    verify_crc=verify_crc, decoder=decoder)
         self._executor = executor
         self._progress = progress
         self._files: dict[str, list[FileState]] = {}
@@ -130,14 +127,25 @@ class Experiment(RunSet):
 
     def _reload_once(self) -> ReloadReport:
         report = ReloadReport()
-        tasks = choose_decoder(self._plan(report), COLD_PROTOBUF_BYTES)
+        tasks = self._plan(report)
+        unread = sum(unread_bytes(t) for t in tasks)
+        tasks = choose_decoder(tasks, unread)
         if self._store is None:
-            capacity = sum(unread_bytes(t) for t in tasks) // MIN_BYTES_PER_POINT
             self._store = ScalarStore(
-                capacity=capacity,
+                capacity=unread // MIN_BYTES_PER_POINT,
                 runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
-        for result in run_tasks(tasks, self._executor, self._progress):
-            self._absorb(result, report)
+        # Runs are copied into the scalar store in parallel (each into the rows reserved
+        # for it in run order) while later runs still load.
+        workers = min(os.cpu_count() or 1, len(tasks))
+        copies = (ThreadPoolExecutor(workers, "tbnb-copy")
+                  if workers > 1 and unread >= PARALLEL_MIN_BYTES else None)
+        try:
+            for result in run_tasks(tasks, self._executor, self._progress, unread):
+                self._absorb(result, report, copies)
+            self._store.wait()
+        finally:
+            if copies is not None:
+                copies.shutdown(wait=True)
         if report.changed or report.bytes_read:
             self._cache.clear()  # hparams or metadata may have changed with no new points
         self._settle_candidates()
@@ -172,12 +180,15 @@ class Experiment(RunSet):
                                  tag_meta=self._tag_meta[run], options=self._options))
         return tasks
 
-    def _absorb(self, result: RunResult, report: ReloadReport) -> None:
+    def _absorb(self, result: RunResult, report: ReloadReport,
+                copies: Executor | None = None) -> None:
         run = result.run
         self._files[run] = result.files
         self._tag_meta[run] = result.tag_meta
         self._seen_tags.update(result.seen_tags)
         report.bytes_read += result.bytes_read
+        if result.bytes_read:
+            report.decoders.add(result.decoder)
         for category, message in result.warnings:
             report.problems.append(message)
             warnings.warn(message, category, stacklevel=5)
@@ -191,7 +202,8 @@ class Experiment(RunSet):
                 report.points_purged += len(rows) - len(kept)
                 self._records[run][key] = kept
         report.scalars_added += result.num_scalars
-        store.append(run, result.scalar_tags, result.scalar_pieces)
+        store.append(run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped,
+                     jobs=copies)
         for key, rows in result.records.items():
             self._records[run][key].extend(rows)
             report.values_added[key] = report.values_added.get(key, 0) + len(rows)

@@ -43,6 +43,9 @@ class ReloadReport:
         Points dropped by restarts (``SessionLog.START``).
     problems
         Every problem reported (also issued as warnings naming the file).
+    decoders
+        The decoders that read the bytes (``numpy``, ``compiled``, ``protobuf``; see
+        :data:`tbnb.loader.state.DECODERS`).
     """
 
     new_runs: list[str] = field(default_factory=list)
@@ -52,6 +55,7 @@ class ReloadReport:
     values_added: dict[str, int] = field(default_factory=dict)
     points_purged: int = 0
     problems: list[str] = field(default_factory=list)
+    decoders: set[str] = field(default_factory=set)
 
     @property
     def changed(self) -> bool:

@@ -5,11 +5,11 @@ metadata a writer put on a tag's first event is known when later events of that
 tag arrive, and restarts can be applied in stream order. Tasks are independent and
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
-Bytes are read in windows (8 MiB, grown for a larger record), so a file of
-gigabytes of images never sits in memory whole. Scalar points come from the
-compiled decoder where the record has a common shape and from protobuf otherwise;
-``LoadOptions(fast=False)`` decodes everything with protobuf (the reference the
-fast path is tested against).
+Bytes are read in windows (4 MiB, grown for a larger record), so a file of
+gigabytes of images never sits in memory whole. Scalar points come from the fast
+decoder (numpy, or the compiled kernels for large loads) where the record has a
+common shape and from protobuf otherwise; ``LoadOptions(decoder="protobuf")`` decodes
+everything with protobuf (the reference the fast decoders are tested against).
 
 Examples
 --------
@@ -39,9 +39,11 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from tbnb._proto import Event, SummaryMetadata
-from tbnb.io.files import read_window
+from tbnb.decode.scalars import decode_scalars
+from tbnb.io.files import read_window, read_window_into
 from tbnb.io.records import scan_records
 from tbnb.io.remote import is_storage_error
+from tbnb.jit import load as load_kernels
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
@@ -54,7 +56,7 @@ __all__ = ["SEQ_FILE_SHIFT", "WINDOW", "FileState", "LoadOptions", "RunResult", 
 
 _SCALARS = KINDS["scalars"].key
 
-WINDOW = 8 << 20
+WINDOW = 4 << 20
 """Bytes read at a time from an event file."""
 
 SEQ_FILE_SHIFT = 40
@@ -73,6 +75,7 @@ def load_run(task: RunTask) -> RunResult:
     and every good record around them is kept.
     """
     acc = RunAccumulator(task)
+    acc.decoder = _decoder(task.options.decoder)
     for state in task.files:
         try:
             _load_file(state, acc)
@@ -83,6 +86,14 @@ def load_run(task: RunTask) -> RunResult:
                                                 f"{type(error).__name__}: {error}"))
     _report_lost_tails(task.files, acc)
     return acc.result()
+
+
+def _decoder(requested: str) -> str:
+    """The decoder this process uses: ``compiled`` only if its kernels load from the
+    cache without compiling (else ``numpy``); ``auto`` here means ``numpy``."""
+    if requested == "compiled":
+        return "compiled" if load_kernels("loader") else "numpy"
+    return "numpy" if requested == "auto" else requested
 
 
 def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
@@ -106,13 +117,21 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
     fs, window = acc.task.fs, WINDOW
     problems: list[str] = []
     undecodable: list[str] = []
+    compiled = acc.decoder == "compiled"
     while True:
-        data = read_window(fs, state.path, state.offset, window)
-        if not data:
+        data: bytes | np.ndarray
+        if compiled:  # one window buffer per run, reused: no new memory per window
+            if acc.window is None or acc.window.size < window:
+                acc.window = np.empty(window, dtype=np.uint8)
+            data = acc.window[:read_window_into(fs, state.path, state.offset, acc.window[:window])]
+        else:  # bytes: what the numpy scanner's header walk reads fastest
+            data = read_window(fs, state.path, state.offset, window)
+        if not len(data):
             break
         acc.bytes_read += len(data)
-        buf = np.frombuffer(data, dtype=np.uint8)
-        scan = scan_records(buf, base_offset=state.offset, verify_crc=acc.options.verify_crc)
+        buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
+        scan = scan_records(data, base_offset=state.offset, verify_crc=acc.options.verify_crc,
+                            compiled=compiled)
         for problem in scan.problems:
             what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
@@ -143,10 +162,8 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
                    acc: RunAccumulator, undecodable: list[str]) -> None:
     base = state.offset
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
-    if acc.options.fast:
-        from tbnb.decode.scalars import decode_scalars
-
-        fast = decode_scalars(buf, starts, lengths)
+    if acc.decoder != "protobuf":
+        fast = decode_scalars(buf, starts, lengths, compiled=acc.decoder == "compiled")
         slow_index = np.flatnonzero(fast.fallback)
         _learn_fast_metadata(buf, fast, acc)
         if slow_index.size < fast.fallback.size:

@@ -7,6 +7,12 @@ never written never become resident memory). DataFrames handed to users are view
 of the filled part; later appends write past it and never change them, and a
 restart purge writes new columns instead of compacting in place.
 
+An append reserves the run's rows at once (in the caller's order) and copies its
+points there either at once or as a job on an executor (``jobs=``), so runs are
+copied in parallel; points not yet grouped by tag are grouped by the compiled
+counting sort while they are copied (:mod:`tbnb.decode.compiled.group`). Anything
+that reads or moves the columns first waits for the jobs (:meth:`ScalarStore.wait`).
+
 Examples
 --------
 >>> store = ScalarStore(capacity=8, runs=["a", "b"])
@@ -19,9 +25,12 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Executor, Future
 
 import numpy as np
 import pandas as pd
+
+Pieces = list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 MIN_BYTES_PER_POINT = 7
 """The fewest bytes of an event file that can hold one scalar point (a ``Summary.Value``
@@ -51,6 +60,7 @@ class ScalarStore:
         for run in runs:
             self._run_code(run)
         self.columns = self._allocate(max(capacity, 0), len(self.runs), 1)
+        self._pending: list[Future[None]] = []
 
     @staticmethod
     def _allocate(capacity: int, n_runs: int, n_tags: int) -> dict[str, np.ndarray]:
@@ -81,7 +91,13 @@ class ScalarStore:
             return
         self._reallocate(max(needed, self.capacity + self.capacity // 4))
 
+    def wait(self) -> None:
+        """Wait for the copies appends left running (re-raising their errors)."""
+        while self._pending:
+            self._pending.pop(0).result()
+
     def _reallocate(self, capacity: int, keep: np.ndarray | None = None) -> None:
+        self.wait()
         new = self._allocate(capacity, len(self.runs), len(self.tags))
         n = self.n if keep is None else int(keep.sum())
         for name in _COLUMNS:
@@ -94,14 +110,17 @@ class ScalarStore:
         for name, count in (("run", len(self.runs)), ("tag", len(self.tags))):
             dtype = code_dtype(count)
             if self.columns[name].dtype != dtype:
+                self.wait()
                 self.columns[name] = self.columns[name].astype(dtype)
 
-    def append(self, run: str, tags: Sequence[str],
-               pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    def append(self, run: str, tags: Sequence[str], pieces: Pieces, *, grouped: bool = True,
+               jobs: Executor | None = None) -> None:
         """Append one run's points, given as ``(tag_id, step, wall_time, value)`` pieces.
 
-        ``tag_id`` indexes ``tags``. The list is emptied as its pieces are copied, so
-        their memory is released while the store fills.
+        ``tag_id`` indexes ``tags``. ``grouped``: the pieces hold each tag's points
+        together, tags in order (else they are grouped while copied, which needs the
+        compiled kernels). With ``jobs`` the copy runs on that executor. The list is
+        emptied: its pieces are released as they are copied.
         """
         k = sum(int(piece[1].shape[0]) for piece in pieces)
         if k == 0:
@@ -114,20 +133,19 @@ class ScalarStore:
         self.tags.extend(list(self.tag_codes)[len(self.tags):])
         self._widen_codes()
         self.reserve(k)
-        cols = self.columns
-        pieces.reverse()
-        while pieces:
-            tag_id, step, wall_time, value = pieces.pop()
-            lo, hi = self.n, self.n + int(step.shape[0])
-            cols["run"][lo:hi] = run_code
-            cols["tag"][lo:hi] = local[tag_id]
-            cols["step"][lo:hi] = step
-            cols["wall_time"][lo:hi] = wall_time
-            cols["value"][lo:hi] = value
-            self.n = hi
+        lo = self.n
+        self.n = lo + k
+        mine = list(pieces)
+        pieces.clear()
+        if jobs is None:
+            _fill(self.columns, lo, k, run_code, local, mine, grouped)
+        else:
+            self._pending.append(jobs.submit(_fill, self.columns, lo, k, run_code, local, mine,
+                                             grouped))
 
     def purge(self, run: str, min_step: int) -> int:
         """Drop the points of ``run`` with ``step >= min_step``; return how many."""
+        self.wait()
         code = self.run_codes.get(run)
         if code is None or self.n == 0:
             return 0
@@ -140,6 +158,7 @@ class ScalarStore:
 
     def frame(self) -> pd.DataFrame:
         """A DataFrame viewing the stored points (run, tag, step, wall_time, value)."""
+        self.wait()
         self._widen_codes()
         n = self.n
         views = {name: self.columns[name][:n] for name in _COLUMNS}
@@ -159,3 +178,32 @@ class ScalarStore:
         self._bases = [b for b in getattr(self, "_bases", []) if b[0] <= alive] + [
             (alive, base)]
         return base.copy(deep=False)
+
+
+def _fill(columns: dict[str, np.ndarray], lo: int, k: int, run_code: int, local: np.ndarray,
+          pieces: Pieces, grouped: bool) -> None:
+    """Copy a run's pieces into rows ``lo:lo + k`` of ``columns`` (grouping them by tag)."""
+    columns["run"][lo:lo + k] = run_code
+    if not grouped:
+        from tbnb.decode.compiled.group import count_tags, scatter_points
+
+        counts = np.zeros(local.size, dtype=np.int64)
+        pieces = [(np.ascontiguousarray(t, dtype=np.int32), np.ascontiguousarray(s, np.int64),
+                   np.ascontiguousarray(w, np.float64), np.ascontiguousarray(v, np.float64))
+                  for t, s, w, v in pieces]
+        for piece in pieces:
+            count_tags(piece[0], counts)
+        cursor = lo + np.cumsum(counts) - counts
+        out = (columns["tag"], columns["step"], columns["wall_time"], columns["value"])
+        while pieces:
+            scatter_points(*pieces.pop(0), local, cursor, *out)
+        return
+    pieces.reverse()
+    while pieces:
+        tag_id, step, wall_time, value = pieces.pop()
+        hi = lo + int(step.shape[0])
+        columns["tag"][lo:hi] = local[tag_id]
+        columns["step"][lo:hi] = step
+        columns["wall_time"][lo:hi] = wall_time
+        columns["value"][lo:hi] = value
+        lo = hi

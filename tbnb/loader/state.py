@@ -20,7 +20,7 @@ import numpy as np
 from tbnb.io.logdir import host_from_filename
 from tbnb.kinds import EVENT_TYPES, TagMetadata
 
-__all__ = ["FileState", "LoadOptions", "Piece", "RunResult", "RunTask"]
+__all__ = ["DECODERS", "FileState", "LoadOptions", "Piece", "RunResult", "RunTask"]
 
 Piece = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """Scalar points as ``(tag_id, step, wall_time, value)`` arrays."""
@@ -54,14 +54,27 @@ class FileState:
             self.last_wall_time = hi
 
 
+DECODERS = ("auto", "compiled", "numpy", "protobuf")
+"""How a load decodes: ``auto`` picks ``numpy`` or ``compiled`` (see
+:func:`tbnb.loader.tasks.choose_decoder`); ``compiled`` uses the numba kernels when they
+load from the cache (else ``numpy``); ``numpy`` matches the common scalar layouts
+with array operations; ``protobuf`` parses every record (the reference). Every
+decoder gives identical frames."""
+
+
 @dataclass(frozen=True)
 class LoadOptions:
-    """What to keep while loading: a tag filter, the kinds wanted, CRC checking."""
+    """What to keep while loading: a tag filter, the kinds wanted, CRC checking, and
+    the decoder (one of :data:`DECODERS`)."""
 
     tags: str | tuple[str, ...] | None = None
     kinds: frozenset[str] = EVENT_TYPES
     verify_crc: bool = True
-    fast: bool = True
+    decoder: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.decoder not in DECODERS:
+            raise ValueError(f"decoder must be one of {DECODERS}, got {self.decoder!r}")
 
     @cached_property
     def _tag_pattern(self) -> re.Pattern[str] | None:
@@ -94,7 +107,9 @@ class RunResult:
     ``records`` holds each records kind's rows (see :attr:`tbnb.kinds.base.Kind.rows`),
     ``raw`` the ``(tag, step, data)`` of raw kinds (hparams), ``starts`` the
     ``SessionLog.START`` restarts as ``(seq, step)``, ``seen_tags`` every tag met
-    (kept by the tag filter or not).
+    (kept by the tag filter or not), ``decoder`` the decoder that read them.
+    ``scalar_pieces`` hold each tag's points together (tags in order) if ``grouped``;
+    the compiled decoder leaves that to the copy into the frame.
     """
 
     run: str
@@ -108,6 +123,8 @@ class RunResult:
     warnings: list[tuple[type[Warning], str]]
     bytes_read: int
     seen_tags: set[str] = field(default_factory=set)
+    decoder: str = "numpy"
+    grouped: bool = True
 
     @property
     def hparams_values(self) -> list[tuple[str, int, Any]]:

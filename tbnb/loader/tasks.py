@@ -1,5 +1,11 @@
 """Running one load's run tasks: the decoder to use, an executor, a progress bar.
 
+A load of less than :data:`COMPILED_MIN_BYTES` decodes with numpy: importing numba and
+loading its kernels would cost more than they save. A larger one uses the compiled
+kernels once :mod:`tbnb.jit` has them in the cache; until then it decodes with numpy
+too and starts the compile in a detached background process, so no load ever waits
+for the compiler.
+
 Examples
 --------
 >>> import fsspec
@@ -18,12 +24,21 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 
-from tbnb.decode.warmup import decoder_ready, warm_decoder
 from tbnb.io.remote import is_storage_error
+from tbnb.jit import available, compile_in_background, ready
+from tbnb.jit import load as load_kernels
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
 
-__all__ = ["choose_decoder", "run_tasks", "unread_bytes"]
+__all__ = ["COMPILED_MIN_BYTES", "PARALLEL_MIN_BYTES", "choose_decoder", "run_tasks",
+           "unread_bytes"]
+
+COMPILED_MIN_BYTES = 64 << 20
+"""From this many unread bytes on, a load uses the compiled kernels (when in the cache)."""
+
+PARALLEL_MIN_BYTES = 4 << 20
+"""From this many unread bytes on, runs load on a thread pool (smaller loads take less
+time than starting threads, and less memory without them)."""
 
 
 def unread_bytes(task: RunTask) -> int:
@@ -38,39 +53,49 @@ def unread_bytes(task: RunTask) -> int:
     return total
 
 
-def choose_decoder(tasks: list[RunTask], cold_limit: int) -> list[RunTask]:
-    """Decode a small load with protobuf while the compiled decoder is still cold.
+def choose_decoder(tasks: list[RunTask], unread: int) -> list[RunTask]:
+    """Resolve the ``auto`` decoder of a load of ``unread`` bytes (see the module notes).
 
-    Compiling it takes tens of seconds once per install; protobuf decodes a few
-    megabytes faster than that, and both give identical frames. The compiler runs
-    in the background meanwhile, for the next (re)load.
+    Both decoders give identical frames. Only a file check is made here: each task
+    uses the kernels if they load from the cache when it starts (:func:`tbnb.jit.load`),
+    and numpy otherwise.
     """
-    if not tasks or not tasks[0].options.fast or decoder_ready():
+    if not tasks or tasks[0].options.decoder != "auto":
         return tasks
-    warm_decoder()
-    if sum(unread_bytes(t) for t in tasks) > cold_limit:
-        return tasks
-    slow = replace(tasks[0].options, fast=False)
-    return [replace(t, options=slow) for t in tasks]
+    decoder = "numpy"
+    if unread >= COMPILED_MIN_BYTES and available():
+        # Each task takes the kernels if they are in the cache when it starts: a large
+        # load on a fresh install decodes with numpy until the background compile is done.
+        decoder = "compiled"
+        if not ready("loader"):
+            compile_in_background("loader")
+    options = replace(tasks[0].options, decoder=decoder)
+    return [replace(t, options=options) for t in tasks]
 
 
 def run_tasks(tasks: list[RunTask], executor: Executor | None,
-              progress: bool | None) -> Iterator[RunResult]:
+              progress: bool | None, unread: int | None = None) -> Iterator[RunResult]:
     """Load every task (on ``executor``, or a thread pool as large as the machine).
 
     Results come in task order. ``progress``: ``None`` shows a bar for loads longer
-    than a second, ``True`` always, ``False`` never.
+    than a second, ``True`` always, ``False`` never; ``unread`` is the bar's total
+    (the tasks' unread bytes, counted if not given).
     """
     if not tasks:
         return iter(())
+    if tasks[0].options.decoder == "compiled" and (
+            executor is None or isinstance(executor, ThreadPoolExecutor)):
+        load_kernels("loader")  # once, here, rather than in the first task while others wait
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=sum(unread_bytes(t) for t in tasks), unit="B", unit_scale=True,
+        total = sum(unread_bytes(t) for t in tasks) if unread is None else unread
+        bar = tqdm(total=total, unit="B", unit_scale=True,
                    desc="tbnb.load", delay=0.0 if progress else 1.0, leave=False)
     own = None
-    if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1:
+    if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1 and (
+            unread is None or unread >= PARALLEL_MIN_BYTES):
         own = executor = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, len(tasks)))
 
     def results() -> Iterator[RunResult]:

@@ -1,4 +1,8 @@
-"""CRC32C against published vectors and two independent implementations."""
+"""CRC32C against published vectors and two independent implementations.
+
+Three of tbnb's own: one range by ``google-crc32c`` (or the table fallback without it),
+many ranges at once by numpy (:func:`crc32c_ranges`), and the compiled kernels.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tbnb.io.crc32c import crc32c, crc32c_update, masked_crc32c, masked_crc32c_range
+from tbnb.io import crc32c as crc_module
+from tbnb.io.compiled.crc32c import (
+    HARDWARE,
+    crc32c_update,
+    crc32c_update_hw,
+    crc32c_update_sw,
+    masked_crc32c_range,
+)
+from tbnb.io.crc32c import crc32c, crc32c_ranges, mask, masked_crc32c
 
 
 @pytest.mark.parametrize(
@@ -29,6 +41,9 @@ from tbnb.io.crc32c import crc32c, crc32c_update, masked_crc32c, masked_crc32c_r
 )
 def test_known_vectors(data: bytes, expected: int) -> None:
     assert crc32c(data) == expected
+    assert crc_module._table_crc(data) == expected  # without google-crc32c
+    arr = np.frombuffer(data, np.uint8)
+    assert crc32c_ranges(arr, np.array([0]), np.array([len(data)])).tolist() == [expected]
 
 
 def _reference_mask(crc: int) -> int:
@@ -55,7 +70,25 @@ def test_random_data_all_lengths_and_alignments() -> None:
             chunk = raw[start : start + length]
             expected = crc32c_pkg.crc32c(chunk)
             assert crc32c_update(0, data, start, start + length) == expected
+            assert crc32c_update_sw(0, data, start, start + length) == expected
+            if HARDWARE:  # the CPU's CRC32C instructions, as compiled kernels use them
+                assert crc32c_update_hw(0, data, start, start + length) == expected
             assert google_crc32c.value(chunk) == expected
+
+
+def test_many_ranges_at_once_short_and_long() -> None:
+    rng = np.random.default_rng(3)
+    data = rng.integers(0, 256, 20_000, dtype=np.uint8)
+    raw = data.tobytes()
+    starts = rng.integers(0, 10_000, 3000)
+    lengths = np.concatenate([rng.integers(0, 80, 2000), rng.integers(0, 9000, 1000)])
+    got = crc32c_ranges(data, starts, lengths)
+    assert got.dtype == np.uint32
+    assert got.tolist() == [crc32c_pkg.crc32c(raw[s:s + n]) for s, n in zip(
+        starts.tolist(), lengths.tolist(), strict=True)]
+    assert crc32c_ranges(data, starts, lengths, raw).tolist() == got.tolist()
+    assert mask(got).tolist() == [_reference_mask(int(c)) for c in got]
+    assert crc32c_ranges(data, starts[:0], lengths[:0]).size == 0
 
 
 def test_large_buffer_and_input_types() -> None:
@@ -78,5 +111,7 @@ def test_matches_reference_and_chains(data: bytes, cut: int) -> None:
     arr = np.frombuffer(data, dtype=np.uint8)
     cut = min(cut, len(data))
     assert crc32c(data) == crc32c_pkg.crc32c(data) == google_crc32c.value(data)
+    assert crc32c_ranges(arr, np.array([0, cut]), np.array([len(data), len(data) - cut])
+                         ).tolist() == [crc32c(data), crc32c(data[cut:])]
     assert crc32c_update(crc32c_update(0, arr, 0, cut), arr, cut, len(data)) == crc32c(data)
     assert masked_crc32c_range(arr, 0, len(data)) == _reference_mask(crc32c(data))

@@ -40,6 +40,19 @@ def reference_records(buf: bytes) -> list[tuple[int, int]]:
     return out
 
 
+BOTH = pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+"""Every scan test runs the numpy and the compiled implementations."""
+
+
+def assert_same_scans(buf: bytes, verify: bool) -> None:
+    """The numpy and the compiled scans of ``buf`` are identical."""
+    a = scan_records(buf, verify_crc=verify, base_offset=7)
+    b = scan_records(buf, verify_crc=verify, base_offset=7, compiled=True)
+    assert a.starts.tolist() == b.starts.tolist()
+    assert a.lengths.tolist() == b.lengths.tolist()
+    assert (a.end, a.problems) == (b.end, b.problems)
+
+
 def payloads(buf: bytes, scan_starts: np.ndarray, scan_lengths: np.ndarray) -> list[bytes]:
     return [buf[s : s + n] for s, n in zip(scan_starts, scan_lengths, strict=True)]
 
@@ -52,10 +65,11 @@ def rec_small() -> tuple[bytes, list[bytes]]:
 
 
 @pytest.mark.parametrize("fixture", ["rec_tbx_file", "rec_torch_file"])
-def test_real_writers(fixture: str, request: pytest.FixtureRequest) -> None:
+@BOTH
+def test_real_writers(compiled: bool, fixture: str, request: pytest.FixtureRequest) -> None:
     path = request.getfixturevalue(fixture)
     buf = Path(path).read_bytes()
-    scan = scan_records(buf)
+    scan = scan_records(buf, compiled=compiled)
     ref = reference_records(buf)
     assert scan.problems == []
     assert scan.end == len(buf)
@@ -70,106 +84,125 @@ def test_real_writers(fixture: str, request: pytest.FixtureRequest) -> None:
     second = int(scan.starts[1]) - 12
     rest = read_from(path, second)
     assert rest == buf[second:]
-    assert len(scan_records(rest, base_offset=second).starts) == len(ref) - 1
+    assert len(scan_records(rest, base_offset=second, compiled=compiled).starts) == len(ref) - 1
 
 
-def test_empty_and_header_only() -> None:
-    empty = scan_records(b"")
+@BOTH
+def test_empty_and_header_only(compiled: bool) -> None:
+    empty = scan_records(b"", compiled=compiled)
     assert (len(empty.starts), empty.end, empty.problems) == (0, 0, [])
     header = frame(b"x" * 10)[:12]
-    scan = scan_records(header)
+    scan = scan_records(header, compiled=compiled)
     assert (len(scan.starts), scan.end, scan.problems) == (0, 0, [])
 
 
-def test_every_truncation_point_then_resume(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_every_truncation_point_then_resume(
+    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+) -> None:
     buf, datas = rec_small
     bounds = np.cumsum([0] + [16 + len(d) for d in datas])
     for cut in range(len(buf) + 1):
         complete = int(np.searchsorted(bounds, cut, side="right")) - 1
-        scan = scan_records(buf[:cut])
+        scan = scan_records(buf[:cut], compiled=compiled)
         assert scan.problems == []
         assert scan.end == bounds[complete]
         assert payloads(buf, scan.starts, scan.lengths) == datas[:complete]
         # The writer appends the rest; the reader resumes at `end`.
-        rest = scan_records(buf[scan.end :], base_offset=scan.end)
+        rest = scan_records(buf[scan.end :], base_offset=scan.end, compiled=compiled)
         assert rest.problems == []
         assert rest.end == len(buf) - scan.end
         assert payloads(buf[scan.end :], rest.starts, rest.lengths) == datas[complete:]
 
 
-def test_bad_data_crc_skips_only_that_record(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_bad_data_crc_skips_only_that_record(
+    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0])  # record 1
     crc_at = start + 12 + len(datas[1])
     bad = bytearray(buf)
     bad[crc_at] ^= 0x01
-    scan = scan_records(bad, base_offset=1000)
+    scan = scan_records(bad, base_offset=1000, compiled=compiled)
     assert scan.problems == [RecordProblem(1000 + start, "data_crc", 16 + len(datas[1]))]
     assert payloads(buf, scan.starts, scan.lengths) == [datas[0], *datas[2:]]
     assert scan.end == len(buf)
 
 
-def test_flipped_payload_bit(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_flipped_payload_bit(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0]) + 16 + len(datas[1])  # record 2
     bad = bytearray(buf)
     bad[start + 12 + 3] ^= 0x40
-    scan = scan_records(bad)
+    scan = scan_records(bad, compiled=compiled)
     assert [(p.offset, p.kind) for p in scan.problems] == [(start, "data_crc")]
     assert payloads(buf, scan.starts, scan.lengths) == [*datas[:2], *datas[3:]]
     # Without data CRCs the flipped record is returned as is.
-    loose = scan_records(bad, verify_crc=False)
+    loose = scan_records(bad, verify_crc=False, compiled=compiled)
     assert loose.problems == []
     assert len(loose.starts) == len(datas)
     assert bytes(bad[loose.starts[2] : loose.starts[2] + loose.lengths[2]]) != datas[2]
 
 
 @pytest.mark.parametrize("byte", [0, 3, 7, 8, 11])
-def test_bad_length_crc_resynchronises(rec_small: tuple[bytes, list[bytes]], byte: int) -> None:
+@BOTH
+def test_bad_length_crc_resynchronises(
+    compiled: bool, rec_small: tuple[bytes, list[bytes]], byte: int,
+) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0]) + 16 + len(datas[1])  # record 2
     bad = bytearray(buf)
     bad[start + byte] ^= 0x10
     for verify in (True, False):
-        scan = scan_records(bad, verify_crc=verify)
+        scan = scan_records(bad, verify_crc=verify, compiled=compiled)
         assert scan.problems == [RecordProblem(start, "length_crc", 16 + len(datas[2]))]
         assert payloads(buf, scan.starts, scan.lengths) == [*datas[:2], *datas[3:]]
         assert scan.end == len(buf)
 
 
-def test_garbage_between_records(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_garbage_between_records(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0])
     garbage = np.random.default_rng(3).integers(0, 256, 777, dtype=np.uint8).tobytes()
     bad = buf[:start] + garbage + buf[start:]
-    scan = scan_records(bad)
+    scan = scan_records(bad, compiled=compiled)
     assert scan.problems == [RecordProblem(start, "length_crc", len(garbage))]
     assert payloads(bad, scan.starts, scan.lengths) == datas
 
 
-def test_garbage_at_end_keeps_a_late_record_possible(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_garbage_at_end_keeps_a_late_record_possible(
+    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+) -> None:
     buf, datas = rec_small
     bad = buf + b"\x01" * 40
-    scan = scan_records(bad)
+    scan = scan_records(bad, compiled=compiled)
     assert scan.problems == [RecordProblem(len(buf), "length_crc", 40 - 11)]
     assert scan.end == len(bad) - 11
     assert payloads(bad, scan.starts, scan.lengths) == datas
 
 
-def test_resync_onto_a_record_still_being_written(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_resync_onto_a_record_still_being_written(
+    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+) -> None:
     buf, datas = rec_small
     bad = b"junk" + buf[:-5]  # the last record's data is incomplete
-    scan = scan_records(bad)
+    scan = scan_records(bad, compiled=compiled)
     assert scan.problems == [RecordProblem(0, "length_crc", 4)]
     assert payloads(bad, scan.starts, scan.lengths) == datas[:-1]
     assert scan.end == len(bad) - (16 + len(datas[-1]) - 5)
 
 
-def test_text_file_named_like_an_event_file(tmp_path: Path) -> None:
+@BOTH
+def test_text_file_named_like_an_event_file(compiled: bool, tmp_path: Path) -> None:
     path = tmp_path / "events.out.tfevents.123.host"
     path.write_text("This is not an event file.\n" * 200)
     buf = read_from(str(path), 0)
-    scan = scan_records(buf)
+    scan = scan_records(buf, compiled=compiled)
     assert len(scan.problems) == 1
     assert scan.problems[0].kind == "length_crc"
     assert len(scan.starts) == 0
@@ -178,9 +211,10 @@ def test_text_file_named_like_an_event_file(tmp_path: Path) -> None:
     assert (len(again.starts), again.end, again.problems) == (0, 0, [])
 
 
-def test_three_megabyte_record(rec_big_image_file: str) -> None:
+@BOTH
+def test_three_megabyte_record(compiled: bool, rec_big_image_file: str) -> None:
     buf = read_from(rec_big_image_file, 0)
-    scan = scan_records(buf)
+    scan = scan_records(buf, compiled=compiled)
     assert scan.problems == []
     assert int(scan.lengths.max()) > 3_000_000
     big = int(np.argmax(scan.lengths))
@@ -188,15 +222,16 @@ def test_three_megabyte_record(rec_big_image_file: str) -> None:
     assert len(event.summary.value[0].image.encoded_image_string) > 3_000_000
     # Truncated anywhere inside the big record: stop before it, resume later.
     cut = int(scan.starts[big]) + 1_500_000
-    head = scan_records(buf[:cut])
+    head = scan_records(buf[:cut], compiled=compiled)
     assert head.end == int(scan.starts[big]) - 12
     assert len(head.starts) == big
 
 
-def test_input_types(rec_small: tuple[bytes, list[bytes]]) -> None:
+@BOTH
+def test_input_types(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     for form in (buf, bytearray(buf), memoryview(buf), np.frombuffer(buf, np.uint8)):
-        scan = scan_records(form)
+        scan = scan_records(form, compiled=compiled)
         assert payloads(buf, scan.starts, scan.lengths) == datas
 
 
@@ -212,8 +247,8 @@ def test_read_from_fsspec_memory(rec_small: tuple[bytes, list[bytes]]) -> None:
     assert read_from("/tbnb-records-test/run/events.out.tfevents.1.host", 5, fs=fs) == buf[5:]
 
 
-def _check_invariants(buf: bytes, verify: bool) -> None:
-    scan = scan_records(buf, verify_crc=verify)
+def _check_invariants(buf: bytes, verify: bool, compiled: bool) -> None:
+    scan = scan_records(buf, verify_crc=verify, compiled=compiled)
     assert 0 <= scan.end <= len(buf)
     prev_end = 0
     for start, length in zip(scan.starts, scan.lengths, strict=True):
@@ -228,14 +263,15 @@ def _check_invariants(buf: bytes, verify: bool) -> None:
     assert offsets == sorted(offsets)
     assert all(p.skipped > 0 for p in scan.problems)
     # Whatever is left unconsumed rescans without repeating records already returned.
-    rest = scan_records(buf[scan.end :])
+    rest = scan_records(buf[scan.end :], compiled=compiled)
     assert rest.end <= len(buf) - scan.end
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=3000), st.booleans())
-def test_fuzz_random_bytes(data: bytes, verify: bool) -> None:
-    _check_invariants(data, verify)
+@BOTH
+def test_fuzz_random_bytes(compiled: bool, data: bytes, verify: bool) -> None:
+    _check_invariants(data, verify, compiled)
 
 
 _FIXTURE_OK = [HealthCheck.function_scoped_fixture]
@@ -247,7 +283,9 @@ _FIXTURE_OK = [HealthCheck.function_scoped_fixture]
     st.binary(max_size=40),
     st.integers(0, 10**6),
 )
+@BOTH
 def test_fuzz_mutated_file(
+    compiled: bool,
     rec_small: tuple[bytes, list[bytes]],
     edits: list[tuple[int, int]],
     insert: bytes,
@@ -260,22 +298,45 @@ def test_fuzz_mutated_file(
     at = insert_at % (len(bad) + 1)
     bad[at:at] = insert
     for verify in (True, False):
-        _check_invariants(bytes(bad), verify)
+        _check_invariants(bytes(bad), verify, compiled)
+        assert_same_scans(bytes(bad), verify)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=_FIXTURE_OK)
 @given(st.integers(0, 10**6), st.integers(1, 255))
+@BOTH
 def test_one_corrupt_byte_loses_at_most_its_record(
-    rec_small: tuple[bytes, list[bytes]], where: int, xor: int
+    compiled: bool, rec_small: tuple[bytes, list[bytes]], where: int, xor: int
 ) -> None:
     buf, datas = rec_small
     where %= len(buf)
     bad = bytearray(buf)
     bad[where] ^= xor
-    scan = scan_records(bad)
+    scan = scan_records(bad, compiled=compiled)
     got = payloads(bytes(bad), scan.starts, scan.lengths)
     bounds = np.cumsum([0] + [16 + len(d) for d in datas])
     hit = int(np.searchsorted(bounds, where, side="right")) - 1
     assert got == datas[:hit] + datas[hit + 1 :]
     assert len(scan.problems) == 1
     assert scan.problems[0].offset == bounds[hit]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=60).map(frame), st.binary(max_size=30),
+                          st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:-3]),
+                          st.binary(min_size=1, max_size=60).map(
+                              lambda d: frame(d)[:5] + b"\xff" + frame(d)[6:])),
+                max_size=12), st.booleans())
+def test_numpy_and_compiled_scans_agree(pieces: list[bytes], verify: bool) -> None:
+    """Records, garbage, cut records and bad headers in any order: the same scans."""
+    assert_same_scans(b"".join(pieces), verify)
+
+
+def test_numpy_scan_of_a_large_corrupt_region() -> None:
+    """Resynchronising over megabytes of garbage, chunk by chunk, finds the next record."""
+    garbage = np.random.default_rng(4).integers(0, 256, 3_000_000, dtype=np.uint8).tobytes()
+    buf = frame(b"a" * 10) + garbage + frame(b"b" * 20) + frame(b"c")[:9]
+    assert_same_scans(buf, True)
+    scan = scan_records(buf)
+    assert [p.kind for p in scan.problems] == ["length_crc"]
+    assert scan.lengths.tolist() == [10, 20]

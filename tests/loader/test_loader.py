@@ -24,18 +24,22 @@ KINDS = ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tenso
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
 
 
 def _both(logdir: str | Path, **kwargs: object) -> Experiment:
-    """Load with the fast path and with protobuf only; check they agree; return the fast one."""
+    """Load with every decoder (numpy, compiled, protobuf only); check they agree; return
+    the numpy one."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fast = Experiment(str(logdir), progress=False, fast=True, **kwargs)  # type: ignore[arg-type]
-        slow = Experiment(str(logdir), progress=False, fast=False, **kwargs)  # type: ignore[arg-type]
-    for kind in KINDS:
-        writers.assert_frames_identical(getattr(fast, kind), getattr(slow, kind))
-    return fast
+        loads = [Experiment(str(logdir), progress=False, decoder=decoder, **kwargs)  # type: ignore[arg-type]
+                 for decoder in ("numpy", "compiled", "protobuf")]
+    assert [exp.last_report.decoders for exp in loads] == [{"numpy"}, {"compiled"},
+                                                            {"protobuf"}]
+    for other in loads[1:]:
+        for kind in KINDS:
+            writers.assert_frames_identical(getattr(loads[0], kind), getattr(other, kind))
+    return loads[0]
 
 
 def _event(step: int, *values: object, wall_time: float = writers.WALL0) -> Event:
@@ -477,20 +481,25 @@ def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
     assert len(exp.scalars) == 16
 
 
-def test_fast_loads_use_the_compiled_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tbnb.decode import scalars as _fastdecode
+def test_each_decoder_runs_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tbnb.loader import run
 
-    calls = []
-    original = _fastdecode.decode_scalars
+    calls: list[bool] = []
+    original = run.decode_scalars
 
-    def counting(*args: object) -> object:
-        calls.append(1)
-        return original(*args)  # type: ignore[arg-type]
+    def counting(*args: object, compiled: bool = False) -> object:
+        calls.append(compiled)
+        return original(*args, compiled=compiled)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_fastdecode, "decode_scalars", counting)
+    monkeypatch.setattr(run, "decode_scalars", counting)
     logdir = writers.cached("keras").logdir
-    tbnb.load(logdir, progress=False)
+    assert tbnb.load(logdir, progress=False).last_report.decoders == {"numpy"}  # small
     assert calls
+    assert not any(calls)
     calls.clear()
-    Experiment(logdir, progress=False, fast=False)
+    Experiment(logdir, progress=False, decoder="compiled")
+    assert calls
+    assert all(calls)
+    calls.clear()
+    Experiment(logdir, progress=False, decoder="protobuf")
     assert not calls

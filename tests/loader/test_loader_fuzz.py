@@ -34,13 +34,14 @@ from tbnb.warnings import TbnbWarning
 from tests import writers
 
 NAME = "events.out.tfevents.1700000000.fuzzhost"
+DECODERS = st.sampled_from(["numpy", "compiled", "protobuf"])
 LIMIT_SECONDS = 20
 """A load taking longer than this is a hang."""
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
 
 
 @cache
@@ -148,23 +149,23 @@ def _time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _load_mutated(data: bytes, fast: bool) -> tuple[Experiment, list[warnings.WarningMessage],
-                                                    str]:
+def _load_mutated(data: bytes, decoder: str) -> tuple[
+        Experiment, list[warnings.WarningMessage], str]:
     with tempfile.TemporaryDirectory(prefix="tbnb-fuzz-") as logdir:
         path = os.path.join(logdir, NAME)
         Path(path).write_bytes(data)
         with warnings.catch_warnings(record=True) as caught, _time_limit(LIMIT_SECONDS):
             warnings.simplefilter("always")
-            exp = Experiment(logdir, progress=False, fast=fast)
+            exp = Experiment(logdir, progress=False, decoder=decoder)
             _keys_of_load(exp)  # building every frame must not raise either
             exp.reload()  # nor must rereading the same damaged bytes
         return exp, list(caught), path
 
 
-def _check(base: bytes, ops: list[tuple[Any, ...]], fast: bool, chained_only: bool
+def _check(base: bytes, ops: list[tuple[Any, ...]], decoder: str, chained_only: bool
            ) -> list[warnings.WarningMessage]:
     data, origin = _mutate(base, ops)
-    exp, caught, path = _load_mutated(data, fast)
+    exp, caught, path = _load_mutated(data, decoder)
     for w in caught:
         assert issubclass(w.category, TbnbWarning), f"{w.category.__name__}: {w.message}"
         assert path in str(w.message)
@@ -193,18 +194,19 @@ FUZZ = settings(max_examples=200, deadline=timedelta(seconds=LIMIT_SECONDS), der
 @pytest.mark.slow
 @pytest.mark.parametrize("which", ["tensorboardX", "tf2"])
 @FUZZ
-@given(ops=st.lists(SIZE_PRESERVING, min_size=1, max_size=6), fast=st.booleans())
+@given(ops=st.lists(SIZE_PRESERVING, min_size=1, max_size=6), decoder=DECODERS)
 def test_fuzz_flips_and_truncation_keep_every_intact_record(which: str, ops: list[Any],
-                                                            fast: bool) -> None:
-    _check(_base(which), ops, fast, chained_only=False)
+                                                            decoder: str) -> None:
+    _check(_base(which), ops, decoder, chained_only=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("which", ["tensorboardX", "tf2"])
 @FUZZ
-@given(ops=st.lists(OPS, min_size=1, max_size=5), fast=st.booleans())
-def test_fuzz_any_mutation_never_raises_or_hangs(which: str, ops: list[Any], fast: bool) -> None:
-    _check(_base(which), ops, fast, chained_only=False)
+@given(ops=st.lists(OPS, min_size=1, max_size=5), decoder=DECODERS)
+def test_fuzz_any_mutation_never_raises_or_hangs(which: str, ops: list[Any],
+                                                 decoder: str) -> None:
+    _check(_base(which), ops, decoder, chained_only=False)
 
 
 def test_fuzz_helpers_find_intact_records() -> None:
@@ -222,7 +224,7 @@ def test_record_shortened_keeps_its_intact_successor() -> None:
     spans = writers.record_spans(base)
     k = max(range(len(spans) - 1), key=lambda i: spans[i][1] - spans[i][0])  # a big record
     start = spans[k][0]
-    caught = _check(base, [("delete", start + 20, 7)], fast=True, chained_only=False)
+    caught = _check(base, [("delete", start + 20, 7)], decoder="numpy", chained_only=False)
     assert any("bad data CRC" in str(w.message) for w in caught)
 
 
@@ -232,6 +234,6 @@ def test_record_cut_short_mid_file_keeps_the_records_after_it() -> None:
     k = max(range(len(spans) - 1), key=lambda i: spans[i][1] - spans[i][0])  # a big record
     start, end = spans[k]
     assert end - start > len(base) - end  # its length now runs past the end of the file
-    caught = _check(base, [("delete", start + 40, end - start - 40)], fast=True,
+    caught = _check(base, [("delete", start + 40, end - start - 40)], decoder="numpy",
                     chained_only=False)
     assert any("record cut short" in str(w.message) for w in caught)

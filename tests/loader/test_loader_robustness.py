@@ -35,7 +35,7 @@ FILE = "events.out.tfevents.1700000000.testhost"
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +73,11 @@ def _points(exp: Experiment) -> list[tuple[str, int, float]]:
     return list(zip(s["tag"].astype(str), s["step"].tolist(), s["value"].tolist(), strict=True))
 
 
-def _load(logdir: Path | str, fast: bool = True
+def _load(logdir: Path | str, decoder: str = "numpy"
           ) -> tuple[Experiment, list[warnings.WarningMessage]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        exp = Experiment(str(logdir), progress=False, fast=fast)
+        exp = Experiment(str(logdir), progress=False, decoder=decoder)
     return exp, list(caught)
 
 
@@ -111,9 +111,9 @@ def test_empty_file_and_header_only(tmp_path: Path, torch_bytes: bytes) -> None:
 
 
 @pytest.mark.parametrize("where", ["mid-header", "after-header", "mid-data", "mid-footer"])
-@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("decoder", ["numpy", "compiled", "protobuf"])
 def test_truncated_tail_then_appended(tmp_path: Path, torch_bytes: bytes, where: str,
-                                      fast: bool) -> None:
+                                      decoder: str) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     start, end = spans[k]
@@ -121,7 +121,7 @@ def test_truncated_tail_then_appended(tmp_path: Path, torch_bytes: bytes, where:
            "mid-footer": end - 2}[where]
     path = tmp_path / FILE
     path.write_bytes(torch_bytes[:cut])
-    exp, caught = _load(tmp_path, fast)
+    exp, caught = _load(tmp_path, decoder)
     assert caught == []  # a truncated tail is a file still being written, not an error
     assert _points(exp) == _scalars_of(torch_bytes, spans[:k])
     first = exp.scalars
@@ -178,16 +178,16 @@ def _damaged(data: bytes, spans: list[tuple[int, int]], k: int, kind: str) -> by
     ("payload_bit", DataWarning, "unparseable"),
     ("payload_length", DataWarning, "unparseable"),
 ])
-@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("decoder", ["numpy", "compiled", "protobuf"])
 def test_one_damaged_record_is_skipped_and_named(tmp_path: Path, torch_bytes: bytes, kind: str,
                                                  category: type[Warning], what: str,
-                                                 fast: bool) -> None:
+                                                 decoder: str) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     damaged = _damaged(torch_bytes, spans, k, kind)
     path = tmp_path / FILE
     path.write_bytes(damaged)
-    exp, caught = _load(tmp_path, fast)
+    exp, caught = _load(tmp_path, decoder)
     (warning,) = _only_tbnb(caught)  # one warning for the file
     assert warning.category is category
     message = str(warning.message)

@@ -27,20 +27,20 @@ NAMES = list(writers.WRITERS)
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # fast=True must mean the compiled decoder
+    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
 
 
 @cache
-def _loaded(name: str, fast: bool) -> Experiment:
+def _loaded(name: str, decoder: str = "auto") -> Experiment:
     written = writers.cached(name)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a clean logdir loads without a single warning
-        return Experiment(written.logdir, progress=False, fast=fast)
+        return Experiment(written.logdir, progress=False, decoder=decoder)
 
 
 @pytest.fixture(params=NAMES)
 def case(request: pytest.FixtureRequest) -> tuple[writers.Written, Experiment]:
-    return writers.cached(request.param), _loaded(request.param, True)
+    return writers.cached(request.param), _loaded(request.param)
 
 
 def _by_key(frame: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], Any]:
@@ -76,7 +76,7 @@ def test_scalar_wall_times_and_stream_order(case: tuple[writers.Written, Experim
 
 
 def test_tf2_special_floats_and_doubles_land_in_scalars() -> None:
-    exp = _loaded("tf2", True)
+    exp = _loaded("tf2")
     special = exp.scalars.query("tag == 'special'").sort_values("step")["value"].to_numpy()
     assert np.isnan(special[0])
     assert special[1:].tolist() == [np.inf, -np.inf, 1e300, -1e-300, 0.1]  # float64 kept
@@ -231,14 +231,14 @@ def test_custom_scalars_layout() -> None:
     from tbnb._proto import Layout
 
     for name in ("torch", "tensorboardX"):
-        layout = Layout.FromString(_loaded(name, True).custom_scalars["."])
+        layout = Layout.FromString(_loaded(name).custom_scalars["."])
         (category,) = layout.category
         assert category.title == "group"
         assert list(category.chart[0].multiline.tag) == ["train/loss"]
 
 
 def test_keras_layout_has_train_and_validation_runs() -> None:
-    exp = _loaded("keras", True)
+    exp = _loaded("keras")
     assert exp.runs == ["train", "validation"]
     last = exp.scalars.groupby(["run", "tag"], observed=True)["value"].last()
     assert last[("validation", "epoch_loss")] == writers.f32(1 / 5 + 0.1)
@@ -280,9 +280,11 @@ def test_tags_table(case: tuple[writers.Written, Experiment]) -> None:
     assert got == {k: (len(v), min(v), max(v)) for k, v in expected.items()}
 
 
+@pytest.mark.parametrize("decoder", ["numpy", "compiled"])
 @pytest.mark.parametrize("name", NAMES)
-def test_fast_and_protobuf_paths_give_identical_frames(name: str) -> None:
-    fast, slow = _loaded(name, True), _loaded(name, False)
+def test_every_decoder_gives_the_frames_of_protobuf(name: str, decoder: str) -> None:
+    fast, slow = _loaded(name, decoder), _loaded(name, "protobuf")
+    assert (fast.last_report.decoders, slow.last_report.decoders) == ({decoder}, {"protobuf"})
     for kind in ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tensors",
                  "hparams", "tags", "metadata", "graphs", "distributions"):
         writers.assert_frames_identical(getattr(fast, kind), getattr(slow, kind))
@@ -294,5 +296,5 @@ def test_embedding_projector_files_do_not_break_loading() -> None:
     written = writers.cached("torch")
     assert glob.glob(f"{written.logdir}/**/projector_config.pbtxt", recursive=True)
     assert glob.glob(f"{written.logdir}/**/tensors.tsv", recursive=True)
-    assert _loaded("torch", True).all_runs == sorted(
+    assert _loaded("torch").all_runs == sorted(
         {r for r, *_ in written.scalars})  # no run made of projector files

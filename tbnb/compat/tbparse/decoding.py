@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["decode_image", "decode_wav", "tensor_to_histogram"]
+__all__ = ["decode_image", "decode_wav", "read_wav", "tensor_to_histogram"]
 
 # ---------------------------------------------------------------- decoding (as tf.io does)
 def _pillow() -> Any:
@@ -78,15 +78,34 @@ def decode_wav(data: bytes) -> np.ndarray:
     >>> decode_wav(buf.getvalue()).ravel().tolist()
     [0.0, 0.5, -1.0]
     """
+    return read_wav(data)[0]
+
+
+def read_wav(data: bytes) -> tuple[np.ndarray, np.int32]:
+    """``tf.audio.decode_wav``'s two results: the samples (see :func:`decode_wav`) and the
+    sample rate (``int32``).
+
+    Examples
+    --------
+    >>> import io, wave
+    >>> buf = io.BytesIO()
+    >>> with wave.open(buf, "wb") as w:
+    ...     w.setnchannels(2); w.setsampwidth(2); w.setframerate(8000)
+    ...     w.writeframes(np.zeros(4, "<i2").tobytes())
+    >>> samples, rate = read_wav(buf.getvalue())
+    >>> samples.shape, int(rate)
+    ((2, 2), 8000)
+    """
     import wave
 
     with wave.open(io.BytesIO(data), "rb") as clip:
         if clip.getsampwidth() != 2:
             raise ValueError(f"can only decode 16-bit WAV, got {8 * clip.getsampwidth()}-bit")
         channels = clip.getnchannels()
+        rate = np.int32(clip.getframerate())
         frames = clip.readframes(clip.getnframes())
     samples: np.ndarray = np.frombuffer(frames, dtype="<i2").astype(np.float32) / np.float32(32768)
-    return samples.reshape(-1, channels)
+    return samples.reshape(-1, channels), rate
 
 
 def tensor_to_histogram(tensor: np.ndarray) -> dict[str, Any]:

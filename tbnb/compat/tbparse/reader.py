@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.compat.tbparse.decoding import tensor_to_histogram
 from tbnb.compat.tbparse.events import events_of, scalar_order
+from tbnb.compat.tbparse.helpers import TbparseHelpers
 from tbnb.compat.tbparse.names import (
     ALL_EVENT_TYPES,
     AUDIO,
@@ -45,7 +45,7 @@ from tbnb.compat.tbparse.values import (
 __all__ = ["SummaryReader"]
 
 # ---------------------------------------------------------------- the reader
-class SummaryReader:
+class SummaryReader(TbparseHelpers):
     """tbparse 0.0.9's ``SummaryReader``, read by tbnb's loader.
 
     Parameters
@@ -72,13 +72,16 @@ class SummaryReader:
     - **TF2 scalars are in ``scalars``** (``tf.summary.scalar``, Keras, tensorboardX
       ``new_style``): rank-0 float tensors declared by the scalars plugin. tbparse
       puts them in ``tensors``.
-    - **Speed**: the loader's compiled decoder and a thread per event file (about ten
-      times less CPU than tbparse for long frames; wide frames still merge each step's
+    - **Speed**: the loader's decoders and a thread per event file (about ten times
+      less CPU than tbparse for long frames; wide frames still merge each step's
       values in Python, as tbparse does).
     - Images are decoded with Pillow, as ``tf.image.decode_image`` decodes them, and
       audio with the standard library, as ``tf.audio.decode_wav``: TensorFlow is not
       needed, so ``images`` and ``audio`` are parsed by default (tbparse skips them
-      without TensorFlow). Images are decoded only when :attr:`images` is read.
+      without TensorFlow). Images are decoded only when :attr:`images` is read. The
+      static helpers (``tensor_to_histogram``, ``tensor_to_image``, ``tensor_to_audio``,
+      ``histogram_to_cdf``, ``histogram_to_pdf``, ``histogram_to_bins``,
+      ``buckets_to_histogram_dict``) are tbparse's, the media ones without TensorFlow.
     - A ``SessionLog.START`` (``purge_step``) drops the file's earlier points of every
       kind with a step at or above it; TensorBoard's accumulator, hence tbparse,
       spares tensor-valued ones (text, PR curves).
@@ -228,11 +231,6 @@ class SummaryReader:
     def text(self) -> pd.DataFrame:
         """Text summaries: step, tag (without ``/text_summary``), value."""
         return self.get_events(TEXT)
-
-    @staticmethod
-    def tensor_to_histogram(tensor: np.ndarray) -> dict[str, Any]:
-        """See :func:`tensor_to_histogram`."""
-        return tensor_to_histogram(tensor)
 
     # tbparse's stacking, level by level: concatenate the children's frames, prefix
     # dir_name, sort by (dir_name, file_name, tag, step) and in wide form merge the

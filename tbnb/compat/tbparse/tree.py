@@ -22,6 +22,7 @@ from fsspec.implementations.local import LocalFileSystem
 from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS, KINDS_FOR
 from tbnb.io.logdir import find_runs
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
+from tbnb.loader.tasks import choose_decoder, unread_bytes
 
 __all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path"]
 
@@ -88,6 +89,7 @@ def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
             files += [((*parts, posixpath.basename(p)), p) for p in paths]
     tasks = [RunTask(run="/".join(parts[:-1]) or ".", fs=fs, files=[FileState(path=p, rank=0)],
                      tag_meta={}, options=options) for parts, p in files]
+    tasks = choose_decoder(tasks, sum(unread_bytes(t) for t in tasks))
     workers = min(os.cpu_count() or 1, len(tasks))
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -16,12 +16,12 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from tbnb.decode.wire import grow, le64
+from tbnb.decode.compiled.wire import grow, le64
+from tbnb.jit import njit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def _word(buf: np.ndarray, s: int, n: int) -> int:
     """Up to 8 bytes at ``s`` as a little-endian integer (``n`` < 8: zero-padded)."""
     if n >= 8:
@@ -32,7 +32,7 @@ def _word(buf: np.ndarray, s: int, n: int) -> int:
     return w
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def _tag_hash(buf: np.ndarray, s: int, n: int) -> int:
     """A 64-bit hash of ``buf[s:s+n]`` from its length, first and last 8 bytes.
 
@@ -48,7 +48,7 @@ def _tag_hash(buf: np.ndarray, s: int, n: int) -> int:
     return int(h)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def _same_bytes(buf: np.ndarray, a: int, b: int, n: int) -> bool:
     """Whether ``buf[a:a+n] == buf[b:b+n]`` (8 bytes at a time, the last word overlapping)."""
     if n < 8:
@@ -61,7 +61,7 @@ def _same_bytes(buf: np.ndarray, a: int, b: int, n: int) -> bool:
     return le64(buf, a + n - 8) == le64(buf, b + n - 8)
 
 
-@njit(cache=True, nogil=True)
+@njit
 def _intern_pass(
     buf: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray, v0: int, nv: int,
     tag_id: np.ndarray, table: np.ndarray, rep_start: np.ndarray, rep_len: np.ndarray,
@@ -101,7 +101,7 @@ def _intern_pass(
     return nv, ntags
 
 
-@njit(cache=True, nogil=True)
+@njit
 def intern_tags(
     buf: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray, nv: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

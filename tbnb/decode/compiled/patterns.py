@@ -20,14 +20,15 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from tbnb.decode.validate import DTYPE_DOUBLE, DTYPE_FLOAT, DTYPE_SIMPLE, valid_metadata
-from tbnb.decode.wire import f32, f64, varint
+from tbnb.decode.compiled.validate import valid_metadata
+from tbnb.decode.compiled.wire import f32, f64, varint
+from tbnb.decode.layouts import DTYPE_DOUBLE, DTYPE_FLOAT, DTYPE_SIMPLE
+from tbnb.jit import njit
 
 __all__ = ["match_simple"]
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
         bool, float, int, int, int, float, int, int, int]:
     """The exact layouts writers use for one scalar per event, matched byte by byte.

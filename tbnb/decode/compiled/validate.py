@@ -17,9 +17,8 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from tbnb.decode.wire import (
+from tbnb.decode.compiled.wire import (
     f32,
     f64,
     field_key,
@@ -29,20 +28,11 @@ from tbnb.decode.wire import (
     valid_utf8,
     varint,
 )
-
-DTYPE_SIMPLE = 1
-"""``Summary.Value.simple_value`` (a float32 on the wire)."""
-
-
-DTYPE_FLOAT = 2
-"""A rank-0 ``DT_FLOAT`` tensor."""
+from tbnb.decode.layouts import DTYPE_DOUBLE, DTYPE_FLOAT
+from tbnb.jit import njit
 
 
-DTYPE_DOUBLE = 3
-"""A rank-0 ``DT_DOUBLE`` tensor."""
-
-
-@njit(cache=True, nogil=True)
+@njit
 def valid_plugin_data(buf: np.ndarray, p: int, end: int) -> bool:
     """``SummaryMetadata.PluginData`` parses: plugin_name UTF-8, content any bytes."""
     while p < end:
@@ -63,7 +53,7 @@ def valid_plugin_data(buf: np.ndarray, p: int, end: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit
 def valid_metadata(buf: np.ndarray, p: int, end: int) -> bool:
     """``SummaryMetadata`` parses as protobuf would parse it (else: fall back)."""
     while p < end:
@@ -96,7 +86,7 @@ def valid_metadata(buf: np.ndarray, p: int, end: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit
 def shape_is_scalar(buf: np.ndarray, p: int, end: int) -> bool:
     """A ``TensorShapeProto`` with no ``dim`` and ``unknown_rank`` false."""
     unknown_rank = np.int64(0)
@@ -113,7 +103,7 @@ def shape_is_scalar(buf: np.ndarray, p: int, end: int) -> bool:
     return bool(unknown_rank == 0)
 
 
-@njit(cache=True, nogil=True)
+@njit
 def tensor_scalar(buf: np.ndarray, p: int, end: int) -> tuple[bool, float, int]:
     """Decode a rank-0 DT_FLOAT/DT_DOUBLE ``TensorProto``: (ok, value, dtype code)."""
     dtype = np.int64(0)

@@ -20,8 +20,11 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from tbnb.io.compiled.memory import load32, load64
+from tbnb.jit import njit
 
 
 def f32_from_bits_impl(typingctx: Any, bits: Any) -> Any:
@@ -50,32 +53,21 @@ f32_from_bits: Any = intrinsic(f32_from_bits_impl)
 f64_from_bits: Any = intrinsic(f64_from_bits_impl)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def le32(buf: np.ndarray, i: int) -> int:
-    return int(
-        np.int64(buf[i])
-        | (np.int64(buf[i + 1]) << 8)
-        | (np.int64(buf[i + 2]) << 16)
-        | (np.int64(buf[i + 3]) << 24)
-    )
+le32 = load32
+le64 = load64
 
 
-@njit(cache=True, nogil=True, inline="always")
-def le64(buf: np.ndarray, i: int) -> int:
-    return le32(buf, i) | (le32(buf, i + 4) << 32)
-
-
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def f32(buf: np.ndarray, i: int) -> float:
     return float(f32_from_bits(np.int32(le32(buf, i))))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def f64(buf: np.ndarray, i: int) -> float:
     return float(f64_from_bits(np.int64(le64(buf, i))))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def varint(buf: np.ndarray, p: int, end: int) -> tuple[np.int64, int]:
     """Decode a varint at ``p``; return (value, next position), next = -1 if malformed.
 
@@ -98,13 +90,13 @@ def varint(buf: np.ndarray, p: int, end: int) -> tuple[np.int64, int]:
     return result, -1
 
 
-@njit(cache=True, nogil=True)
+@njit
 def skip_varint_field(buf: np.ndarray, p: int, end: int) -> int:
     _, q = varint(buf, p, end)
     return q
 
 
-@njit(cache=True, nogil=True)
+@njit
 def length_delimited(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
     """Return (start, stop) of a length-delimited field whose length varint is at ``p``.
 
@@ -116,7 +108,7 @@ def length_delimited(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
     return q, q + n
 
 
-@njit(cache=True, nogil=True)
+@njit
 def valid_utf8(buf: np.ndarray, i: int, end: int) -> bool:
     """Whether ``buf[i:end]`` is well-formed UTF-8 (no surrogates, no overlong forms)."""
     while i < end:
@@ -149,7 +141,7 @@ def valid_utf8(buf: np.ndarray, i: int, end: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def field_key(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
     """A field key (at most 5 bytes, below 2**32, field number >= 1); next = -1 if not."""
     k, q = varint(buf, p, end)
@@ -158,7 +150,7 @@ def field_key(buf: np.ndarray, p: int, end: int) -> tuple[int, int]:
     return int(k), q
 
 
-@njit(cache=True, nogil=True)
+@njit
 def skip_field(buf: np.ndarray, p: int, end: int, wire: int) -> int:
     """Skip an unknown field's value; -1 if malformed (groups are left to protobuf)."""
     if wire == 0:
@@ -174,7 +166,7 @@ def skip_field(buf: np.ndarray, p: int, end: int, wire: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit
 def grow(a: np.ndarray) -> np.ndarray:
     b = np.empty(2 * a.size + 16, dtype=a.dtype)
     b[: a.size] = a

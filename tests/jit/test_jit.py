@@ -1,0 +1,217 @@
+"""Compiled kernels never make anyone wait: fresh installs, second processes, test runners.
+
+The fresh-install test runs tbnb from a copy of the package in new processes, each on
+an empty cache, as after ``pip install``: the first load decodes with numpy and leaves
+a detached compile behind; a second process started while it compiles neither waits
+nor compiles; once the compile has verified its work, a load runs the compiled
+kernels from the cache, compiling nothing; and nothing is ever written beside the
+package (a read-only ``site-packages`` works).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tbnb import jit
+from tbnb.jit import build, cache
+from tbnb.loader.state import FileState, LoadOptions, RunTask
+from tbnb.loader.tasks import COMPILED_MIN_BYTES, choose_decoder
+from tests import writers
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = jit.cache_dir().parent
+"""The cache this session uses (pytester points ``HOME`` elsewhere: pinned for its runs)."""
+
+_CHILD = r"""
+import json, sys
+from tbnb.jit import build
+from tbnb.loader.experiment import Experiment
+
+exp = Experiment(sys.argv[1], progress=False, decoder=sys.argv[2])
+kernels = {}
+if "tbnb.decode.compiled.scalars" in sys.modules:
+    from tbnb.decode.compiled.scalars import _decode_kernel
+    from tbnb.io.compiled.records import _scan_kernel
+
+    kernels = {k.py_func.__name__: [sum(k._cache_hits.values()), sum(k._cache_misses.values())]
+               for k in (_scan_kernel, _decode_kernel)}
+print(json.dumps({
+    "decoders": sorted(exp.last_report.decoders), "points": len(exp.scalars),
+    "spawned": sorted(build._spawned), "kernels": kernels,
+    "heavy": [m for m in ("numba", "llvmlite", "scipy", "sklearn", "plotly", "umap")
+              if m in sys.modules],
+}))
+"""
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def _run(site: Path, cache_dir: Path, logdir: str, decoder: str) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir),
+               PYTHONDONTWRITEBYTECODE="1")
+    env.pop("TBNB_JIT", None)
+    out = subprocess.run([sys.executable, "-c", _CHILD, logdir, decoder], env=env,
+                         capture_output=True, text=True, check=True, timeout=600, cwd=site)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _wait_for(path_glob: str, root: Path, seconds: float = 900) -> list[Path]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = sorted(root.glob(path_glob))
+        if found:
+            return found
+        time.sleep(0.5)
+    raise AssertionError(f"no {path_glob} under {root} after {seconds} s")
+
+
+@pytest.mark.slow
+def test_fresh_install_second_process_then_compiled(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "tbnb", site / "tbnb",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    installed = _files(site)
+    cache_dir = tmp_path / "cache"
+    logdir = writers.cached("torch").logdir
+
+    first = _run(site, cache_dir, logdir, "compiled")
+    assert first["decoders"] == ["numpy"]  # nothing in the cache: numpy, no waiting
+    assert first["spawned"] == ["loader"]  # ... and a compile left running behind it
+    assert "numba" not in first["heavy"]
+    (lock,) = _wait_for("compiled/loader-*/compile.lock", cache_dir, 5)
+
+    second = _run(site, cache_dir, logdir, "compiled")  # while the first one compiles
+    assert lock.exists(), "the compile finished before the second process: too fast to test"
+    assert second["decoders"] == ["numpy"]
+    assert second["spawned"] == []  # it saw the compile under way and started none
+    assert second["points"] == first["points"]
+
+    (stamp,) = _wait_for("compiled/loader-*/ready.json", cache_dir)
+    assert not lock.exists()
+    third = _run(site, cache_dir, logdir, "compiled")
+    assert third["decoders"] == ["compiled"]
+    assert third["points"] == first["points"]
+    assert third["spawned"] == []
+    for name, (hits, misses) in third["kernels"].items():
+        assert (hits, misses) == (1, 0), f"{name} compiled on the user's path"
+    assert stamp.parent.name.startswith("loader-py")
+    assert _files(site) == installed  # nothing written beside the package
+
+
+def test_a_small_load_imports_no_heavy_package(tmp_path: Path) -> None:
+    result = _run(ROOT, tmp_path / "cache", writers.cached("torch").logdir, "auto")
+    assert result["decoders"] == ["numpy"]
+    assert result["heavy"] == []
+    assert result["spawned"] == []  # small loads never start a compile
+
+
+def test_auto_picks_numpy_for_small_loads_and_compiled_for_large_ready_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks = [RunTask("r", None, [FileState("f", 0)], {}, LoadOptions())]
+    started: list[str] = []
+    monkeypatch.setattr("tbnb.loader.tasks.compile_in_background", started.append)
+    monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: False)
+    assert choose_decoder(tasks, COMPILED_MIN_BYTES - 1)[0].options.decoder == "numpy"
+    assert started == []
+    assert choose_decoder(tasks, COMPILED_MIN_BYTES)[0].options.decoder == "compiled"
+    assert started == ["loader"]  # each task takes numpy until the compile is done
+    monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: True)
+    assert choose_decoder(tasks, COMPILED_MIN_BYTES)[0].options.decoder == "compiled"
+    forced = [RunTask("r", None, [], {}, LoadOptions(decoder="protobuf"))]
+    assert choose_decoder(forced, 10 * COMPILED_MIN_BYTES) == forced
+
+
+def test_cache_dir_and_switch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path))
+    assert jit.cache_dir() == tmp_path / "compiled"
+    directory = jit.group_dir("loader")
+    assert directory is not None
+    assert directory.parent == tmp_path / "compiled"
+    assert not jit.ready("loader")
+    monkeypatch.setenv("TBNB_JIT", "0")
+    assert not jit.available()
+    assert not jit.load("loader")
+    assert not jit.compile_in_background("loader")
+
+
+def test_a_stale_lock_is_taken_over_and_a_live_one_respected(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path))
+    lock = build._acquire("loader")
+    assert lock is not None
+    assert build.compiling("loader")  # held by this (live) process
+    assert build._acquire("loader") is None
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    lock.write_text(build._lock_info(int(dead.stdout)))
+    assert not build.compiling("loader")
+    assert build._acquire("loader") == lock
+    monkeypatch.setenv(build._TOKEN, "handed-over")
+    lock.write_text(build._lock_info(os.getppid(), "handed-over"))
+    assert build._acquire("loader") == lock  # a lock handed to this process is its own
+    lock.unlink()
+
+
+def test_a_failed_compile_is_not_retried_at_once(monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path) -> None:
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path))
+    cache.write_marker("loader", "failed", problem="test")
+    assert cache.recently_failed("loader")
+    assert not jit.compile_in_background("loader")
+
+
+_PYTESTER_OUTER = '''
+import numba  # imported before the in-process run, as a plugin or conftest may do
+import numpy as np
+
+from tbnb.io.records import scan_records
+
+pytest_plugins = ["pytester"]
+INNER = """
+import numpy as np
+from tbnb.decode.scalars import decode_scalars
+from tbnb.io.records import scan_records
+
+def test_inner():
+    assert scan_records(b"", compiled=True).end == 0
+    empty = np.zeros(0, np.int64)
+    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
+"""
+
+
+def test_{order}(pytester):
+    if "{order}" == "outside_first":
+        assert scan_records(b"", compiled=True).end == 0
+    pytester.makepyfile(test_inner=INNER)
+    pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    from tbnb.decode.scalars import decode_scalars  # numba's registries were loaded inside
+
+    empty = np.zeros(0, np.int64)
+    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
+    assert scan_records(b"", compiled=True).end == 0
+'''
+
+
+@pytest.mark.parametrize("order", ["inside_first", "outside_first"])
+def test_compiled_kernels_inside_pytester(pytester: pytest.Pytester,
+                                          monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """numba first used inside pytester's in-process run, then outside it (and the
+    other way round): no "duplicate registration" from numba's registries."""
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(CACHE))
+    writers.ensure_compiled_decoder()
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makepyfile(**{f"test_{order}": _PYTESTER_OUTER.replace("{order}", order)})
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"test_{order}.py")
+    result.assert_outcomes(passed=1)
