@@ -140,8 +140,9 @@ def pr_table(frame: pd.DataFrame, *, trim: bool = True) -> pd.DataFrame:
     sizes = np.fromiter((len(t) for t in frame["thresholds"]), np.int64, count=len(frame))
     n = grid.shape[1]
     keep = np.arange(n)[None, :] < sizes[:, None]
-    if trim:
-        keep &= np.arange(n)[None, :] < kept_lengths(curves[:, 0], curves[:, 1])[:, None]
+    if trim:  # padding (shorter curves) counts as nothing predicted
+        tp, fp = (np.where(keep, curves[:, k], 0.0) for k in (0, 1))
+        keep &= np.arange(n)[None, :] < kept_lengths(tp, fp)[:, None]
     counts = keep.sum(axis=1)
     rows = np.repeat(np.arange(len(frame)), counts)
     out: dict[str, Any] = {}

@@ -185,7 +185,7 @@ def _sizes(block: pd.DataFrame) -> npt.NDArray[np.int64]:
 def _stack(column: pd.Series) -> npt.NDArray[np.float64]:
     arrays = list(column)
     n = max((len(a) for a in arrays), default=0)
-    out = np.full((len(arrays), n), np.nan)
+    out = np.zeros((len(arrays), n))  # padding: nothing predicted (never kept)
     for i, a in enumerate(arrays):
         out[i, :len(a)] = a
     return out
