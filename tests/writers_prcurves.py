@@ -267,3 +267,59 @@ def tb_custom_scalars(logdir: str) -> tuple[dict[str, Any], Any]:
         return dict(result["tag_to_events"]) if result["regex_valid"] else {}
 
     return plugin.layout_impl(ctx, ""), scalars
+
+
+# ------------------------------------------------------------------ hostile names
+
+IMG = '<img src=x onerror="window.__pwned=1">'
+SCRIPT = '"><script>window.__pwned=1</script>'
+BOLD = "<b onmouseover=window.__pwned=1>band</b>"
+HOSTILE_RUN = f"{IMG} run"
+HOSTILE_PR_TAG = f"{SCRIPT}/pr"
+HOSTILE_SCALAR_TAG = f"{IMG}/loss"
+
+
+def layout_summary(layout: dict[str, dict[str, Any]]) -> Any:
+    """The custom-scalars summary TF writes (``custom_scalars__config__``, a string
+    tensor holding the serialized ``Layout``), built with TensorBoard's own protos."""
+    from tensorboard.compat.proto import summary_pb2
+    from tensorboard.plugins.custom_scalar import layout_pb2, metadata
+    from tensorboard.util import tensor_util
+
+    proto = layout_pb2.Layout()
+    for title, charts in layout.items():
+        category = proto.category.add(title=title)
+        for chart_title, (kind, tags) in charts.items():
+            chart = category.chart.add(title=chart_title)
+            if kind == "Margin":
+                chart.margin.series.add(value=tags[0], lower=tags[1], upper=tags[2])
+            else:
+                chart.multiline.tag.extend(tags)
+    value = summary_pb2.Summary.Value(tag=metadata.CONFIG_SUMMARY_TAG,
+                                      metadata=metadata.create_summary_metadata(),
+                                      tensor=tensor_util.make_tensor_proto(
+                                          proto.SerializeToString()))
+    return summary_pb2.Summary(value=[value])
+
+
+def write_hostile_run(logdir: str) -> None:
+    """A run whose name, PR tag, scalar tags and layout titles are script payloads
+    (TF's wire format through TensorBoard's writer: no writer renames them)."""
+    import re
+
+    from tensorboard.plugins.scalar.summary_v2 import scalar_pb
+
+    from tests.writers import _TF2Writer
+
+    rng = np.random.default_rng(3)
+    w = _TF2Writer(os.path.join(logdir, HOSTILE_RUN), ".v2")
+    for step in (0, 10, 20, 30):
+        labels, predictions = grid_inputs(rng, 21, quality=0.3 + step / 50)
+        w.write(tf2_pr_curve(HOSTILE_PR_TAG, curve_counts(labels, predictions, 21), 21), step,
+                WALL0 + step)
+        for tag, value in ((HOSTILE_SCALAR_TAG, 1 / (step + 1)), ("band/v", 0.5 + step / 100),
+                           ("band/lo", 0.4 + step / 100), ("band/hi", 0.6 + step / 100)):
+            w.write(scalar_pb(tag, value), step, WALL0 + step)
+    w.write(layout_summary({SCRIPT: {IMG: ("Multiline", [re.escape(IMG)]),
+                                     BOLD: ("Margin", ["band/v", "band/lo", "band/hi"])}}), 0)
+    w.close()

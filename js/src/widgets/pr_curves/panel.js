@@ -60,7 +60,7 @@ export class PrPanel {
     );
     this.chart = new CurveChart(this.body, { height, tooltip: hooks.tooltip, on: hooks.on });
     this.auc = new AucChart(this.aucBody, {
-      height: 110,
+      height: 130,
       tooltip: hooks.tooltip,
       on: hooks.on,
       onZoom: () => {},
