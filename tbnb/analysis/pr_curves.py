@@ -54,8 +54,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from tbnb.analysis.pr_areas import curve_stats, problem_texts
+
 __all__ = ["AREAS", "COUNTS", "CURVE_ROWS", "auc_table", "curve_areas", "curve_arrays",
-           "curve_problems", "kept_lengths", "pr_table", "roc_points"]
+           "curve_problems", "frame_stats", "kept_lengths", "pr_table", "roc_points",
+           "stats_table"]
 
 COUNTS = ("true_positives", "false_positives", "true_negatives", "false_negatives")
 """The count rows of the plugin tensor."""
@@ -136,25 +139,27 @@ def pr_table(frame: pd.DataFrame, *, trim: bool = True) -> pd.DataFrame:
     if len(frame) == 0:
         return pd.DataFrame({c: pd.Series(dtype=np.float64) for c in columns}).astype(
             {"run": object, "tag": object, "step": np.int64})
-    curves, grid = curve_arrays(frame)
     sizes = np.fromiter((len(t) for t in frame["thresholds"]), np.int64, count=len(frame))
-    n = grid.shape[1]
-    keep = np.arange(n)[None, :] < sizes[:, None]
-    if trim:  # padding (shorter curves) counts as nothing predicted
-        tp, fp = (np.where(keep, curves[:, k], 0.0) for k in (0, 1))
-        keep &= np.arange(n)[None, :] < kept_lengths(tp, fp)[:, None]
-    counts = keep.sum(axis=1)
-    rows = np.repeat(np.arange(len(frame)), counts)
+    row_of = np.repeat(np.arange(len(frame)), sizes)
+    position = np.arange(row_of.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    keep = (position < frame_stats(frame)["kept"][row_of]) if trim else np.ones(
+        row_of.size, bool)
+    taken = np.flatnonzero(keep)
+    rows = row_of[taken]
     out: dict[str, Any] = {}
     for name in ("run", "tag"):
         column = frame[name]
-        out[name] = column.iloc[rows].reset_index(drop=True) if len(rows) else column.iloc[:0]
+        if isinstance(column.dtype, pd.CategoricalDtype):  # take the codes, not the labels
+            out[name] = pd.Categorical.from_codes(column.cat.codes.to_numpy()[rows],
+                                                  dtype=column.dtype)
+        else:
+            out[name] = column.to_numpy()[rows]
     out["step"] = frame["step"].to_numpy()[rows].astype(np.int64)
     out["wall_time"] = frame["wall_time"].to_numpy(dtype=np.float64)[rows]
-    out["threshold"] = grid[keep]
-    for k, name in enumerate(CURVE_ROWS):
-        out[name] = curves[:, k][keep]
-    return pd.DataFrame(out)[columns]
+    for name, source in (("threshold", "thresholds"), *((n, n) for n in CURVE_ROWS)):
+        flat = np.concatenate(list(frame[source].to_numpy()))
+        out[name] = flat[taken].astype(np.float64)
+    return pd.DataFrame(out, columns=columns)
 
 
 def _ratio(num: Floats, den: Floats) -> Floats:
@@ -183,7 +188,8 @@ def curve_areas(curves: Floats, lengths: npt.NDArray[np.int64] | None = None) ->
     ``lengths`` gives each curve's number of thresholds (default: all ``n``). Points
     are in threshold order (ascending, so recall and FPR go down). See the module
     docstring for the definitions; a curve without positives (TP + FN == 0) has no
-    recall and gets NaN everywhere, one without negatives has no ROC-AUC.
+    recall and gets NaN everywhere, one without negatives has no ROC-AUC. Computed in
+    one compiled pass (:func:`tbnb.analysis.pr_areas.curve_stats`).
 
     Examples
     --------
@@ -193,40 +199,53 @@ def curve_areas(curves: Floats, lengths: npt.NDArray[np.int64] | None = None) ->
     {'average_precision': 0.7222, 'pr_auc': 0.8056, 'roc_auc': 0.7222}
     """
     m, _, n = curves.shape
-    tp, fp, tn, fn = (curves[:, k] for k in range(4))
-    index = np.arange(n)[None, :]
     size = np.full(m, n, np.int64) if lengths is None else np.asarray(lengths, np.int64)
-    inside = index < size[:, None]
-    recall = _ratio(tp, tp + fn)
-    precision = _ratio(tp, tp + fp)
-    predicted = inside & (tp + fp > 0)
-    # the PR points: thresholds up to the last where something is predicted positive
-    kept = np.where(predicted.any(axis=1), n - np.argmax(predicted[:, ::-1], axis=1), 0)
-    on_pr = index < kept[:, None]
-    last = index == (kept - 1)[:, None]
-    next_recall = np.where(last, 0.0, np.roll(recall, -1, axis=1))
-    next_precision = np.where(last, 1.0, np.roll(precision, -1, axis=1))
-    drop = recall - next_recall
-    with np.errstate(invalid="ignore"):
-        ap_terms = np.where(on_pr & (drop != 0), drop * precision, 0.0)
-        trap_terms = np.where(on_pr & (drop != 0), drop * (precision + next_precision) / 2, 0.0)
-    fpr, tpr = roc_points(tp, fp, tn, fn)
-    # ROC from (1, 1) through every threshold to (0, 0)
-    start_fpr = np.where(inside[:, :1], fpr[:, :1], 0.0)
-    start_tpr = np.where(inside[:, :1], tpr[:, :1], 0.0)
-    end = index == (size - 1)[:, None]
-    roc_next_fpr = np.where(end, 0.0, np.roll(fpr, -1, axis=1))
-    roc_next_tpr = np.where(end, 0.0, np.roll(tpr, -1, axis=1))
-    with np.errstate(invalid="ignore"):
-        roc_terms = np.where(inside, (fpr - roc_next_fpr) * (tpr + roc_next_tpr) / 2, 0.0)
-        roc = roc_terms.sum(axis=1) + (1.0 - start_fpr[:, 0]) * (1.0 + start_tpr[:, 0]) / 2
-    positives = tp[:, 0] + fn[:, 0] if n else np.zeros(m)
-    negatives = fp[:, 0] + tn[:, 0] if n else np.zeros(m)
-    no_recall = ~(positives > 0) | (size == 0)
-    ap = np.where(no_recall | (kept == 0), np.nan, ap_terms.sum(axis=1))
-    trapezoid = np.where(no_recall | (kept == 0), np.nan, trap_terms.sum(axis=1))
-    roc = np.where(no_recall | ~(negatives > 0), np.nan, roc)
-    return {"average_precision": ap, "pr_auc": trapezoid, "roc_auc": roc}
+    stats = curve_stats(curves[:, 0], curves[:, 1], curves[:, 2], curves[:, 3], size)
+    return {name: stats[name].astype(np.float64) for name in AREAS}
+
+
+def frame_stats(frame: pd.DataFrame, *, chunk: int = 4096) -> dict[str, npt.NDArray[Any]]:
+    """:func:`~tbnb.analysis.pr_areas.curve_stats` of every row of a ``pr_curves`` frame
+    (areas, positives, negatives, TensorBoard's length ``kept``, problem ``flags``),
+    ``chunk`` rows at a time (the stacked counts stay small).
+
+    Examples
+    --------
+    >>> tp = np.array([2.0, 1, 0])
+    >>> frame = pd.DataFrame({"thresholds": [np.linspace(0, 1, 3)], "true_positives": [tp],
+    ...     "false_positives": [tp], "true_negatives": [2 - tp], "false_negatives": [2 - tp]})
+    >>> stats = frame_stats(frame)
+    >>> float(stats["roc_auc"][0]), int(stats["kept"][0])
+    (0.5, 2)
+    """
+    sizes = np.fromiter((len(t) for t in frame["thresholds"]), np.int64, count=len(frame))
+    parts = []
+    columns = [frame[name].to_numpy() for name in COUNTS]
+    for start in range(0, len(frame), chunk):
+        stop = min(start + chunk, len(frame))
+        block = sizes[start:stop]
+        width = int(block.max(initial=0))
+        tp, fp, tn, fn = (_stacked(column[start:stop], block, width) for column in columns)
+        parts.append(curve_stats(tp, fp, tn, fn, block))
+    if not parts:
+        empty = np.zeros((0, 0))
+        return curve_stats(empty, empty, empty, empty, np.zeros(0, np.int64))
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+def _stacked(arrays: npt.NDArray[Any], sizes: npt.NDArray[np.int64], width: int
+             ) -> npt.NDArray[np.floating[Any]]:
+    """Rows stacked into ``[len, width]`` (their own dtype when all share one); ragged
+    ones padded with zeros."""
+    if len(arrays) and bool((sizes == width).all()):
+        flat = np.concatenate(list(arrays))  # much cheaper per row than np.stack
+        if flat.dtype.kind == "f":
+            stacked: npt.NDArray[np.floating[Any]] = flat.reshape(len(arrays), width)
+            return stacked
+    out = np.zeros((len(arrays), width))
+    for i, a in enumerate(arrays):
+        out[i, :len(a)] = a
+    return out
 
 
 def auc_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -243,28 +262,27 @@ def auc_table(frame: pd.DataFrame) -> pd.DataFrame:
     >>> auc_table(frame).loc[0, ["average_precision", "roc_auc", "positives"]].tolist()
     [1.0, 1.0, 2.0]
     """
-    curves, _ = curve_arrays(frame)
-    sizes = np.fromiter((len(t) for t in frame["thresholds"]), np.int64, count=len(frame))
-    areas = curve_areas(curves, sizes) if len(frame) else {k: np.zeros(0) for k in AREAS}
+    return stats_table(frame, frame_stats(frame))
+
+
+def stats_table(frame: pd.DataFrame, stats: dict[str, npt.NDArray[Any]]) -> pd.DataFrame:
+    """:func:`auc_table` from stats :func:`frame_stats` computed already."""
     out = frame[["run", "tag", "step", "wall_time"]].reset_index(drop=True)
-    for name in AREAS:
-        out[name] = areas[name]
-    has = sizes > 0
-    out["positives"] = np.where(has, curves[:, 0, 0] + curves[:, 3, 0], np.nan) if len(
-        frame) else np.zeros(0)
-    out["negatives"] = np.where(has, curves[:, 1, 0] + curves[:, 2, 0], np.nan) if len(
-        frame) else np.zeros(0)
+    for name in (*AREAS, "positives", "negatives"):
+        out[name] = stats[name]
     return out
 
 
-def curve_problems(frame: pd.DataFrame, *, limit: int = 20) -> list[str]:
+def curve_problems(frame: pd.DataFrame, *, limit: int = 20,
+                   stats: dict[str, npt.NDArray[Any]] | None = None) -> list[str]:
     """What is wrong with the curves of a ``pr_curves`` frame, one message per curve.
 
     Checked: counts that are not finite or negative, TP or FP growing with the threshold
     (a curve's counts are of predictions at or above it), positives (TP + FN) or
     negatives (FP + TN) changing across thresholds, and curves without positives (no
     recall: areas undefined) or without negatives (no ROC-AUC). At most ``limit``
-    messages, then a count of the rest.
+    messages, then a count of the rest. ``stats``: :func:`frame_stats` of ``frame``, if
+    computed already.
 
     Examples
     --------
@@ -276,72 +294,14 @@ def curve_problems(frame: pd.DataFrame, *, limit: int = 20) -> list[str]:
     >>> curve_problems(frame)
     ["run 'a' tag 'pr' step 4: true positives grow with the threshold"]
     """
-    messages: list[str] = []
-    total = 0
-    for start in range(0, len(frame), 4096):
-        block = frame.iloc[start:start + 4096]
-        curves, _ = curve_arrays(block)
-        sizes = np.fromiter((len(t) for t in block["thresholds"]), np.int64, count=len(block))
-        for i, found in _problems(curves, sizes):
-            total += 1
-            if len(messages) < limit:
-                row = block.iloc[i]
-                messages.append(f"run {str(row['run'])!r} tag {str(row['tag'])!r} step "
-                                f"{int(row['step'])}: {'; '.join(found)}")
-    if total > limit:
-        rest = total - limit
+    flags = (stats if stats is not None else frame_stats(frame))["flags"]
+    bad = np.flatnonzero(flags)
+    messages = []
+    for i in bad[:limit].tolist():
+        row = frame.iloc[i]
+        messages.append(f"run {str(row['run'])!r} tag {str(row['tag'])!r} step "
+                        f"{int(row['step'])}: {'; '.join(problem_texts(int(flags[i])))}")
+    if len(bad) > limit:
+        rest = len(bad) - limit
         messages.append(f"... and {rest} more curve{'s' * (rest > 1)}")
     return messages
-
-
-def _problems(curves: Floats, sizes: npt.NDArray[np.int64]) -> list[tuple[int, list[str]]]:
-    """``(row, problems)`` of the curves ``[m, 6, n]`` that have any (vectorised checks)."""
-    m, _, n = curves.shape
-    inside = np.arange(n)[None, :] < sizes[:, None]
-    counts = curves[:, :4]
-    with np.errstate(invalid="ignore"):
-        bad = ~np.isfinite(counts) & inside[:, None, :]
-        not_finite = np.asarray(bad.any(axis=(1, 2)), dtype=bool)
-        negative = np.asarray(((counts < 0) & inside[:, None, :]).any(axis=(1, 2)), dtype=bool)
-        pairs = inside[:, 1:]
-        scale_tp = np.maximum(1.0, np.abs(curves[:, 0, :1]))
-        scale_fp = np.maximum(1.0, np.abs(curves[:, 1, :1]))
-        tp_up = np.asarray(((np.diff(curves[:, 0], axis=1) > 1e-9 * scale_tp) & pairs).any(
-            axis=1), dtype=bool)
-        fp_up = np.asarray(((np.diff(curves[:, 1], axis=1) > 1e-9 * scale_fp) & pairs).any(
-            axis=1), dtype=bool)
-        positives = curves[:, 0] + curves[:, 3]
-        negatives = curves[:, 1] + curves[:, 2]
-
-        def spread(values: Floats) -> npt.NDArray[np.bool_]:
-            hi = np.where(inside, values, -np.inf).max(axis=1, initial=-np.inf)
-            lo = np.where(inside, values, np.inf).min(axis=1, initial=np.inf)
-            moved: npt.NDArray[np.bool_] = np.asarray(
-                (hi - lo) > 1e-6 * np.maximum(1.0, np.abs(hi)), dtype=bool)
-            return moved
-
-        pos_moves, neg_moves = spread(positives), spread(negatives)
-        no_pos = np.asarray(~(positives[:, 0] > 0) if n else np.ones(m, bool), dtype=bool)
-        no_neg = np.asarray(~(negatives[:, 0] > 0) if n else np.ones(m, bool), dtype=bool)
-    flagged = (sizes == 0) | not_finite | negative | tp_up | fp_up | pos_moves | neg_moves | (
-        no_pos | no_neg)
-    out = []
-    for i in np.flatnonzero(flagged).tolist():
-        if sizes[i] == 0:
-            out.append((i, ["no thresholds"]))
-            continue
-        if not_finite[i]:
-            out.append((i, ["counts are not finite"]))
-            continue
-        found = [text for flag, text in (
-            (negative[i], "negative counts"),
-            (tp_up[i], "true positives grow with the threshold"),
-            (fp_up[i], "false positives grow with the threshold"),
-            (pos_moves[i], "TP + FN changes across thresholds"),
-            (neg_moves[i], "FP + TN changes across thresholds"),
-            (no_pos[i], "no positive examples (recall, PR and ROC areas undefined)"),
-            (no_neg[i] and not no_pos[i], "no negative examples (ROC-AUC undefined)"),
-        ) if flag]
-        if found:
-            out.append((i, found))
-    return out

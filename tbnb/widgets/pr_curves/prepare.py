@@ -27,15 +27,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from tbnb.analysis.pr_curves import AREAS, CURVE_ROWS, auc_table, kept_lengths
+from tbnb.analysis.pr_curves import AREAS, CURVE_ROWS, frame_stats, stats_table
 from tbnb.widgets.scalars.prepare import natural_key
 
 __all__ = ["CurveIndex", "chart_specs", "check_frame", "curve_block", "groups_of",
-           "nearest_index", "payload", "sample_indices"]
+           "names_of", "nearest_index", "payload", "sample_indices"]
 
 REQUIRED = ("run", "tag", "step", "wall_time", "thresholds", *CURVE_ROWS)
-CHUNK = 4096
-"""Curves per block when stacking (bounds the temporary float64 arrays)."""
 
 
 def check_frame(frame: pd.DataFrame) -> None:
@@ -52,6 +50,21 @@ def check_frame(frame: pd.DataFrame) -> None:
     missing = sorted(set(REQUIRED).difference(frame.columns))
     if missing:
         raise ValueError(f"pr_curves frame lacks column(s) {missing}")
+
+
+def names_of(column: pd.Series) -> npt.NDArray[np.object_]:
+    """A run or tag column as an array of ``str`` (a categorical by its codes, at once).
+
+    Examples
+    --------
+    >>> names_of(pd.Series(["b", "a", "b"], dtype="category")).tolist()
+    ['b', 'a', 'b']
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        labels = np.asarray([str(c) for c in column.cat.categories] + [""], dtype=object)
+        out: npt.NDArray[np.object_] = labels[column.cat.codes.to_numpy()]
+        return out
+    return np.asarray([str(v) for v in column], dtype=object)
 
 
 def groups_of(tags: Sequence[str]) -> dict[str, str]:
@@ -127,7 +140,8 @@ class CurveIndex:
     """A ``pr_curves`` frame as series: rows sorted by (run, tag, step), one per step.
 
     ``bounds[i]:bounds[i + 1]`` are the rows of series ``keys[i]``; ``areas`` holds each
-    row's areas, positives and negatives; ``kept`` each row's TensorBoard length.
+    row's areas, positives and negatives; ``kept`` each row's TensorBoard length and
+    ``flags`` its problems (:mod:`tbnb.analysis.pr_areas`).
     """
 
     frame: pd.DataFrame
@@ -135,12 +149,12 @@ class CurveIndex:
     bounds: npt.NDArray[np.int64]
     areas: pd.DataFrame
     kept: npt.NDArray[np.int64]
+    flags: npt.NDArray[np.int64]
 
     @classmethod
     def build(cls, frame: pd.DataFrame, runs: Sequence[str]) -> CurveIndex:
         """Index the rows of ``runs`` (in this order) of ``frame``."""
-        run = frame["run"].astype(str).to_numpy()
-        tag = frame["tag"].astype(str).to_numpy()
+        run, tag = names_of(frame["run"]), names_of(frame["tag"])
         keep = np.isin(run, list(runs))
         order_of = {r: i for i, r in enumerate(runs)}
         tags = sorted(set(tag[keep]), key=natural_key)
@@ -162,33 +176,13 @@ class CurveIndex:
             np.zeros(0, np.int64))
         bounds = np.r_[starts, len(rows)].astype(np.int64)
         keys = [(runs[int(run_code[s])], tags[int(tag_code[s])]) for s in starts]
-        parts = [auc_table(sorted_frame.iloc[a:a + CHUNK]) for a in range(0, len(rows), CHUNK)]
-        areas = (pd.concat(parts, ignore_index=True) if parts
-                 else auc_table(sorted_frame.iloc[:0]))
-        kept = np.zeros(len(rows), np.int64)
-        for a in range(0, len(rows), CHUNK):
-            block = sorted_frame.iloc[a:a + CHUNK]
-            tp = _stack(block["true_positives"])
-            fp = _stack(block["false_positives"])
-            kept[a:a + len(block)] = np.minimum(kept_lengths(tp, fp), _sizes(block))
-        return cls(sorted_frame, keys, bounds, areas, kept)
+        stats = frame_stats(sorted_frame)
+        return cls(sorted_frame, keys, bounds, stats_table(sorted_frame, stats),
+                   stats["kept"], stats["flags"])
 
     def rows_of(self, i: int) -> slice:
         """Rows of series ``i``."""
         return slice(int(self.bounds[i]), int(self.bounds[i + 1]))
-
-
-def _sizes(block: pd.DataFrame) -> npt.NDArray[np.int64]:
-    return np.fromiter((len(a) for a in block["thresholds"]), np.int64, len(block))
-
-
-def _stack(column: pd.Series) -> npt.NDArray[np.float64]:
-    arrays = list(column)
-    n = max((len(a) for a in arrays), default=0)
-    out = np.zeros((len(arrays), n))  # padding: nothing predicted (never kept)
-    for i, a in enumerate(arrays):
-        out[i, :len(a)] = a
-    return out
 
 
 def curve_block(index: CurveIndex, rows: Sequence[int]) -> dict[str, Any]:

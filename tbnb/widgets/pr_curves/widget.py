@@ -31,6 +31,7 @@ from tbnb.widgets.pr_curves.prepare import (
     chart_specs,
     check_frame,
     curve_block,
+    names_of,
     nearest_index,
     payload,
 )
@@ -126,12 +127,13 @@ class PrCurvesWidget(LiveWidget):
     def _set_frame(self, frame: pd.DataFrame, *, initial: bool = False) -> None:
         check_frame(frame)
         hidden = set(getattr(self._source, "subruns", {}) or {})
-        present = [r for r in dict.fromkeys(frame["run"].astype(str)) if r not in hidden]
+        run_names, tag_names = names_of(frame["run"]), names_of(frame["tag"])
+        present = [r for r in dict.fromkeys(run_names) if r not in hidden]
         runs = pick(sorted(present, key=natural_key), self._build.get("runs"), "runs")
-        tags = sorted(set(frame["tag"].astype(str)), key=natural_key)
+        tags = sorted(set(tag_names), key=natural_key)
         keep_tags = set(pick(tags, self._build.get("tags"), "tags"))
         if len(keep_tags) < len(tags):
-            frame = frame[frame["tag"].astype(str).isin(keep_tags)]
+            frame = frame[np.isin(tag_names, list(keep_tags))]
         index = CurveIndex.build(frame, runs)
         new_runs = [r for r in runs if r not in self._runs]
         self._index, self._runs = index, runs
@@ -153,15 +155,18 @@ class PrCurvesWidget(LiveWidget):
     def _report(self, index: CurveIndex) -> None:
         """Warn once per curve that is wrong (naming run, tag and step); keep it."""
         frame = index.frame
-        keys = list(zip(frame["run"].astype(str), frame["tag"].astype(str),
-                        frame["step"].tolist(), frame["wall_time"].tolist(), strict=True))
-        new = [i for i, key in enumerate(keys) if key not in self._checked]
-        self._checked.update(keys[i] for i in new)
-        found = curve_problems(frame.iloc[new]) if new else []
-        if found:
-            self.problems = [*self.problems, *found][-50:]
-            warnings.warn("PR curves with problems (kept and drawn; areas may be NaN): "
-                          + "; ".join(found), DataWarning, stacklevel=4)
+        bad = np.flatnonzero(index.flags)
+        cols = [frame[c].to_numpy()[bad] for c in ("run", "tag", "step", "wall_time")]
+        keys = [(str(r), str(t), int(s), float(w)) for r, t, s, w in zip(*cols, strict=True)]
+        new = [int(i) for i, key in zip(bad.tolist(), keys, strict=True)
+               if key not in self._checked]
+        self._checked.update(keys)
+        if not new:
+            return
+        found = curve_problems(frame.iloc[new], stats={"flags": index.flags[new]})
+        self.problems = [*self.problems, *found][-50:]
+        warnings.warn("PR curves with problems (kept and drawn; areas may be NaN): "
+                      + "; ".join(found), DataWarning, stacklevel=4)
 
     def _recolor(self) -> None:
         order = getattr(self, "_color_order", None)
@@ -198,16 +203,23 @@ class PrCurvesWidget(LiveWidget):
     # ---------------------------------------------------------------- views
     def chart_step(self, chart: str) -> int | None:
         """The step chart ``chart`` is at (its slider, the global one, or its latest)."""
-        index = self._index
         if chart in self.chart_steps:
             return int(self.chart_steps[chart])
         if self.step is not None:
             return int(self.step)
+        return self._latest().get(chart)
+
+    def _latest(self) -> dict[str, int]:
+        """Each chart's latest step (of any run)."""
+        index = self._index
         if index is None:
-            return None
-        steps = [int(index.frame["step"].iloc[index.rows_of(i).stop - 1])
-                 for i, (_, tag) in enumerate(index.keys) if tag == chart]
-        return max(steps) if steps else None
+            return {}
+        steps = index.frame["step"].to_numpy()
+        out: dict[str, int] = {}
+        for i, (_, tag) in enumerate(index.keys):
+            last = int(steps[index.rows_of(i).stop - 1])
+            out[tag] = max(out.get(tag, last), last)
+        return out
 
     def _shown_rows(self) -> list[int]:
         """Rows of the curves drawn: per shown chart and selected run, its nearest step."""
@@ -221,11 +233,13 @@ class PrCurvesWidget(LiveWidget):
             tag_re = None
         charts = {c["tag"] for c in self.charts if tag_re is None or tag_re.search(c["tag"])}
         steps = index.frame["step"].to_numpy()
+        latest = self._latest()
         rows = []
         for i, (run, tag) in enumerate(index.keys):
             if run not in selected or tag not in charts:
                 continue
-            target = self.chart_step(tag)
+            target = self.chart_steps.get(tag, self.step if self.step is not None else
+                                          latest.get(tag))
             span = index.rows_of(i)
             k = nearest_index(steps[span], target if target is not None else np.inf)
             if k >= 0:
@@ -255,7 +269,7 @@ class PrCurvesWidget(LiveWidget):
         if index is None:
             return pr_table(_EMPTY)
         selected = set(self.selected_runs)
-        mask = index.frame["run"].astype(str).isin(selected).to_numpy()
+        mask = np.isin(names_of(index.frame["run"]), list(selected))
         return pr_table(index.frame[mask])
 
     @property
@@ -266,7 +280,7 @@ class PrCurvesWidget(LiveWidget):
         index = self._index
         if index is None:
             return pd.DataFrame()
-        mask = index.areas["run"].astype(str).isin(set(self.selected_runs)).to_numpy()
+        mask = np.isin(names_of(index.areas["run"]), list(self.selected_runs))
         return index.areas[mask].reset_index(drop=True)
 
     @property
