@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 import pandas as pd
@@ -194,13 +195,16 @@ class CustomScalarLayouts(Mapping[str, Layout]):
     Attributes
     ----------
     raw
-        Run -> the serialized ``Layout`` (the bytes as written).
+        Run -> the serialized ``Layout`` (the bytes as written), read-only.
     merged
         The layout TensorBoard shows: every run's merged (:func:`merge_layouts`).
+
+    Layouts are frozen dataclasses and both mappings are read-only, so the object the
+    experiment hands out cannot be changed by its user (a reload makes a new one).
     """
 
-    raw: dict[str, bytes] = field(default_factory=dict)
-    layouts: dict[str, Layout] = field(default_factory=dict)
+    raw: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
+    layouts: Mapping[str, Layout] = field(default_factory=lambda: MappingProxyType({}))
 
     def __getitem__(self, run: str) -> Layout:
         return self.layouts[run]
@@ -233,7 +237,9 @@ def latest_layouts(frame: pd.DataFrame) -> CustomScalarLayouts:
     """Run -> the ``Layout`` it wrote last, decoded (raw bytes in ``.raw``)."""
     raw = {str(run): bytes(rows_["layout"].iloc[-1])
            for run, rows_ in frame.groupby("run", observed=True, sort=False)}
-    return CustomScalarLayouts(raw, {run: decode_layout(data) for run, data in raw.items()})
+    layouts = {run: decode_layout(data) for run, data in raw.items()}
+    # read-only views: the experiment hands the same object out until the next reload
+    return CustomScalarLayouts(MappingProxyType(raw), MappingProxyType(layouts))
 
 
 def _has_charts(layouts: Any) -> bool:

@@ -55,6 +55,8 @@ def test_layouts_of_every_writer_decode_as_written() -> None:
     (band,) = [c for _, c in torch.charts if c.kind == "margin"]
     assert band.margins == (MarginSeries("margin/acc", "margin/acc_lo", "margin/acc_hi"),)
     assert "3 run(s)" in repr(layouts)
+    with pytest.raises(TypeError):
+        layouts.raw["torch"] = b""  # type: ignore[index]  # what is handed out stays as read
 
 
 def _two_layouts(root: Path) -> Path:

@@ -1,6 +1,8 @@
 // The PR (or ROC) chart of one tag: every shown run's curve at its step on fixed [0, 1]
 // axes, the chance diagonal in the ROC view, and a hover readout of the threshold nearest
-// to the pointer on each curve. Two stacked canvases: base (axes, curves), over (hover).
+// to the pointer on each curve. Three stacked canvases: axes (redrawn on resize or a view
+// change), curves (redrawn on a step change), over (hover). The width comes from the
+// owner's resize observer, so a redraw never forces the page's layout.
 import { canvasStyle, drawGrid, drawTicks } from "../../chart/axes.js";
 import { linearScale } from "../../chart/scales.js";
 import { CanvasStack } from "../../chart/surface.js";
@@ -32,7 +34,9 @@ export class CurveChart {
   constructor(container, options) {
     this.container = container;
     this.options = options;
-    this.surface = new CanvasStack(container, { layers: 2, height: options.height, className: "tbnb-pr-canvas" });
+    this.surface = new CanvasStack(container, { layers: 3, height: options.height, className: "tbnb-pr-canvas" });
+    /** @type {number} CSS width (0: not known yet, read once from the container) */
+    this.width = 0;
     /** @type {DrawnCurve[]} */
     this.curves = [];
     /** @type {"pr" | "roc"} */
@@ -54,7 +58,8 @@ export class CurveChart {
   }
 
   layout() {
-    this.surface.resize(this.container.clientWidth || this.surface.width, this.options.height);
+    if (!this.width) this.width = this.container.clientWidth;
+    this.surface.resize(this.width || this.surface.width, this.options.height);
     const { width: w, height: h } = this.surface;
     const x = linearScale([0, 1], [MARGIN.left, Math.max(w, 120) - MARGIN.right]);
     const y = linearScale([0, 1], [h - MARGIN.bottom, MARGIN.top]);
@@ -62,13 +67,21 @@ export class CurveChart {
     this.maps = { x, y, w, h, fg: color, font, fx: x.map, fy: y.map };
   }
 
-  draw() {
-    this.layout();
-    this.drawBase();
+  /**
+   * "all": axes, curves and hover (after a resize or a change of view); "curves": the
+   * curves and the hover only (a step change).
+   * @param {"all" | "curves"} [level]
+   */
+  draw(level = "all") {
+    if (level === "all" || !this.maps) {
+      this.layout();
+      this.drawAxes();
+    }
+    this.drawCurves();
     this.drawOver();
   }
 
-  drawBase() {
+  drawAxes() {
     const ctx = this.surface.context(0);
     if (!ctx) return;
     const { x, y, w, h, fg, font, fx, fy } = this.maps;
@@ -89,11 +102,8 @@ export class CurveChart {
     ctx.rotate(-Math.PI / 2);
     ctx.fillText(roc ? "true positive rate" : "precision", 0, 0);
     ctx.restore();
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(box.left - 3, box.top - 3, box.right - box.left + 6, box.bottom - box.top + 6);
-    ctx.clip();
     if (roc) {
+      ctx.save();
       ctx.strokeStyle = fg;
       ctx.globalAlpha = 0.35;
       ctx.setLineDash([3, 3]);
@@ -101,7 +111,19 @@ export class CurveChart {
       ctx.moveTo(fx(0), fy(0));
       ctx.lineTo(fx(1), fy(1));
       ctx.stroke();
+      ctx.restore();
     }
+  }
+
+  drawCurves() {
+    const ctx = this.surface.context(1);
+    if (!ctx) return;
+    const { w, h, fx, fy } = this.maps;
+    const roc = this.view === "roc";
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(MARGIN.left - 3, MARGIN.top - 3, w - MARGIN.left - MARGIN.right + 6, h - MARGIN.top - MARGIN.bottom + 6);
+    ctx.clip();
     ctx.lineWidth = this.curves.length > 24 ? 1 : 1.6;
     for (const c of this.curves) {
       const { x: xs, y: ys } = curvePoints(c.curve, this.view);
@@ -139,7 +161,7 @@ export class CurveChart {
   }
 
   drawOver() {
-    const ctx = this.surface.context(1);
+    const ctx = this.surface.context(2);
     if (!ctx || !this.maps) return;
     if (!this.pointer || !this.curves.length) {
       this.options.tooltip.hide(this);

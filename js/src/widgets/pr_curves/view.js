@@ -12,7 +12,6 @@ import { compileFilter, matches } from "../../core/filter.js";
 import { formatNumber } from "../../core/format.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
-import { areaSeries } from "./auc-chart.js";
 import { PrPanel } from "./panel.js";
 import { AREA_COLUMNS, areaCsv, curveCsv } from "./rows.js";
 import { curvesOf, seriesKey, storeOf } from "./store.js";
@@ -85,16 +84,20 @@ export class PrCurvesView extends View {
       el("summary", { text: "Areas at the shown steps" }),
       this.table.node,
     );
-    this.frames = this.scheduler(() => this.drawDirty());
+    this.fullDirty = true;
+    this.stepsDirty = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.tableTimer = null;
+    this.frames = this.scheduler(() => this.onFrame());
     this.seen = this.visibilityObserver((entry) => {
       const panel = /** @type {any} */ (entry.target).__tbnbPanel;
       if (!panel) return;
       panel.visible = entry.isIntersecting;
       if (panel.visible && panel.dirty) this.frames.request();
     });
-    this.observeSize(this.groups, () => this.redrawAll());
     this.disposers.push(() => {
       if (this.fetchTimer !== null) clearTimeout(this.fetchTimer);
+      if (this.tableTimer !== null) clearTimeout(this.tableTimer);
     });
   }
 
@@ -120,7 +123,8 @@ export class PrCurvesView extends View {
     });
     this.listen("change:_data", () => this.rebuild(false));
     this.listen("change:charts change:height", () => this.rebuild(true));
-    this.listen("change:view change:step change:chart_steps change:run_colors", () => this.update());
+    this.listen("change:view change:run_colors", () => this.update());
+    this.listen("change:step change:chart_steps", () => this.stepsChanged());
     this.listen("change:tag_filter", () => {
       this.bar.tagFilter.set(this.model.get("tag_filter") || "");
       this.update();
@@ -151,7 +155,7 @@ export class PrCurvesView extends View {
       tooltip: this.tooltip,
       onStep: (/** @type {PrPanel} */ p, /** @type {number} */ step) => {
         this.save({ chart_steps: { ...(this.model.get("chart_steps") || {}), [p.spec.key]: step } });
-        this.update();
+        this.stepsChanged();
       },
     };
     for (const spec of this.model.get("charts") || []) {
@@ -159,13 +163,12 @@ export class PrCurvesView extends View {
       if (!grid) {
         grid = el("div", { class: "tbnb-grid" });
         grids.set(spec.group, grid);
-        const title = spec.group ? `${spec.group}` : "";
         nodes.push(
-          title
+          spec.group
             ? el(
                 "details",
                 { class: "tbnb-group", "data-group": spec.group, open: true },
-                el("summary", { text: title }),
+                el("summary", { text: spec.group }),
                 grid,
               )
             : el("div", { class: "tbnb-group", "data-group": "" }, grid),
@@ -177,6 +180,11 @@ export class PrCurvesView extends View {
       grid.append(panel.node);
       this.panels.set(spec.key, panel);
       this.seen?.observe(panel.node);
+      this.observeSize(panel.body, (width) => {
+        if (Math.floor(width) === panel.chart.width) return;
+        panel.resized(width);
+        this.frames.request();
+      });
     }
     this.groups.replaceChildren(...nodes);
   }
@@ -204,95 +212,68 @@ export class PrCurvesView extends View {
   /** @param {number} step */
   setGlobalStep(step) {
     this.save({ step, chart_steps: {} });
-    this.update();
+    this.stepsChanged();
   }
 
-  /** Which curves each chart shows, the legends and the table; then redraw. */
+  /** Runs, colours, view or filters changed: everything is placed again (next frame). */
   update() {
+    this.fullDirty = true;
+    this.frames.request();
+  }
+
+  /** Only steps changed: curves, legends' numbers and marks (next frame). */
+  stepsChanged() {
+    this.stepsDirty = true;
+    this.frames.request();
+  }
+
+  /** Members of every chart (selected runs with its tag), its areas chart and visibility. */
+  refresh() {
     const store = this.store;
     const view = this.model.get("view") === "roc" ? "roc" : "pr";
     this.bar.view.value = view;
     const tagRe = compileFilter(this.model.get("tag_filter") || "").re;
     const selected = new Set(this.model.get("selected_runs") || []);
     const colors = this.model.get("run_colors") || {};
-    const global = this.model.get("step");
-    showStep(this.bar.slider, global ?? null);
-    /** @type {ShownCurve[]} */
-    const shown = [];
     for (const p of this.panels.values()) {
       p.shown = matches(tagRe, p.spec.tag);
       p.node.classList.toggle("tbnb-hidden", !p.shown);
-      const step = this.chartStep(p.spec.key);
-      p.slider.setSteps(store.chartSteps(p.spec.tag));
-      showStep(p.slider, step);
-      const curves = [];
-      const legend = [];
-      const areas = [];
+      if (p.stepsOf !== store) {
+        p.slider.setSteps(store.chartSteps(p.spec.tag));
+        p.stepsOf = store;
+      }
+      const members = [];
       for (const [i, run] of store.runs.entries()) {
         const series = selected.has(run) && store.series.get(seriesKey(run, p.spec.tag));
-        if (!series) continue;
-        const color = runColor(colors, run, i);
-        const row = store.rowAt(series, step);
-        const held = store.curveFor(series, row);
-        if (!held?.exact) this.wanted.add(row);
-        const drawn = held && {
-          run,
-          color,
-          step: store.steps.step[held.curve.row],
-          exact: held.exact,
-          curve: held.curve,
-        };
-        if (drawn) curves.push(drawn);
-        if (p.shown) shown.push({ run, tag: p.spec.tag, row, color, drawn: drawn || null });
-        legend.push({
-          run,
-          color,
-          step: store.steps.step[row],
-          exact: !!held?.exact,
-          ap: store.steps.average_precision[row],
-          roc: store.steps.roc_auc[row],
-          curveStep: drawn ? drawn.step : null,
-        });
-        const field = view === "roc" ? store.steps.roc_auc : store.steps.average_precision;
-        areas.push(
-          areaSeries({
-            run,
-            color,
-            steps: series.steps,
-            values: field.subarray(series.start, series.end),
-            wall: store.steps.wall.subarray(series.start, series.end),
-          }),
-        );
+        if (series) members.push({ run, series, color: runColor(colors, run, i) });
       }
-      p.chart.setData(curves, view);
-      p.setLegend(legend);
-      for (const e of legend) {
-        const entry = p.entries.get(e.run);
-        entry?.node.setAttribute("data-curve-step", e.curveStep === null ? "" : String(e.curveStep));
-        if (entry && !e.exact)
-          setText(
-            entry.step,
-            `step ${e.step} (curve of step ${e.curveStep ?? "—"}, ${this.offline ? "nearest sent" : "loading"})`,
-          );
-      }
-      p.auc.metric = view === "roc" ? "ROC-AUC" : "PR-AUC (AP)";
-      setText(p.aucTitle, `${p.auc.metric} over steps`);
-      p.auc.setData({ series: areas, xType: "linear", xLabel: "step", showRaw: false, yRange: [null, 1] });
-      p.auc.marker = step === null ? (p.slider.steps.at(-1) ?? null) : p.slider.value;
-      p.node.setAttribute("data-series-count", String(curves.length));
-      p.node.setAttribute("data-step", String(p.slider.value));
-      p.node.setAttribute("data-view", view);
-      p.mark();
+      p.setMembers(members, store, view);
     }
-    this.shown = shown;
-    this.updateTable();
     const drawnRuns = store.runs.filter((r) => selected.has(r)).length;
     const sent =
       store.total > store.sent
         ? `, curves of ${store.sent} of ${store.total} steps sent${this.offline ? "" : " (others on request)"}`
         : "";
     setText(this.bar.status, `${drawnRuns}/${store.runs.length} runs, ${this.panels.size} charts${sent}`);
-    this.frames.request();
+  }
+
+  /** Every chart at its step; the table and the kernel requests follow once things rest. */
+  place() {
+    const store = this.store;
+    const view = this.model.get("view") === "roc" ? "roc" : "pr";
+    showStep(this.bar.slider, this.model.get("step") ?? null);
+    const out = { offline: this.offline, wanted: this.wanted, shown: /** @type {ShownCurve[]} */ ([]) };
+    for (const p of this.panels.values()) {
+      const step = this.chartStep(p.spec.key);
+      showStep(p.slider, step);
+      p.place(store, step, view, out);
+    }
+    this.shown = out.shown;
+    if (this.tableTimer !== null) clearTimeout(this.tableTimer);
+    this.tableTimer = setTimeout(() => {
+      this.tableTimer = null;
+      if (!this.disposed) this.updateTable();
+    }, 100);
     this.scheduleFetch();
   }
 
@@ -323,16 +304,18 @@ export class PrCurvesView extends View {
   }
 
   redrawAll() {
-    for (const p of this.panels.values()) p.mark();
+    for (const p of this.panels.values()) p.markAll();
     this.frames.request();
   }
 
-  drawDirty() {
+  /** One frame: place what changed, then draw the visible charts that need it. */
+  onFrame() {
+    if (this.fullDirty) this.refresh();
+    if (this.fullDirty || this.stepsDirty) this.place();
+    this.fullDirty = false;
+    this.stepsDirty = false;
     for (const p of this.panels.values()) {
-      if (!p.dirty || !p.shown || !p.visible) continue;
-      p.dirty = false;
-      p.chart.draw();
-      p.auc.draw();
+      if (p.dirty && p.shown && p.visible) p.draw();
     }
   }
 
@@ -353,7 +336,7 @@ export class PrCurvesView extends View {
       .then(({ content }) => {
         if (this.store !== store) return;
         for (const c of curvesOf(content.curves)) store.addCurve(c);
-        this.update();
+        this.stepsChanged();
       })
       .catch((err) => {
         if (this.disposed) return;
