@@ -142,8 +142,10 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     assert data["total"] == len(w._index.frame)
     assert data["sent"] <= max(8, len(w._index.keys))
     state = w.get_state()["_data"]
-    assert isinstance(state["curves"]["precision"]["view"], memoryview)
-    assert state["curves"]["precision"]["dtype"] == "float32"
+    assert isinstance(state["curves"]["true_positives"]["view"], memoryview)
+    assert state["curves"]["true_positives"]["dtype"] == "float32"  # the weighted curve
+    assert "precision" not in state["curves"] or state["curves"]["precision"]["dtype"] == (
+        "float32")
     assert isinstance(state["steps"]["average_precision"]["view"], memoryview)
     json.dumps({k: v for k, v in state.items() if k in ("runs", "tags", "sent", "total")})
     curve_of = data["steps"]["curve"]
@@ -158,8 +160,12 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     assert block["rows"].tolist() == missing
     first = w._index.frame.iloc[missing[0]]
     n = block["offset"][1]
-    np.testing.assert_array_equal(block["recall"][:n], np.asarray(first["recall"][:n],
-                                                                   np.float32))
+    np.testing.assert_array_equal(block["true_positives"][:n], first["true_positives"][:n])
+    assert block["derived"]  # the stored recall is the writers' formula of the counts
+    tp, fn = (np.asarray(first[c][:n], np.float64) for c in ("true_positives",
+                                                            "false_negatives"))
+    np.testing.assert_array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)),
+                                  first["recall"][:n])
     bad = w.answer({"type": "curves", "id": "2", "rows": [10**6]})
     assert bad is not None and "no curve rows" in bad["error"]
 
@@ -246,3 +252,47 @@ def test_refresh_sends_new_steps(tmp_path: Path) -> None:
     assert w.chart_step("pr") == 5
     writer.close()
     w.close()
+
+
+DERIVED_JS = """
+import { derivedRates } from "./src/widgets/pr_curves/store.js";
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const { tp, fp, fn } = JSON.parse(chunks.join(""));
+const { precision, recall } = derivedRates(tp, fp, fn);
+process.stdout.write(JSON.stringify([Array.from(precision), Array.from(recall)]));
+"""
+
+
+def test_the_browser_derives_the_precision_and_recall_writers_store() -> None:
+    """Blocks leave out precision and recall when they are the writers' formula: the
+    browser's float32 values must be those exactly (whole and weighted counts)."""
+    import shutil
+    import subprocess
+
+    rng = np.random.default_rng(4)
+    tp = np.float32(np.r_[rng.integers(0, 500, 200), rng.uniform(0, 50, 200), 0.0])
+    fp = np.float32(np.r_[rng.integers(0, 500, 200), rng.uniform(0, 50, 200), 0.0])
+    fn = np.float32(np.r_[rng.integers(0, 500, 200), rng.uniform(0, 50, 200), 0.0])
+    payload = {k: v.astype(float).tolist() for k, v in (("tp", tp), ("fp", fp), ("fn", fn))}
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run([node, "--input-type=module", "-e", DERIVED_JS],
+                          input=json.dumps(payload), capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2] / "js", check=True)
+    precision, recall = json.loads(proc.stdout)
+    t, f, n = (a.astype(np.float64) for a in (tp, fp, fn))
+    np.testing.assert_array_equal(np.float32(precision), np.float32(t / np.maximum(1e-7, t + f)))
+    np.testing.assert_array_equal(np.float32(recall), np.float32(t / np.maximum(1e-7, t + n)))
+
+
+def test_blocks_send_small_counts_as_uint16_and_raw_rates_as_they_are(written: PrWritten,
+                                                                      exp: Any) -> None:
+    w = tbnb.pr_curves(exp, runs=["torch"], tags="^(pr/cat|raw|weighted)$")
+    keys = {tag: i for i, (_, tag) in enumerate(w._index.keys)}
+    block = w.answer({"type": "curves", "id": "1",
+                      "rows": [w._index.rows_of(keys["pr/cat"]).start]})["curves"]
+    assert block["true_positives"].dtype == np.uint16 and block["derived"]
+    weighted = w.answer({"type": "curves", "id": "2",
+                         "rows": [w._index.rows_of(keys["weighted"]).start]})["curves"]
+    assert weighted["true_positives"].dtype == np.float32  # fractional counts

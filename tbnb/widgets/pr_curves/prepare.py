@@ -186,18 +186,28 @@ class CurveIndex:
 
 
 def curve_block(index: CurveIndex, rows: Sequence[int]) -> dict[str, Any]:
-    """The curves of ``rows`` as the browser takes them: per curve its offset into the
-    point arrays and its threshold spacing; per point float32 TP, FP, TN, FN, precision
-    and recall (as TensorBoard serves them: trimmed, see ``kept``).
+    """The curves of ``rows`` as the browser takes them, as TensorBoard serves them
+    (trimmed, see ``kept``): per curve its offset into the point arrays and its
+    threshold spacing; per point TP, FP, TN, FN, precision and recall.
+
+    Counts travel as uint16 when every one is a whole number below 65,536 (half the
+    bytes of float32), else float32. Precision and recall are left out (``derived``)
+    when they are exactly what every writer stores, ``float32(TP / max(1e-7, TP + FP))``
+    and ``float32(TP / max(1e-7, TP + FN))``: the browser computes the same float32
+    values (``Math.fround``). A curve from ``add_pr_curve_raw`` with other values sends
+    them as they are.
 
     Examples
     --------
-    >>> ones = np.ones(3, np.float32)
+    >>> tp = np.array([2.0, 1.0, 0.0], np.float32)
     >>> frame = pd.DataFrame({"run": ["a"], "tag": ["pr"], "step": [0], "wall_time": [0.0],
-    ...                       **{c: [ones] for c in ("thresholds", *CURVE_ROWS)}})
+    ...     "thresholds": [np.linspace(0, 1, 3)], "true_positives": [tp],
+    ...     "false_positives": [tp], "true_negatives": [2 - tp], "false_negatives": [2 - tp],
+    ...     "precision": [np.float32(tp / np.maximum(1e-7, 2 * tp))],
+    ...     "recall": [np.float32(tp / 2)]})
     >>> block = curve_block(CurveIndex.build(frame, ["a"]), [0])
-    >>> block["offset"].tolist(), block["precision"].dtype.name
-    ([0, 3], 'float32')
+    >>> block["offset"].tolist(), block["true_positives"].dtype.name, block["derived"]
+    ([0, 2], 'uint16', True)
     """
     frame = index.frame
     lengths = index.kept[list(rows)] if len(rows) else np.zeros(0, np.int64)
@@ -209,11 +219,25 @@ def curve_block(index: CurveIndex, rows: Sequence[int]) -> dict[str, Any]:
         grid = grids[int(i)]
         spacing[k] = grid[1] - grid[0] if len(grid) > 1 else 0.0
     out["spacing"] = spacing
+    values = {}
     for name in CURVE_ROWS:
         column = frame[name].to_numpy()
         parts = [np.asarray(column[int(i)][:n], dtype=np.float32)
                  for i, n in zip(rows, lengths, strict=True)]
-        out[name] = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+        values[name] = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+    counts = np.stack([values[name] for name in CURVE_ROWS[:4]]) if len(rows) else np.zeros(0)
+    small = bool(np.all((counts >= 0) & (counts < 65536) & (counts == np.round(counts))))
+    for name in CURVE_ROWS[:4]:
+        out[name] = values[name].astype(np.uint16) if small else values[name]
+    tp, fp, fn = (values[n].astype(np.float64) for n in ("true_positives", "false_positives",
+                                                          "false_negatives"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        derived = (np.array_equal(np.float32(tp / np.maximum(1e-7, tp + fp)), values["precision"])
+                   and np.array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)),
+                                      values["recall"]))
+    out["derived"] = bool(derived)
+    if not derived:
+        out["precision"], out["recall"] = values["precision"], values["recall"]
     return out
 
 

@@ -8,13 +8,14 @@ import { decodeTree } from "../../core/codecs.js";
 
 /**
  * One curve as TensorBoard serves it (thresholds trimmed where nothing is predicted).
+ * Counts arrive as uint16 (whole numbers below 65,536) or float32.
  * @typedef {object} Curve
  * @property {number} row          its row in the steps table
  * @property {number} spacing      threshold i is i * spacing
- * @property {Float32Array} tp
- * @property {Float32Array} fp
- * @property {Float32Array} tn
- * @property {Float32Array} fn
+ * @property {Uint16Array | Float32Array} tp
+ * @property {Uint16Array | Float32Array} fp
+ * @property {Uint16Array | Float32Array} tn
+ * @property {Uint16Array | Float32Array} fn
  * @property {Float32Array} precision
  * @property {Float32Array} recall
  */
@@ -49,6 +50,25 @@ export const SEP = "\u0000";
 export const seriesKey = (run, tag) => run + SEP + tag;
 
 /**
+ * Precision and recall as every writer stores them (float32 of TP / max(1e-7, TP + FP)
+ * and TP / max(1e-7, TP + FN)): what a block leaves out when they are exactly that
+ * (tbnb/widgets/pr_curves/prepare.py: curve_block()).
+ * @param {ArrayLike<number>} tp
+ * @param {ArrayLike<number>} fp
+ * @param {ArrayLike<number>} fn
+ */
+export function derivedRates(tp, fp, fn) {
+  const n = tp.length;
+  const precision = new Float32Array(n);
+  const recall = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    precision[i] = Math.fround(tp[i] / Math.max(1e-7, tp[i] + fp[i]));
+    recall[i] = Math.fround(tp[i] / Math.max(1e-7, tp[i] + fn[i]));
+  }
+  return { precision, recall };
+}
+
+/**
  * The curves of a block (``curve_block`` in Python), by row.
  * @param {Record<string, any>} block
  * @returns {Curve[]}
@@ -57,6 +77,9 @@ export function curvesOf(block) {
   /** @type {Curve[]} */
   const out = [];
   if (!block?.rows) return out;
+  const rates = block.derived
+    ? derivedRates(block.true_positives, block.false_positives, block.false_negatives)
+    : { precision: block.precision, recall: block.recall };
   const off = block.offset;
   for (let i = 0; i < block.rows.length; i++) {
     const a = off[i];
@@ -68,8 +91,8 @@ export function curvesOf(block) {
       fp: block.false_positives.subarray(a, b),
       tn: block.true_negatives.subarray(a, b),
       fn: block.false_negatives.subarray(a, b),
-      precision: block.precision.subarray(a, b),
-      recall: block.recall.subarray(a, b),
+      precision: rates.precision.subarray(a, b),
+      recall: rates.recall.subarray(a, b),
     });
   }
   return out;
