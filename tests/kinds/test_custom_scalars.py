@@ -93,8 +93,9 @@ def test_merge_keeps_charts_tensorboard_loses() -> None:
     for category in ours["category"]:
         have = category["chart"]
         assert all(chart in have for chart in theirs[category["title"]])
-    lost = [c for c in ours["category"] if c["title"] == "losses"][0]["chart"]
-    assert len(lost) == 3 and len(theirs["losses"]) == 1  # torch's two charts
+    lost = next(c for c in ours["category"] if c["title"] == "losses")["chart"]
+    assert len(lost) == 3
+    assert len(theirs["losses"]) == 1
 
 
 def test_merge_dedupes_and_keeps_order() -> None:

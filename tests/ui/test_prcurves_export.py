@@ -127,8 +127,9 @@ def test_custom_scalars_page_smooths_and_downloads(
     assert len(rows) == len(w.data)
     assert {r["chart"] for r in rows} == {c["key"] for c in w.charts if c["series"]}
     margin = [r for r in rows if r["lower"]]
-    assert margin and all(float(r["lower"]) <= float(r["value"]) <= float(r["upper"])
-                          for r in margin)
+    assert margin
+    assert all(float(r["lower"]) <= float(r["value"]) <= float(r["upper"])
+               for r in margin)
     canvas = band.locator("canvas").last
     box = canvas.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)

@@ -238,7 +238,8 @@ def test_run_toggle_and_areas_table(lab: Lab) -> None:
     expect(rows.first).to_be_visible()
     assert "tbx" not in lab.readback()["selected_runs"]
     texts = root.locator(".tbnb-pr-table").text_content() or ""
-    assert "PR-AUC (AP)" in texts and "ROC-AUC" in texts
+    assert "PR-AUC (AP)" in texts
+    assert "ROC-AUC" in texts
     root.locator(".tbnb-run-toggle[data-run='tbx']").check()
     expect(lab.pr_chart("pr/cat")).to_have_attribute("data-series-count", "2")
 

@@ -155,7 +155,8 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     missing = [int(r) for r in np.flatnonzero(curve_of < 0)][:3]
     assert missing
     reply = w.answer({"type": "curves", "id": "1", "rows": missing})
-    assert reply is not None and "error" not in reply
+    assert reply is not None
+    assert "error" not in reply
     block = reply["curves"]
     assert block["rows"].tolist() == missing
     first = w._index.frame.iloc[missing[0]]
@@ -167,7 +168,8 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     np.testing.assert_array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)),
                                   first["recall"][:n])
     bad = w.answer({"type": "curves", "id": "2", "rows": [10**6]})
-    assert bad is not None and "no curve rows" in bad["error"]
+    assert bad is not None
+    assert "no curve rows" in bad["error"]
 
 
 def test_view_palette_kwargs_and_plotly(exp: Any) -> None:
@@ -213,7 +215,8 @@ def test_bad_curves_warn_naming_run_tag_and_step_and_good_ones_stay(tmp_path: Pa
     assert "run 'run' tag 'pr' step 2: counts are not finite" in str(warning.message)
     assert w.problems == ["run 'run' tag 'pr' step 2: counts are not finite"]
     areas = w.auc.set_index("step")
-    assert np.isfinite(areas.loc[1, "roc_auc"]) and np.isfinite(areas.loc[3, "roc_auc"])
+    assert np.isfinite(areas.loc[1, "roc_auc"])
+    assert np.isfinite(areas.loc[3, "roc_auc"])
     assert len(w.full_data) == len(pr_table(exp.pr_curves))  # the bad curve is kept
 
 
@@ -224,7 +227,8 @@ def test_empty_sources_say_why(tmp_path: Path) -> None:
         writer.add_scalar("loss", 1.0, 0)
     w = tbnb.pr_curves(tbnb.load(tmp_path, progress=False))
     assert w.charts == []
-    assert "no PR curves in" in w.empty_reason and "add_pr_curve" in w.empty_reason
+    assert "no PR curves in" in w.empty_reason
+    assert "add_pr_curve" in w.empty_reason
     empty = pd.DataFrame({c: [] for c in ("run", "tag", "step", "wall_time", "thresholds",
                                           *CURVE_ROWS)})
     assert tbnb.pr_curves(empty).empty_reason == "the frame has no rows"
@@ -292,7 +296,8 @@ def test_blocks_send_small_counts_as_uint16_and_raw_rates_as_they_are(written: P
     keys = {tag: i for i, (_, tag) in enumerate(w._index.keys)}
     block = w.answer({"type": "curves", "id": "1",
                       "rows": [w._index.rows_of(keys["pr/cat"]).start]})["curves"]
-    assert block["true_positives"].dtype == np.uint16 and block["derived"]
+    assert block["true_positives"].dtype == np.uint16
+    assert block["derived"]
     weighted = w.answer({"type": "curves", "id": "2",
                          "rows": [w._index.rows_of(keys["weighted"]).start]})["curves"]
     assert weighted["true_positives"].dtype == np.float32  # fractional counts
