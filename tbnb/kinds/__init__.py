@@ -15,8 +15,9 @@ Examples
 >>> from tbnb._proto import Summary
 >>> normalize_value(Summary.Value(tag="loss", simple_value=0.25), None)
 ('scalars', 0.25)
->>> [kind.tab.title for kind in KINDS.values() if kind.tab][:2]
-['Scalars', 'HParams']
+>>> titles = [kind.tab.title for kind in KINDS.values() if kind.tab]
+>>> titles[0], "HParams" in titles
+('Scalars', True)
 """
 
 from __future__ import annotations

@@ -14,13 +14,14 @@ Examples
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from tbnb._proto import PrCurvePluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, TagMetadata, value_rows
+from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
 
 KEY = "pr_curves"
 
@@ -30,24 +31,40 @@ PR_CURVE_ROWS = ("true_positives", "false_positives", "true_negatives", "false_n
 
 
 def normalize(value: Any, meta: TagMetadata | None) -> dict[str, Any]:
-    """Thresholds and the six rows of the plugin tensor, as float64 arrays."""
+    """Thresholds and the six rows of the plugin tensor (float arrays as written)."""
     return pr_curve(tensor_to_numpy(value.tensor), meta)
 
 
+@lru_cache(maxsize=64)
+def _thresholds(columns: int, declared: int) -> np.ndarray:
+    """Evenly spaced thresholds (one read-only array shared by every curve of its size)."""
+    grid = (np.linspace(0.0, 1.0, columns) if declared == columns
+            else np.arange(columns) / max(declared - 1, 1))
+    grid.flags.writeable = False
+    return grid
+
+
 def pr_curve(array: np.ndarray, meta: TagMetadata | None) -> dict[str, Any]:
-    """Split a ``[6, n]`` PR-curve tensor into named arrays, with its thresholds."""
-    array = np.asarray(array, dtype=np.float64)
+    """Split a ``[6, n]`` PR-curve tensor into named arrays, with its thresholds.
+
+    Rows keep the tensor's float dtype (float32 for every writer: half the memory of
+    float64 for the 127-threshold curves torch writes); other dtypes become float64.
+    Thresholds are ``i / (num_thresholds - 1)``, ``num_thresholds`` from the plugin
+    metadata (TensorBoard spaces them over the tensor's columns, the same number for
+    every writer).
+    """
+    array = np.asarray(array)
+    if array.dtype.kind != "f":
+        array = array.astype(np.float64)
     if array.ndim != 2 or array.shape[0] != len(PR_CURVE_ROWS):
         raise TensorDecodeError(f"pr_curve tensor has shape {array.shape}, expected [6, n]")
     n = array.shape[1]
     if meta is not None and meta.content:
         declared = int(PrCurvePluginData.FromString(meta.content).num_thresholds)
         n = declared or n
-    out: dict[str, Any] = {"thresholds": np.linspace(0.0, 1.0, array.shape[1])}
-    if n != array.shape[1]:
-        out["thresholds"] = np.arange(array.shape[1]) / max(n - 1, 1)
+    out: dict[str, Any] = {"thresholds": _thresholds(array.shape[1], n)}
     for name, row in zip(PR_CURVE_ROWS, array, strict=True):
-        out[name] = row.copy()
+        out[name] = row
     return out
 
 
@@ -60,4 +77,5 @@ KIND = Kind(
     rows=value_rows,
     counted=True,
     tbparse=("tensors",),
+    tab=Tab("PR curves", "tbnb.widgets.pr_curves:pr_curves"),
 )

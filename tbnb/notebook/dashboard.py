@@ -6,8 +6,9 @@ dashboard loads only the widgets it shows) and whether it follows live reloads.
 
 Examples
 --------
->>> [spec.title for spec in tabs()][:2]
-['Scalars', 'HParams']
+>>> titles = [spec.title for spec in tabs()]
+>>> titles[0], "HParams" in titles
+('Scalars', True)
 """
 
 from __future__ import annotations

@@ -231,10 +231,14 @@ def test_custom_scalars_layout() -> None:
     from tbnb._proto import Layout
 
     for name in ("torch", "tensorboardX"):
-        layout = Layout.FromString(_loaded(name).custom_scalars["."])
-        (category,) = layout.category
+        layouts = _loaded(name).custom_scalars
+        raw = Layout.FromString(layouts.raw["."])  # the bytes as written stay reachable
+        assert [c.title for c in raw.category] == ["group"]
+        (category,) = layouts["."].categories
         assert category.title == "group"
-        assert list(category.chart[0].multiline.tag) == ["train/loss"]
+        assert category.charts[0].kind == "multiline"
+        assert category.charts[0].tags == ("train/loss",)
+        assert layouts.merged == layouts["."]
 
 
 def test_keras_layout_has_train_and_validation_runs() -> None:

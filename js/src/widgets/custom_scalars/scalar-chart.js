@@ -1,0 +1,61 @@
+// The kit's line chart with the custom-scalars readout: the series ("tag (run)"), its
+// smoothed and raw value, the band's lower and upper values (margin charts), step and times.
+import { LineChart, MARGIN } from "../../chart/line-chart.js";
+import { formatDuration, formatNumber, formatWallTime } from "../../core/format.js";
+
+/** @typedef {import("../../chart/readout").ReadoutRow} ReadoutRow */
+
+export class ScalarChart extends LineChart {
+  /**
+   * @param {ReadoutRow[]} rows
+   * @param {{x: number, y: number}[]} points
+   * @param {number} hx
+   */
+  showTooltip(rows, points, hx) {
+    const tip = this.options.tooltip;
+    if (!rows.length) {
+      tip.hide(this);
+      return;
+    }
+    const band = rows.some((r) => r.series.loRaw);
+    const columns = [
+      { label: "series", name: true },
+      { label: "smoothed" },
+      { label: "value" },
+      ...(band ? [{ label: "lower" }, { label: "upper" }] : []),
+      { label: "step" },
+      { label: "wall time" },
+      { label: "relative" },
+    ];
+    const shown = rows.slice(0, 40).map((r) => {
+      const s = r.series;
+      const j = s.x === s.sx ? r.i : -1; // the band lives on the overview's points
+      const edge = (/** @type {import("../../core/types").Numbers | null} */ a) =>
+        a && j >= 0 ? formatNumber(a[j], 6) : "";
+      return {
+        color: s.color,
+        cells: [
+          s.label,
+          formatNumber(r.smoothed, 6),
+          formatNumber(r.value, 6),
+          ...(band ? [edge(s.loRaw), edge(s.hiRaw)] : []),
+          String(r.step),
+          formatWallTime(r.wall),
+          formatDuration(r.relative),
+        ],
+      };
+    });
+    const canvas = this.surface.top.getBoundingClientRect();
+    const parent = tip.parent.getBoundingClientRect();
+    const dx = canvas.left - parent.left;
+    const dy = canvas.top - parent.top;
+    tip.show(
+      { columns, rows: shown, more: Math.max(rows.length - 40, 0) },
+      {
+        points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })),
+        anchor: { x: hx + dx, y: (this.pointerY ?? MARGIN.top) + dy },
+      },
+      this,
+    );
+  }
+}

@@ -1,0 +1,99 @@
+// The area under each run's curve over every step, under the curve chart: the kit's line
+// chart (zoom by dragging, double-click to reset) with its own readout (run, area, step)
+// and a mark at the step the curve chart shows.
+import { LineChart, MARGIN } from "../../chart/line-chart.js";
+import { formatNumber } from "../../core/format.js";
+
+/** @typedef {import("../../chart/readout").LineSeries} LineSeries */
+/** @typedef {import("../../chart/readout").ReadoutRow} ReadoutRow */
+/** @typedef {import("../../core/types").Numbers} Numbers */
+
+/**
+ * A run's area over steps as a line the kit's chart draws (no smoothing: the smoothed
+ * line is the line).
+ * @param {{run: string, color: string, steps: Numbers, values: Numbers, wall: Numbers}} s
+ * @returns {LineSeries}
+ */
+export function areaSeries(s) {
+  const x = Float64Array.from(s.steps);
+  return {
+    key: s.run,
+    label: s.run,
+    color: s.color,
+    dash: 0,
+    x,
+    y: s.values,
+    step: s.steps,
+    wall: s.wall,
+    wall0: s.wall.length ? s.wall[0] : 0,
+    sx: x,
+    sy: s.values,
+    lo: null,
+    hi: null,
+    loRaw: null,
+    hiRaw: null,
+    sorted: true,
+    rawOwner: null,
+    smoothOwner: null,
+  };
+}
+
+export class AucChart extends LineChart {
+  /**
+   * @param {HTMLElement} container
+   * @param {import("../../chart/line-chart").ChartOptions} options
+   */
+  constructor(container, options) {
+    super(container, options);
+    /** @type {number | null} the step the curve chart shows */
+    this.marker = null;
+    /** the area's name in the readout */
+    this.metric = "AP";
+  }
+
+  drawOver() {
+    super.drawOver();
+    if (this.marker === null || !this.maps) return;
+    const ctx = this.surface.canvases[2].getContext("2d");
+    if (!ctx) return;
+    const x = this.maps.fx(this.marker);
+    if (!Number.isFinite(x) || x < MARGIN.left || x > this.maps.w - MARGIN.right) return;
+    ctx.save();
+    ctx.strokeStyle = this.maps.fg;
+    ctx.globalAlpha = 0.6;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x, MARGIN.top);
+    ctx.lineTo(x, this.maps.h - MARGIN.bottom);
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  /**
+   * @param {ReadoutRow[]} rows
+   * @param {{x: number, y: number}[]} points
+   * @param {number} hx
+   */
+  showTooltip(rows, points, hx) {
+    const tip = this.options.tooltip;
+    if (!rows.length) {
+      tip.hide(this);
+      return;
+    }
+    const columns = [{ label: "run", name: true }, { label: this.metric }, { label: "step" }];
+    const shown = rows.slice(0, 40).map((r) => ({
+      color: r.series.color,
+      cells: [r.series.label, formatNumber(r.value, 4), String(r.step)],
+    }));
+    const canvas = this.surface.top.getBoundingClientRect();
+    const parent = tip.parent.getBoundingClientRect();
+    const dx = canvas.left - parent.left;
+    const dy = canvas.top - parent.top;
+    const anchor = { x: hx + dx, y: (this.pointerY ?? MARGIN.top) + dy };
+    tip.show(
+      { columns, rows: shown, more: Math.max(rows.length - 40, 0) },
+      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor },
+      this,
+    );
+  }
+}

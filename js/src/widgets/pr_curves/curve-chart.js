@@ -1,0 +1,239 @@
+// The PR (or ROC) chart of one tag: every shown run's curve at its step on fixed [0, 1]
+// axes, the chance diagonal in the ROC view, and a hover readout of the threshold nearest
+// to the pointer on each curve. Three stacked canvases: axes (redrawn on resize or a view
+// change), curves (redrawn on a step change), over (hover). The width comes from the
+// owner's resize observer, so a redraw never forces the page's layout.
+import { canvasStyle, drawGrid, drawTicks } from "../../chart/axes.js";
+import { linearScale } from "../../chart/scales.js";
+import { CanvasStack } from "../../chart/surface.js";
+import { formatNumber } from "../../core/format.js";
+import { curvePoints, nearestPoint, thresholdAt } from "./curve.js";
+
+/** @typedef {import("./store").Curve} Curve */
+/** @typedef {import("../../chart/tooltip").Tooltip} Tooltip */
+
+export const MARGIN = { left: 40, right: 12, top: 8, bottom: 34 };
+const MAX_ROWS = 40;
+
+/**
+ * One drawn curve.
+ * @typedef {object} DrawnCurve
+ * @property {string} run
+ * @property {string} color
+ * @property {number} step      the step the curve is of
+ * @property {boolean} exact    false: the nearest held step's curve while the asked one loads
+ * @property {Curve} curve
+ */
+
+export class CurveChart {
+  /**
+   * @param {HTMLElement} container
+   * @param {{height: number, tooltip: Tooltip,
+   *   on: (t: EventTarget, type: string, h: (e: any) => void) => void}} options
+   */
+  constructor(container, options) {
+    this.container = container;
+    this.options = options;
+    this.surface = new CanvasStack(container, { layers: 3, height: options.height, className: "tbnb-pr-canvas" });
+    /** @type {number} CSS width (0: not known yet, read once from the container) */
+    this.width = 0;
+    /** @type {DrawnCurve[]} */
+    this.curves = [];
+    /** @type {"pr" | "roc"} */
+    this.view = "pr";
+    /** @type {{x: number, y: number} | null} */
+    this.pointer = null;
+    /** @type {any} */
+    this.maps = null;
+    this.bind();
+  }
+
+  /**
+   * @param {DrawnCurve[]} curves
+   * @param {"pr" | "roc"} view
+   */
+  setData(curves, view) {
+    this.curves = curves;
+    this.view = view;
+  }
+
+  layout() {
+    if (!this.width) this.width = this.container.clientWidth;
+    this.surface.resize(this.width || this.surface.width, this.options.height);
+    const { width: w, height: h } = this.surface;
+    const x = linearScale([0, 1], [MARGIN.left, Math.max(w, 120) - MARGIN.right]);
+    const y = linearScale([0, 1], [h - MARGIN.bottom, MARGIN.top]);
+    const { color, font } = canvasStyle(this.container);
+    this.maps = { x, y, w, h, fg: color, font, fx: x.map, fy: y.map };
+  }
+
+  /**
+   * "all": axes, curves and hover (after a resize or a change of view); "curves": the
+   * curves and the hover only (a step change).
+   * @param {"all" | "curves"} [level]
+   */
+  draw(level = "all") {
+    if (level === "all" || !this.maps) {
+      this.layout();
+      this.drawAxes();
+    }
+    this.drawCurves();
+    this.drawOver();
+  }
+
+  drawAxes() {
+    const ctx = this.surface.context(0);
+    if (!ctx) return;
+    const { x, y, w, h, fg, font, fx, fy } = this.maps;
+    const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
+    const xTicks = x.ticks(Math.max(2, Math.min(5, Math.floor((w - MARGIN.left) / 60))));
+    const yTicks = y.ticks(5);
+    drawGrid(ctx, xTicks, yTicks, box, fg);
+    drawTicks(ctx, yTicks, { side: "left", at: MARGIN.left - 1, color: fg, font });
+    drawTicks(ctx, xTicks, { side: "bottom", at: box.bottom + 2, color: fg, font });
+    const roc = this.view === "roc";
+    ctx.save();
+    ctx.fillStyle = fg;
+    ctx.globalAlpha = 0.75;
+    ctx.font = font;
+    ctx.textAlign = "center";
+    ctx.fillText(roc ? "false positive rate" : "recall", (box.left + box.right) / 2, h - 9);
+    ctx.translate(9, (box.top + box.bottom) / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.fillText(roc ? "true positive rate" : "precision", 0, 0);
+    ctx.restore();
+    if (roc) {
+      ctx.save();
+      ctx.strokeStyle = fg;
+      ctx.globalAlpha = 0.35;
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(fx(0), fy(0));
+      ctx.lineTo(fx(1), fy(1));
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
+
+  drawCurves() {
+    const ctx = this.surface.context(1);
+    if (!ctx) return;
+    const { w, h, fx, fy } = this.maps;
+    const roc = this.view === "roc";
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(MARGIN.left - 3, MARGIN.top - 3, w - MARGIN.left - MARGIN.right + 6, h - MARGIN.top - MARGIN.bottom + 6);
+    ctx.clip();
+    ctx.lineWidth = this.curves.length > 24 ? 1 : 1.6;
+    for (const c of this.curves) {
+      const { x: xs, y: ys } = curvePoints(c.curve, this.view);
+      ctx.globalAlpha = c.exact ? 1 : 0.55;
+      ctx.setLineDash(c.exact ? [] : [5, 3]);
+      ctx.strokeStyle = c.color;
+      ctx.beginPath();
+      let pen = false;
+      if (roc) {
+        // a ROC curve runs from (1, 1) (everything predicted positive) to (0, 0)
+        ctx.moveTo(fx(1), fy(1));
+        pen = true;
+      }
+      for (let i = 0; i < xs.length; i++) {
+        const px = fx(xs[i]);
+        const py = fy(ys[i]);
+        if (!Number.isFinite(px) || !Number.isFinite(py)) {
+          pen = false;
+          continue;
+        }
+        if (pen) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
+        pen = true;
+      }
+      if (roc && pen) ctx.lineTo(fx(0), fy(0));
+      ctx.stroke();
+      if (xs.length === 1 && !roc) {
+        ctx.fillStyle = c.color;
+        ctx.beginPath();
+        ctx.arc(fx(xs[0]), fy(ys[0]), 2.5, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    ctx.restore();
+  }
+
+  drawOver() {
+    const ctx = this.surface.context(2);
+    if (!ctx || !this.maps) return;
+    if (!this.pointer || !this.curves.length) {
+      this.options.tooltip.hide(this);
+      return;
+    }
+    const { fx, fy } = this.maps;
+    const { x: px, y: py } = this.pointer;
+    const rows = [];
+    for (const c of this.curves) {
+      const { x: xs, y: ys } = curvePoints(c.curve, this.view);
+      const { i, d2 } = nearestPoint(xs, ys, px, py, fx, fy);
+      if (i < 0) continue;
+      rows.push({ c, i, d2, x: fx(xs[i]), y: fy(ys[i]) });
+    }
+    rows.sort((a, b) => a.d2 - b.d2);
+    /** @type {{x: number, y: number}[]} */
+    const points = [];
+    for (const r of rows) {
+      if (!Number.isFinite(r.x) || !Number.isFinite(r.y)) continue;
+      points.push({ x: r.x, y: r.y });
+      ctx.fillStyle = r.c.color;
+      ctx.strokeStyle = this.maps.fg;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.arc(r.x, r.y, 3.5, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    const shown = rows.slice(0, MAX_ROWS).map((r) => {
+      const t = thresholdAt(r.c.curve, r.i);
+      return {
+        color: r.c.color,
+        cells: [
+          r.c.run,
+          `${r.c.step}${r.c.exact ? "" : " ≈"}`,
+          formatNumber(t.threshold, 4),
+          formatNumber(t.precision, 4),
+          formatNumber(t.recall, 4),
+          formatNumber(t.tp, 6),
+          formatNumber(t.fp, 6),
+          formatNumber(t.tn, 6),
+          formatNumber(t.fn, 6),
+        ],
+      };
+    });
+    const columns = ["run", "step", "threshold", "precision", "recall", "TP", "FP", "TN", "FN"].map((label) => ({
+      label,
+      name: label === "run",
+    }));
+    const tip = this.options.tooltip;
+    const canvas = this.surface.top.getBoundingClientRect();
+    const parent = tip.parent.getBoundingClientRect();
+    const dx = canvas.left - parent.left;
+    const dy = canvas.top - parent.top;
+    tip.show(
+      { columns, rows: shown, more: Math.max(rows.length - MAX_ROWS, 0) },
+      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor: { x: px + dx, y: py + dy } },
+      this,
+    );
+  }
+
+  bind() {
+    const c = this.surface.top;
+    const on = this.options.on;
+    on(c, "mousemove", (/** @type {MouseEvent} */ e) => {
+      const r = c.getBoundingClientRect();
+      this.pointer = { x: e.clientX - r.left, y: e.clientY - r.top };
+      if (this.maps) this.drawOver();
+    });
+    on(c, "mouseleave", () => {
+      this.pointer = null;
+      if (this.maps) this.drawOver();
+    });
+  }
+}
