@@ -18,36 +18,38 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["diff_runs", "same_value"]
 
 
-def _comparable(value: Any) -> Any:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if hasattr(value, "item") and not isinstance(value, (list, tuple)):
-        try:
-            value = value.item()
-        except (ValueError, TypeError):
-            return str(value)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    return str(value)
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_))
 
 
 def same_value(values: Sequence[Any]) -> bool:
-    """Whether the values are all equal (missing equals missing; 1 equals 1.0).
+    """Whether the values are all equal: numbers by value (1 equals 1.0), anything else by
+    its text; missing equals missing and differs from anything present.
 
     Examples
     --------
     >>> same_value([1, 1.0]), same_value(["adam", "sgd"]), same_value([None, float("nan")])
     (True, False, True)
+    >>> same_value([0.1, None])
+    False
     """
-    seen = {repr(_comparable(v)) for v in values}
-    return len(seen) <= 1
+    present = [v for v in values if not _missing(v)]
+    if len(present) not in (0, len(values)):
+        return False
+    if all(_is_number(v) for v in present):
+        return len({float(v) for v in present}) <= 1
+    return len({str(v) for v in present}) <= 1
 
 
 def diff_runs(info: pd.DataFrame, runs: Sequence[str], *,
