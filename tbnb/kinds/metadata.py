@@ -28,7 +28,8 @@ COLUMNS = ("files", "writer", "file_version", "host", "first_wall_time", "last_w
 
 
 def _has_runs(frame: Any) -> bool:
-    return len(frame) > 0
+    """Whether some run logged a value (runs holding nothing yet have no ``Runs`` tab)."""
+    return bool(len(frame)) and bool((frame["last_step"] >= 0).any())
 
 
 KIND = Kind(

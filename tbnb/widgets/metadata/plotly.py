@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from tbnb.widgets.base import optional
@@ -29,7 +30,7 @@ _DIFFERS = "#fff3cd"
 
 
 def _cell(value: object) -> str:
-    return "" if value is None or value != value else str(value)  # NaN is not equal to itself
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
 
 
 def runs_figure(widget: RunsWidget) -> go.Figure:
