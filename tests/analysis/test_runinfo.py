@@ -95,7 +95,8 @@ def test_environment_dumps_and_run_metadata(tmp_path: Path) -> None:
     assert env.loc["a", "torch"] == "2.3.0"
     assert env.loc["b", "torch"] == "2.4.1"
     assert env.loc["a", "gpu"] == "NVIDIA A100"
-    assert "notes" not in env.columns and "the loss went down" not in env.values
+    assert "notes" not in env.columns
+    assert "the loss went down" not in env.to_numpy()
     meta = exp.info.loc["tf1", "run_metadata"]
     assert meta["step_5: nodes timed"] == 16
     assert meta["step_5: step"] == 5
