@@ -257,17 +257,21 @@ class GraphWidget(LiveWidget):
         return pd.DataFrame(rows, columns=["item", "kind", "name", "op", "nodes"])
 
     def expand(self, *keys: str) -> None:
-        """Expand groups by key (their parents too, so they show)."""
-        known = set(self._current.hierarchy().key) if self._current is not None else set()
+        """Expand groups by key (and the groups holding them, so they show)."""
+        if self._current is None:
+            raise KeyError(f"no graph is shown ({self.message or 'nothing to show'})")
+        h = self._current.hierarchy()
+        index = {key: g for g, key in enumerate(h.key)}
         wanted = list(self.expanded)
         for key in keys:
-            if key not in known:
+            g = index.get(key)
+            if g is None or g == 0:
                 raise KeyError(f"no group {key!r} in the graph of run {self.run!r}")
-            parts = key.split("/")
-            for k in range(1, len(parts) + 1):
-                prefix = "/".join(parts[:k])
-                if prefix in known and prefix not in wanted:
-                    wanted.append(prefix)
+            chain = []
+            while g > 0:
+                chain.append(h.key[g])
+                g = int(h.parent[g])
+            wanted += [k for k in reversed(chain) if k not in wanted]
         self.expanded = wanted
 
     def collapse(self, *keys: str) -> None:
