@@ -52,7 +52,8 @@ import { unpack } from "./src/core/codecs.js";
 const chunks = [];
 for await (const c of process.stdin) chunks.push(c);
 const input = JSON.parse(chunks.join(""));
-const buffers = input.buffers.map((b) => new DataView(Uint8Array.from(Buffer.from(b, "base64")).buffer));
+const bytes = (b) => Uint8Array.from(Buffer.from(b, "base64")).buffer;
+const buffers = input.buffers.map((b) => new DataView(bytes(b)));
 const table = decodeTable(unpack(input.content, buffers));
 const out = input.cases.map(([rows, only]) => comparison(table, rows, only)
   .map((k) => [k.column.section, k.column.key, k.differs]));
@@ -93,9 +94,9 @@ def test_widget_diff_table_and_plotly() -> None:
     w.only_differences = False
     assert len(w.diff) == 7  # every key one of them has (r2 lacks a duration: a difference)
     fig = w.to_plotly()
-    assert fig.data[0].header.values == ("section", "key", "r0", "r2")
+    assert fig.data[0].header["values"] == ("section", "key", "r0", "r2")
     w.selected_runs = []
-    assert w.to_plotly().data[0].header.values[0] == "run"
+    assert w.to_plotly().data[0].header["values"][0] == "run"
     with pytest.raises(Exception, match="unknown sections"):
         w.sections = ["nope"]
     with pytest.raises(KeyError, match="no run 'zz'"):
