@@ -126,11 +126,12 @@ test("two thousand flat nodes in well under a second (dagre overflows its stack 
 
 test("jobs: an expanded child takes its own layout's size; unchanged groups come from the cache", () => {
   const inner = { group: 2, sizes: new Float64Array([40, 20, 40, 20]), edges: new Int32Array([0, 1]) };
-  const outer = { group: 0, sizes: new Float64Array([40, 20, -1, 2]), edges: new Int32Array([0, 1]) };
+  const outer = { group: 0, sizes: new Float64Array([40, 20, -300, 2]), edges: new Int32Array([0, 1]) };
   const cache = new Map();
   const done = runJobs([inner, outer], cache);
   const box = done.get(2);
   assert.ok(box.height >= 64);
+  assert.ok(done.get(0).width >= 300); // the expanded child is as wide as its title
   const again = runJobs([inner, outer], cache);
   assert.equal(again.get(0).ms, 0);
   assert.equal(again.get(2).ms, 0);

@@ -99,6 +99,6 @@ test("layout jobs: an expanded child is sized by its own job", () => {
   );
   const net = jobs[1];
   const series = v.containers.get(1).items.indexOf(8);
-  assert.equal(net.sizes[2 * series], -1);
+  assert.ok(net.sizes[2 * series] < -40); // expanded: at least as wide as its title
   assert.equal(net.sizes[2 * series + 1], 2);
 });

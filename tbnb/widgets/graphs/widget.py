@@ -51,7 +51,8 @@ class GraphWidget(LiveWidget):
     expanded : list of str
         Keys of the expanded groups (name-scope paths; a series: ``parent/label``).
     selected : str
-        The selected node (full name) or group (key), shown in the details panel.
+        The selected node (its full name) or group (its key followed by ``/``: TF names an
+        op and the scope of its inputs alike), shown in the details panel.
     color_by : str
         ``"op"``, ``"device"``, ``"compute"`` (time) or ``"memory"``.
     show_constants : bool
@@ -277,6 +278,18 @@ class GraphWidget(LiveWidget):
     def collapse(self, *keys: str) -> None:
         """Collapse groups by key (no keys: collapse everything)."""
         self.expanded = [] if not keys else [k for k in self.expanded if k not in keys]
+
+    def _request_show(self, content: dict[str, Any]) -> dict[str, Any]:
+        """Show another graph: ``{run, tag}`` (the browser asks; an exported page cannot)."""
+        run, tag = str(content.get("run", "")), str(content.get("tag", ""))
+        if not any(g["run"] == run and g["tag"] == tag for g in self.graphs):
+            raise KeyError(f"no graph of run {run!r} tagged {tag!r}")
+        with self.hold_trait_notifications():
+            self._loading = True
+            self.run, self.tag = run, tag
+            self._loading = False
+        self._show(keep_view=False)
+        return {"run": run, "tag": tag}
 
     def _request_node(self, content: dict[str, Any]) -> dict[str, Any]:
         """Every attribute of one node, unabridged: ``{name}`` -> ``{name, attributes}``."""

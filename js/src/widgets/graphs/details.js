@@ -101,7 +101,12 @@ export function detailsOf(d, item, links, options, expanded) {
   rows.push(["scope", groupPath(d, d.nodeParent[i]) || "(top level)"]);
   const attrs = label(d, d.nodeAttr[i]);
   const attrBox = el("div", { class: "tbnb-graph-attrs" }, attrs ? breakableText(attrs) : "none");
-  const more = el("button", { class: "tbnb-graph-all-attrs", type: "button", text: "all attributes" });
+  const more = el("button", {
+    class: "tbnb-graph-all-attrs",
+    type: "button",
+    text: attrs.endsWith("…") ? "all attributes (cut above)" : "all attributes",
+    title: "every attribute, unabridged (asks the kernel)",
+  });
   more.addEventListener("click", () => {
     more.disabled = true;
     options.attributes(name).then(
@@ -114,7 +119,7 @@ export function detailsOf(d, item, links, options, expanded) {
     table(rows),
     el("div", { class: "tbnb-graph-sub", text: "attributes" }),
     attrBox,
-    attrs.endsWith("…") ? more : el("span"),
+    more,
     ...nodeList("inputs", links.inputs[i], d, options),
     ...nodeList("outputs", links.outputs[i], d, options),
   ];

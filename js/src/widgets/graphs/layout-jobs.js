@@ -13,7 +13,8 @@ export const FRAME = { pad: 10, header: 26 };
 /**
  * @typedef {object} LayoutJob
  * @property {number} group
- * @property {Float64Array} sizes  w, h per child; an expanded child: w = -1, h = its group
+ * @property {Float64Array} sizes  w, h per child; an expanded child: w = -(its title's width),
+ *   h = its group
  * @property {Int32Array} edges    pairs of child positions
  */
 
@@ -31,12 +32,13 @@ export const FRAME = { pad: 10, header: 26 };
 const CACHE_LIMIT = 400;
 
 /**
- * The size of an expanded group's box from the layout of its children.
+ * The size of an expanded group's box from the layout of its children (and its title).
  * @param {{width: number, height: number}} result
+ * @param {number} [minWidth]
  */
-export function frameSize(result) {
+export function frameSize(result, minWidth = 120) {
   return {
-    w: Math.max(result.width + 2 * FRAME.pad, 120),
+    w: Math.max(result.width + 2 * FRAME.pad, minWidth, 120),
     h: result.height + FRAME.header + FRAME.pad,
   };
 }
@@ -58,7 +60,7 @@ export function runJob(job, done, cache) {
     if (w >= 0) sizes.push({ w, h });
     else {
       const inner = done.get(h);
-      sizes.push(inner ? frameSize(inner) : { w: 120, h: 40 });
+      sizes.push(inner ? frameSize(inner, -w) : { w: Math.max(-w, 120), h: 40 });
     }
   }
   const key = `${job.group}|${sizes.map((s) => `${s.w.toFixed(1)},${s.h.toFixed(1)}`).join(";")}|${job.edges.join(",")}`;

@@ -123,8 +123,10 @@ export function layoutJobs(d, vis, m) {
     const sizes = new Float64Array(box.items.length * 2);
     box.items.forEach((item, j) => {
       if (item >= d.n && vis.state[item - d.n] === 2) {
-        sizes[2 * j] = -1;
-        sizes[2 * j + 1] = item - d.n;
+        const k = item - d.n;
+        const title = `− ${label(d, d.groupLabel[k])}${d.groupKind[k] === SERIES ? " (series)" : ""}`;
+        sizes[2 * j] = -Math.min(m.width(title, BOLD) + 24, 420);
+        sizes[2 * j + 1] = k;
       } else {
         const s = itemSize(d, item, m);
         sizes[2 * j] = s.w;

@@ -87,9 +87,9 @@ export class GraphView extends View {
     );
     on(bar.run, "change", () => {
       const first = (this.model.get("graphs") || []).find((g) => g.run === bar.run.value);
-      this.save({ run: bar.run.value, tag: first ? first.tag : "" });
+      this.show(bar.run.value, first ? first.tag : "");
     });
-    on(bar.tag, "change", () => this.save({ tag: bar.tag.value }));
+    on(bar.tag, "change", () => this.show(this.model.get("run"), bar.tag.value));
     on(bar.color, "change", () => this.save({ color_by: bar.color.value }));
     on(bar.stats, "change", () => this.save({ stats_tag: bar.stats.value }));
     on(bar.constants, "change", () => this.save({ show_constants: bar.constants.checked }));
@@ -168,6 +168,19 @@ export class GraphView extends View {
     this.runs.setRuns(runs);
   }
 
+  /**
+   * Show another graph: the kernel reads and sends it (an exported page holds one graph).
+   * @param {string} run @param {string} tag
+   */
+  show(run, tag) {
+    setText(this.bar.status, `reading the graph of ${run}…`);
+    this.request("show", { run, tag }).catch((err) => {
+      if (this.disposed) return;
+      this.syncControls();
+      setText(this.bar.status, `another graph needs the running kernel (${err instanceof Error ? err.message : err})`);
+    });
+  }
+
   showNote() {
     const message = this.model.get("message") || (this.data.n ? "" : "no graph to show");
     setText(this.note, message);
@@ -212,14 +225,16 @@ export class GraphView extends View {
     this.minimap.setScene(this.scene, (k) => this.fillAt(k), window.devicePixelRatio || 1);
     this.frames.request();
     const total = performance.now() - started;
-    this.root.setAttribute("data-items", String(vis.itemCount));
+    let boxes = 0; // nodes and collapsed groups: what tbnb's GraphWidget.visible lists
+    for (let k = 0; k < this.scene.items.length; k++) if (this.scene.kind[k] !== KIND.OPEN) boxes++;
+    this.root.setAttribute("data-items", String(boxes));
     this.root.setAttribute("data-layout-ms", layout.ms.toFixed(1));
     this.root.setAttribute("data-layout-mode", layout.mode);
     this.root.setAttribute("data-state", "ready");
     setText(
       this.bar.status,
       d.n
-        ? `${d.n} nodes · ${vis.itemCount} shown · layout ${layout.ms.toFixed(0)} ms (${layout.mode === "worker" ? "worker" : "page"}), ${total.toFixed(0)} ms in all`
+        ? `${d.n} nodes · ${boxes} shown · layout ${layout.ms.toFixed(0)} ms (${layout.mode === "worker" ? "worker" : "page"}), ${total.toFixed(0)} ms in all`
         : "",
     );
     this.saveView();
@@ -315,17 +330,29 @@ export class GraphView extends View {
 
   /** The selected item (node i, group n + k) or -1. */
   selectedItem() {
-    const name = this.model.get("selected") || "";
-    if (!name) return -1;
-    const k = this.data.groupByKey.get(name);
-    if (k !== undefined && k > 0) return this.data.n + k;
-    return findNode(this.data, name);
+    return this.itemOf(this.model.get("selected") || "");
   }
 
-  /** @param {number} item */
+  /**
+   * The item a name stands for: a group's key followed by "/" (TF names an op and the scope
+   * of its inputs alike: `dense/MatMul` and `dense/MatMul/ReadVariableOp`), a node's full
+   * name, or a group's bare key when no node has that name.
+   * @param {string} name
+   */
+  itemOf(name) {
+    const d = this.data;
+    if (!name) return -1;
+    const k = d.groupByKey.get(name.endsWith("/") ? name.slice(0, -1) : name);
+    if (name.endsWith("/")) return k !== undefined && k > 0 ? d.n + k : -1;
+    const node = findNode(d, name);
+    if (node >= 0) return node;
+    return k !== undefined && k > 0 ? d.n + k : -1;
+  }
+
+  /** The name of an item as `selected` holds it (a group: its key and "/"). @param {number} item */
   nameOf(item) {
     const d = this.data;
-    return item < d.n ? nodeName(d, item) : label(d, d.groupKey[item - d.n]);
+    return item < d.n ? nodeName(d, item) : `${label(d, d.groupKey[item - d.n])}/`;
   }
 
   /** @param {number} item  select it, expanding what hides it, and bring it into view */
@@ -436,14 +463,13 @@ export class GraphView extends View {
   }
 
   /**
-   * Where the box of a node (full name) or group (key) is on the page, or null (tests and
-   * tools click through this).
+   * Where the box of a node (full name) or group (key; "key/" when a node has that name
+   * too) is on the page, or null (tests and tools click through this).
    * @param {string} name
    */
   screenBox(name) {
     const s = this.scene;
-    const k = this.data.groupByKey.get(name);
-    const item = k !== undefined && k > 0 ? this.data.n + k : findNode(this.data, name);
+    const item = this.itemOf(name);
     const at = s && item >= 0 ? s.index.get(item) : undefined;
     if (!s || at === undefined) return null;
     const r = this.canvas.getBoundingClientRect();
