@@ -125,7 +125,8 @@ def test_click_expands_a_group_in_place(torch_page: GraphPage, logdir: Path) -> 
                              "'Net/Sequential[blocks]/Block[0-2]') !== null",
                              arg=p.root.element_handle())
     after = p.box(group)
-    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1  # in place
+    assert abs(after["x"] - before["x"]) < 1
+    assert abs(after["y"] - before["y"]) < 1
     assert after["h"] > before["h"]
     assert int(p.root.get_attribute("data-items")) == _python_items(
         "torch", ["Net", group], logdir)
@@ -310,7 +311,7 @@ def test_hostile_names_render_as_text_in_the_exported_dashboard(
         page.locator(".tbnb-export-tabbar button", has_text="Graphs").click()
         graphs = page.locator(".tbnb-w-graphs")
         page.wait_for_selector(".tbnb-w-graphs[data-state='ready']")
-        runs = [o for o in graphs.locator(".tbnb-graph-run option").all_text_contents()]
+        runs = list(graphs.locator(".tbnb-graph-run option").all_text_contents())
         assert set(runs) == {SCRIPT, IMG.replace("/", "")}
         graphs.locator(".tbnb-graph-search").fill("img")
         result = graphs.locator(".tbnb-graph-result").first
