@@ -218,6 +218,16 @@ def test_repeated_blocks_form_a_series_and_the_model_opens(logdir: Path) -> None
         assert h.node_label[int(weight[0])] == "weight"
 
 
+def test_series_label_keeps_a_bracketed_prefix_whole() -> None:
+    from tbnb.analysis.graph.hierarchy import build_hierarchy
+
+    names = [f"m/LayerNorm[ln{i}]/{op}" for i in (1, 2, 3) for op in ("mean", "sub")]
+    ops = ["Mean", "Sub"] * 3
+    h = build_hierarchy(names, ops, src=[0, 1, 2, 3, 4], dst=[1, 2, 3, 4, 5])
+    series = [k for k, kind in zip(h.key, h.kind, strict=True) if kind == SERIES]
+    assert series == ["m/LayerNorm[ln1-3]"]
+
+
 def test_to_networkx_holds_every_node_and_edge(logdir: Path) -> None:
     graph = tbnb.load(logdir, progress=False).graph("tf1")
     nx_graph = graph.to_networkx()

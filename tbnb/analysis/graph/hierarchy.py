@@ -200,7 +200,7 @@ class _Builder:
     def _make_series(self, group: int, prefix: str, suffix: str,
                      run: list[tuple[int, int]]) -> None:
         first, last = run[0][0], run[-1][0]
-        if prefix.endswith("[") and suffix.startswith("]"):
+        if suffix.startswith("]") and "[" in prefix:  # Block[0]..Block[2]; LayerNorm[ln1]..
             label = f"{prefix}{first}-{last}{suffix}"
         else:
             label = f"{prefix}[{first}-{last}]{suffix}"
