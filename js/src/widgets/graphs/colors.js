@@ -37,8 +37,18 @@ export function lighten(color, amount) {
   return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
 }
 
-/** @param {string} color @returns {Paint} */
-const paint = (color) => ({ fill: lighten(color, 0.72), stroke: color });
+/** @type {Map<string, Paint>} */
+const PAINTS = new Map();
+
+/** The fill and outline of a colour (made once per colour). @param {string} color @returns {Paint} */
+function paint(color) {
+  let p = PAINTS.get(color);
+  if (!p) {
+    p = { fill: lighten(color, 0.72), stroke: color };
+    PAINTS.set(color, p);
+  }
+  return p;
+}
 const NONE = { fill: "rgb(240,240,240)", stroke: MISSING_COLOR };
 
 /**

@@ -64,15 +64,27 @@ export class Minimap {
     cache.height = this.canvas.height;
     const ctx = /** @type {CanvasRenderingContext2D} */ (cache.getContext("2d"));
     ctx.setTransform(dpr * this.scale, 0, 0, dpr * this.scale, dpr * this.offX, dpr * this.offY);
+    // one path per colour: a few fills however many boxes
+    /** @type {Map<string, number[]>} */
+    const byColor = new Map();
+    ctx.beginPath();
     for (let k = 0; k < s.items.length; k++) {
-      if (s.kind[k] === KIND.OPEN) {
-        ctx.strokeStyle = "rgba(100,110,130,0.6)";
-        ctx.lineWidth = 1 / this.scale;
-        ctx.strokeRect(s.x[k], s.y[k], s.w[k], s.h[k]);
-      } else {
-        ctx.fillStyle = color(k);
-        ctx.fillRect(s.x[k], s.y[k], s.w[k], s.h[k]);
+      if (s.kind[k] === KIND.OPEN) ctx.rect(s.x[k], s.y[k], s.w[k], s.h[k]);
+      else {
+        const c = color(k);
+        const list = byColor.get(c);
+        if (list) list.push(k);
+        else byColor.set(c, [k]);
       }
+    }
+    ctx.strokeStyle = "rgba(100,110,130,0.6)";
+    ctx.lineWidth = 1 / this.scale;
+    ctx.stroke();
+    for (const [c, list] of byColor) {
+      ctx.beginPath();
+      for (const k of list) ctx.rect(s.x[k], s.y[k], s.w[k], s.h[k]);
+      ctx.fillStyle = c;
+      ctx.fill();
     }
     this.cache = cache;
   }

@@ -21,27 +21,39 @@ export const SMALL = "10px system-ui, -apple-system, 'Segoe UI', sans-serif";
 
 export const KIND = { LEAF: 0, GROUP: 1, OPEN: 2 };
 
-/** Measures text once per string and font. */
+/**
+ * Text widths for box sizes: each character measured once per font, a string's width the
+ * sum of its characters' (kerning ignored: boxes get a margin anyway), so thousands of
+ * labels cost a few dozen measureText calls.
+ */
 export class Measurer {
   constructor() {
-    /** @type {Map<string, number>} */
-    this.cache = new Map();
+    /** @type {Map<string, Map<string, number>>} */
+    this.chars = new Map();
     /** @type {CanvasRenderingContext2D | null} */
     this.ctx = typeof document !== "undefined" ? document.createElement("canvas").getContext("2d") : null;
   }
 
   /** @param {string} text @param {string} font */
   width(text, font) {
-    const key = `${font}\u0000${text}`;
-    let w = this.cache.get(key);
-    if (w === undefined) {
-      if (this.ctx) {
-        this.ctx.font = font;
-        w = this.ctx.measureText(text).width;
-      } else w = text.length * 6.2;
-      this.cache.set(key, w);
+    let table = this.chars.get(font);
+    if (!table) {
+      table = new Map();
+      this.chars.set(font, table);
     }
-    return w;
+    let total = 0;
+    for (const ch of text) {
+      let w = table.get(ch);
+      if (w === undefined) {
+        if (this.ctx) {
+          this.ctx.font = font;
+          w = this.ctx.measureText(ch).width;
+        } else w = 6.2;
+        table.set(ch, w);
+      }
+      total += w;
+    }
+    return total;
   }
 }
 
