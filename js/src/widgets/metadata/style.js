@@ -17,4 +17,8 @@ export const CSS = `
 .tbnb-w-metadata table.tbnb-diff tr.tbnb-differs td.tbnb-diff-key{font-weight:600}
 .tbnb-w-metadata .tbnb-table tr.tbnb-chosen td{background:rgba(31,111,235,.10)}
 .tbnb-w-metadata .tbnb-table tr.tbnb-row{cursor:pointer}
+/* one line per run in the table (long values cut with an ellipsis; a row put side by side shows them whole) */
+.tbnb-w-metadata .tbnb-table td.tbnb-text:not(:first-child){white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:24em}
+.tbnb-w-metadata .tbnb-table td.tbnb-text:not(:first-child) wbr{display:none}
+.tbnb-w-metadata .tbnb-table td:first-child{min-width:10em}
 `;
