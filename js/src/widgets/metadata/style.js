@@ -1,4 +1,6 @@
-// The run information widget's own styles, every rule under its root class.
+// The run information widget's own styles, every rule under its root class. The runs table
+// keeps one line per run: long values are cut with an ellipsis (a run put side by side
+// shows them whole).
 export const CSS = `
 .tbnb-w-metadata .tbnb-runs-main{display:flex;gap:12px;align-items:flex-start}
 .tbnb-w-metadata .tbnb-runs-side{flex:0 0 200px;max-width:200px;max-height:560px;overflow:auto;border-right:1px solid var(--jp-border-color2,#e3e3e3);padding-right:6px}
@@ -17,7 +19,6 @@ export const CSS = `
 .tbnb-w-metadata table.tbnb-diff tr.tbnb-differs td.tbnb-diff-key{font-weight:600}
 .tbnb-w-metadata .tbnb-table tr.tbnb-chosen td{background:rgba(31,111,235,.10)}
 .tbnb-w-metadata .tbnb-table tr.tbnb-row{cursor:pointer}
-/* one line per run in the table (long values cut with an ellipsis; a row put side by side shows them whole) */
 .tbnb-w-metadata .tbnb-table td.tbnb-text:not(:first-child){white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:24em}
 .tbnb-w-metadata .tbnb-table td.tbnb-text:not(:first-child) wbr{display:none}
 .tbnb-w-metadata .tbnb-table td:first-child{min-width:10em}
