@@ -51,12 +51,15 @@ export class Minimap {
    * @param {number} dpr
    */
   setScene(s, color, dpr) {
-    const { width, height } = MINIMAP;
+    // the scene's shape within at most MINIMAP (a tall graph gets a narrow minimap, which
+    // hides less of the view), never under 48 px a side
+    this.scale = Math.min((MINIMAP.width - 8) / Math.max(s.width, 1), (MINIMAP.height - 8) / Math.max(s.height, 1));
+    const width = Math.max(48, Math.ceil(s.width * this.scale + 8));
+    const height = Math.max(48, Math.ceil(s.height * this.scale + 8));
     this.canvas.width = Math.round(width * dpr);
     this.canvas.height = Math.round(height * dpr);
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
-    this.scale = Math.min((width - 8) / Math.max(s.width, 1), (height - 8) / Math.max(s.height, 1));
     this.offX = (width - s.width * this.scale) / 2;
     this.offY = (height - s.height * this.scale) / 2;
     const cache = document.createElement("canvas");
