@@ -116,12 +116,11 @@ test("isotonic placement is the constrained least-squares optimum", () => {
   for (let i = 1; i < 4; i++) assert.ok(out[i] - out[i - 1] >= 20 - 1e-9);
 });
 
-test("two thousand flat nodes in well under a second (dagre overflows its stack here)", () => {
+test("two thousand flat nodes without overlaps (dagre overflows its stack here; speed: benchmarks/bench_graph.py)", () => {
   const { sizes, edges } = network(2000, 3);
-  const start = performance.now();
   const res = layeredLayout(sizes, edges);
-  assert.ok(performance.now() - start < 5000);
   assert.equal(overlaps(res, sizes), 0);
+  assert.ok(res.y.every(Number.isFinite));
 });
 
 test("jobs: an expanded child takes its own layout's size; unchanged groups come from the cache", () => {

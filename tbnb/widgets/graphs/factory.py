@@ -5,10 +5,13 @@ Examples
 >>> import tbnb
 >>> from tbnb.analysis.graph import ModelGraph
 >>> g = ModelGraph.from_records([{"name": "net/fc", "op": "Linear", "inputs": ["x"]},
+...                              {"name": "net/relu", "op": "Relu", "inputs": ["net/fc"]},
 ...                              {"name": "x", "op": "Input", "inputs": []}], run="r")
 >>> w = tbnb.graph(g)
 >>> w.run, len(w.nodes), w.visible["kind"].tolist()
-('r', 2, ['group', 'node'])
+('r', 3, ['group', 'node'])
+>>> w.expand("net"); w.visible["name"].tolist()
+['net/fc', 'net/relu', 'x']
 """
 
 from __future__ import annotations
