@@ -7,6 +7,10 @@
 // A widget is a pair tbnb/widgets/<key>/ + js/src/widgets/<key>/: a front end without its
 // Python folder is an error. Dependencies and why: see README.md.
 //
+// A module imported as `./x.worker.js?worker-source` is bundled on its own (an IIFE, the
+// kit inlined) and imported as its source text: a widget starts it as a Web Worker from a
+// blob: URL, so a bundle still fetches nothing (js/README.md: "Workers").
+//
 // The bundles are committed (pip install from git, Colab need no node), and
 // tests/js/test_js.py checks they equal a fresh build: `node build.mjs --check` exits 1 if
 // they differ. `node build.mjs --sizes` prints raw and gzipped sizes.
@@ -38,6 +42,29 @@ const entries = [
 const check = process.argv.includes("--check");
 const sizes = process.argv.includes("--sizes");
 
+/** esbuild plugin: `import SOURCE from "./file.js?worker-source"` gives the bundled text. */
+const workerSource = {
+  name: "worker-source",
+  setup(plugin) {
+    plugin.onResolve({ filter: /\?worker-source$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\?worker-source$/, "")),
+      namespace: "worker-source",
+    }));
+    plugin.onLoad({ filter: /.*/, namespace: "worker-source" }, async (args) => {
+      const result = await build({
+        entryPoints: [args.path],
+        bundle: true,
+        format: "iife",
+        minify: true,
+        target: ["es2020"],
+        legalComments: "none",
+        write: false,
+      });
+      return { contents: `export default ${JSON.stringify(result.outputFiles[0].text)};`, loader: "js" };
+    });
+  },
+};
+
 const stale = [];
 for (const { name, entry } of entries) {
   const result = await build({
@@ -49,6 +76,7 @@ for (const { name, entry } of entries) {
     legalComments: "none",
     write: false,
     outfile: join(out, `${name}.js`),
+    plugins: [workerSource],
   });
   const text = result.outputFiles[0].text;
   const target = join(out, `${name}.js`);

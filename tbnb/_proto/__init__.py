@@ -61,10 +61,14 @@ Layout: Any = message_class("tensorboard.Layout")
 HParamsPluginData: Any = message_class("tensorboard.hparams.HParamsPluginData")
 HParamsExperiment: Any = message_class("tensorboard.hparams.Experiment")
 ProjectorConfig: Any = message_class("tensorboard.ProjectorConfig")
+GraphDef: Any = message_class("tensorboard.GraphDef")
+MetaGraphDef: Any = message_class("tensorboard.MetaGraphDef")
+RunMetadata: Any = message_class("tensorboard.RunMetadata")
 
 __all__ = [
-    "AudioPluginData", "Event", "HParamsExperiment", "HParamsPluginData", "HistogramProto",
-    "Layout", "LogMessage", "PrCurvePluginData", "ProjectorConfig", "SessionLog",
+    "AudioPluginData", "Event", "GraphDef", "HParamsExperiment", "HParamsPluginData",
+    "HistogramProto", "Layout", "LogMessage", "MetaGraphDef", "PrCurvePluginData",
+    "ProjectorConfig", "RunMetadata", "SessionLog",
     "SourceMetadata", "Summary", "SummaryMetadata", "TaggedRunMetadata", "TensorProto",
     "TensorShapeProto", "TextPluginData", "enum_value", "message_class",
 ]

@@ -6,6 +6,8 @@ Event-level fields (``graph_def`` from torch's ``add_graph`` and TF, ``meta_grap
 ``graph_run_metadata_graph`` plugins all become rows: which field or plugin wrote
 it, its size, and a lazy :class:`~tbnb.kinds.blob.Blob` whose ``read()`` gives the
 serialized bytes (a ``GraphDef``, ``MetaGraphDef``, ``RunMetadata`` or JSON text).
+``exp.graph(run)`` parses one (:mod:`tbnb.analysis.graph`); the ``Graphs`` tab
+(``tbnb.graph``) draws it.
 
 Examples
 --------
@@ -22,13 +24,22 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
 from tbnb.kinds.blob import Blob
 
 KEY = "graphs"
 
 EVENT_FIELDS = ("graph_def", "meta_graph_def", "tagged_run_metadata")
 """``Event`` fields that hold a graph or run metadata."""
+
+DRAWABLE = ("graph_def", "meta_graph_def", "graph_keras_model", "graph_run_metadata",
+            "graph_run_metadata_graph")
+"""Row kinds holding a graph (``tagged_run_metadata`` holds step statistics only)."""
+
+
+def has_graph(frame: Any) -> bool:
+    """Whether a graphs frame holds a graph to draw (the ``Graphs`` tab is shown)."""
+    return bool(len(frame)) and bool(frame["kind"].isin(list(DRAWABLE)).any())
 
 
 def normalize(value: Any, meta: TagMetadata | None) -> bytes:
@@ -66,4 +77,5 @@ KIND = Kind(
     rows=rows,
     counted=True,
     tbparse=("tensors",),
+    tab=Tab("Graphs", "tbnb.widgets.graphs:graph", shown=has_graph),
 )

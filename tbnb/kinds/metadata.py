@@ -1,30 +1,42 @@
 """Run information: what the loader learnt about each run's files (layer: kinds).
 
-One row per run: its event files, the writer (``source_metadata``) and file
-version, the host from the file names, first and last wall time, records read and
-corrupt, bytes read, and the number of values of every counted kind.
+One row per run (``exp.metadata``): its event files, the writer (``source_metadata``)
+and file version, the host from the file names, first and last wall time, duration,
+last step, records read and corrupt, bytes read and seen, and the number of values
+of every counted kind. ``exp.info`` adds what the rest of the logs tell (hparams,
+config files, environment dumps, run metadata; :mod:`tbnb.analysis.runinfo`), and the
+``Runs`` tab (``tbnb.runs``) shows both.
 
 Examples
 --------
 >>> from tbnb.kinds import KINDS
->>> KINDS["metadata"].storage
-'runs'
+>>> KINDS["metadata"].storage, KINDS["metadata"].tab.title
+('runs', 'Runs')
 """
 
 from __future__ import annotations
 
-from tbnb.kinds.base import Kind
+from typing import Any
+
+from tbnb.kinds.base import Kind, Tab
 
 KEY = "metadata"
 
 COLUMNS = ("files", "writer", "file_version", "host", "first_wall_time", "last_wall_time",
-           "records", "corrupt_records", "bytes_read")
+           "duration", "last_step", "records", "corrupt_records", "bytes_read", "file_bytes")
 """Columns before the per-kind counts."""
+
+
+def _has_runs(frame: Any) -> bool:
+    """Whether some run logged a value (runs holding nothing yet have no ``Runs`` tab)."""
+    return bool(len(frame)) and bool((frame["last_step"] >= 0).any())
+
 
 KIND = Kind(
     key=KEY,
-    doc="One row per run: files, writer, host, first/last wall time, record counts.",
+    doc="One row per run: files, writer, host, wall times, duration, last step, counts.",
     storage="runs",
     columns=COLUMNS,
     event_type=False,
+    tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs),
 )

@@ -279,6 +279,26 @@ class Experiment(RunSet):
             raise IndexError(f"embedding {which} does not exist: there are {have}")
         return read_embedding(self.fs, table.iloc[which])
 
+    def graph(self, run: str, tag: str | None = None, *, stats: str | None = "auto") -> Any:
+        """One model graph of ``run``: ``.nodes`` and ``.edges`` frames, ``.to_networkx()``.
+
+        See :func:`tbnb.analysis.graph.model_graph` (``tag`` picks the graph, ``stats``
+        the ``RunMetadata`` joined in).
+        """
+        module = importlib.import_module("tbnb.analysis.graph")
+        return module.model_graph(self, run, tag, stats=stats)
+
+    @property
+    def info(self) -> pd.DataFrame:
+        """Everything the logs tell about each run: one row per run, columns
+        ``(section, key)`` (see :func:`tbnb.analysis.runinfo.run_info`)."""
+        with self.coordinator.lock:
+            cached = self._cache.get("info")
+            if cached is None:
+                module = importlib.import_module("tbnb.analysis.runinfo")
+                cached = self._cache["info"] = module.run_info(self)
+        return cached.copy(deep=False)
+
     @property
     def hparams_values(self) -> list[tuple[str, str, int, bytes]]:
         """(run, tag, step, content) of every hparams-plugin summary value."""

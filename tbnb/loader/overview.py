@@ -37,14 +37,19 @@ _SHOWN = 8
 
 
 def run_table(exp: Experiment) -> pd.DataFrame:
-    """One row per run: files, writer, host, wall-time span, records, and values per kind."""
+    """One row per run: files, writer, host, wall-time span and duration (seconds), last
+    step (-1: no values), records, bytes read and seen, and values per kind."""
     rows = []
     scalars = exp.frame("scalars")
     counts = scalars["run"].value_counts() if len(scalars) else pd.Series(dtype=np.int64)
+    last_steps = (scalars.groupby("run", observed=True)["step"].max() if len(scalars)
+                  else pd.Series(dtype=np.int64))
     for run in exp.runs:
         states = exp._files[run]
         firsts = [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
         lasts = [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
+        steps = [int(last_steps[run])] if run in last_steps.index else []
+        steps += [max(r["step"] for r in rows_) for rows_ in exp._records[run].values() if rows_]
         rows.append({
             "run": run,
             "files": len(states),
@@ -53,9 +58,12 @@ def run_table(exp: Experiment) -> pd.DataFrame:
             "host": ", ".join(sorted({s.host for s in states if s.host})),
             "first_wall_time": min(firsts) if firsts else np.nan,
             "last_wall_time": max(lasts) if lasts else np.nan,
+            "duration": max(lasts) - min(firsts) if firsts and lasts else np.nan,
+            "last_step": max(steps) if steps else -1,
             "records": sum(s.records for s in states),
             "corrupt_records": sum(s.corrupt_records for s in states),
             "bytes_read": sum(s.offset for s in states),
+            "file_bytes": sum(s.offset + s.pending for s in states),
             "scalars": int(counts.get(run, 0)),
             **{key: len(exp._records[run].get(key, [])) for key in _COUNTED},
         })

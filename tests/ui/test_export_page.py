@@ -91,7 +91,7 @@ def test_dashboard_page_has_tabs(
     dash = tbnb.Dashboard(logdir)
     page = _open(chromium, to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
     assert page.title() == EVIL_RUN
-    assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars"]
+    assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars", "Runs"]
     assert page.locator(".tbnb-dashboard .tbnb-w-scalars .tbnb-chart").count() == 2
     assert "logs" in (page.locator(".tbnb-dashboard-header").text_content() or "")
     page.screenshot(path=out_dir / "export_02_dashboard.png", full_page=True)
