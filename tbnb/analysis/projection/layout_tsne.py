@@ -3,7 +3,8 @@
 Affinities come from the shared exact kNN graph (``3 * perplexity`` neighbours, as
 openTSNE picks them) instead of openTSNE's own approximate index, so t-SNE, UMAP and
 the neighbours panel agree on who is whose neighbour. Optimisation is openTSNE's
-(FFT-accelerated interpolation in 2-D, Barnes-Hut in 3-D), run in chunks of
+(FFT-accelerated interpolation for 2-D layouts of :data:`FFT_POINTS` points or more,
+Barnes-Hut otherwise), run in chunks of
 iterations through one :class:`~openTSNE.TSNEEmbedding` whose optimiser state (gains,
 momentum) carries over, so intermediate layouts can be shown and a run cancelled
 between chunks with the same result as one uninterrupted run. Defaults follow
@@ -45,6 +46,10 @@ __all__ = ["MAX_INTERVALS", "TSNEOptimizer", "neighbors_needed"]
 MAX_INTERVALS = 80
 """Most FFT grid intervals per axis (see the module docstring)."""
 
+FFT_POINTS = 2000
+"""From this many points on, 2-D layouts use FFT interpolation (below, Barnes-Hut is
+faster: the FFT grid has a fixed cost per iteration)."""
+
 EARLY_ITERATIONS = 250
 EARLY_EXAGGERATION = 12.0
 
@@ -71,7 +76,7 @@ class TSNEOptimizer:
     iterations
         Iterations in all, the early-exaggeration ones included.
     dims
-        2 (FFT interpolation) or 3 (Barnes-Hut).
+        2 or 3.
     seed, n_jobs
         openTSNE's ``random_state`` and threads.
     """
@@ -101,7 +106,7 @@ class TSNEOptimizer:
         start = np.asarray(init, dtype=np.float64)[:, :dims].copy()
         spread = float(np.std(start[:, 0])) or 1.0
         start = start / spread * 1e-4
-        self.method = "fft" if dims <= 2 else "bh"
+        self.method = "fft" if dims <= 2 and n >= FFT_POINTS else "bh"
         self.embedding: Any = open_tsne.TSNEEmbedding(
             start, affinities, n_jobs=n_jobs, negative_gradient_method=self.method,
             random_state=seed, verbose=False)
