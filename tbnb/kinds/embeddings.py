@@ -207,9 +207,27 @@ def read_tensor(fs: Any, path: str, shape: tuple[int, ...] = ()) -> np.ndarray:
                             engine="c", na_filter=False, skip_blank_lines=True,
                             **_EXACT_FLOATS)
     except (ValueError, pd.errors.ParserError) as error:
-        raise ValueError(f"{path}: not a tab-separated matrix of numbers ({error})") from None
+        return _read_tensor_slowly(path, data.decode("utf-8"), error)
     matrix: np.ndarray = frame.to_numpy(dtype=np.float64).astype(np.float32)
     return matrix
+
+
+def _read_tensor_slowly(path: str, text: str, error: Exception) -> np.ndarray:
+    """Python's ``float`` per value, as TensorBoard parses: ``nan``, ``inf`` and the like
+    (which writers log for NaN vectors) are read; anything else is an error."""
+    rows = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        if not line:
+            continue
+        try:
+            rows.append([float(v) for v in line.split("\t")])
+        except ValueError as bad:
+            raise ValueError(f"{path}: line {number} is not tab-separated numbers ({bad})"
+                             ) from None
+    if len({len(r) for r in rows}) > 1:
+        raise ValueError(f"{path}: not a tab-separated matrix of numbers ({error})")
+    return np.array(rows, dtype=np.float32)
 
 
 def read_metadata(fs: Any, path: str) -> pd.DataFrame:

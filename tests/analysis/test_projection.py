@@ -86,7 +86,7 @@ def test_fuzzy_graph_and_curve_equal_umap_learn() -> None:
                                    rtol=1e-4)
 
 
-@pytest.mark.parametrize("method,params", [("umap", {"n_epochs": 60}),
+@pytest.mark.parametrize(("method", "params"), [("umap", {"n_epochs": 60}),
                                            ("tsne", {"iterations": 300, "perplexity": 20})])
 def test_layouts_separate_clusters_reproducibly(method: str, params: dict[str, object]) -> None:
     X = _blobs(400, 20)
@@ -96,7 +96,8 @@ def test_layouts_separate_clusters_reproducibly(method: str, params: dict[str, o
     engine.CACHE.clear()
     again = Projection(X).layout(method, {**params, "seed": 3})
     np.testing.assert_array_equal(first, again)
-    assert first.dtype == np.float32 and first.shape == (400, 2)
+    assert first.dtype == np.float32
+    assert first.shape == (400, 2)
     labels = np.arange(400) % 4
     centres = np.stack([first[labels == c].mean(0) for c in range(4)])
     spread = max(float(first[labels == c].std(0).max()) for c in range(4))
@@ -120,7 +121,8 @@ def test_job_streams_layouts_and_cancels() -> None:
     job.cancel()
     with pytest.raises(RuntimeError, match="cancelled"):
         job.wait(120)
-    assert job.state == "cancelled" and layouts
+    assert job.state == "cancelled"
+    assert layouts
     assert projection.cached("umap", {"n_epochs": 5000, "seed": 9}) is None  # never cached
 
 
@@ -133,7 +135,7 @@ def test_bad_input_gets_clear_errors() -> None:
     bad[[1, 3], 0] = np.nan
     with pytest.raises(ValueError, match=r"2 of 5 rows hold NaN.*rows 1, 3"):
         as_vectors(bad)
-    with pytest.raises(ValueError, match="5.*4|4.*5"):
+    with pytest.raises(ValueError, match=r"5.*4|4.*5"):
         as_vectors(np.ones((5, 3)), pd.DataFrame({"a": range(4)}))
     with pytest.raises(ValueError, match="perplexity"):
         layout_params("tsne", {"perplexity": -1})

@@ -37,7 +37,8 @@ def test_projector_frames_equal_tensorboards_plugin(writer: str, tmp_path: Path)
                                       ref["metadata"], check_dtype=False)
         widget.embedding = index  # what the view shows: the same vectors and rows
         np.testing.assert_array_equal(widget.vectors, ref["tensor"])
-        assert widget.metadata.astype(str).values.tolist() == ref["metadata"].values.tolist()
+        shown = widget.metadata.astype(str).to_numpy().tolist()
+        assert shown == ref["metadata"].to_numpy().tolist()
         if ref["sprite"] is not None:
             sprite = widget._sprite
             assert bytes(sprite["png"]) == ref["sprite"]

@@ -145,6 +145,9 @@ def _start(method: str | None, dims: int | None, width: int | None) -> tuple[str
     if method is None:
         method = "raw" if width is not None and width <= 3 else "pca"
     layout_params(method)
+    if method == "raw" and width is not None and width > 3:
+        raise ValueError(f"method='raw' shows vectors of up to 3 dimensions; these have "
+                         f"{width} (use 'pca', 'tsne' or 'umap')")
     if dims is None:
         dims = 3 if method == "raw" and width == 3 else 2
     if dims not in (2, 3):
