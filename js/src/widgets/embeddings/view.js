@@ -11,7 +11,7 @@ import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { FLAG } from "../../gl/points.js";
 import { colorPoints } from "./coloring.js";
-import { declutter, drawLabel } from "./labels.js";
+import { declutter, drawLabel, labelWidth } from "./labels.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { Panel } from "./panel.js";
 import { Scene } from "./scene.js";
@@ -374,7 +374,9 @@ export class ProjectorView extends View {
     if (!n || !this.coords.length) return;
     const screen = this.scene.screen();
     const labelled = this.model.get("label_by")
-      ? declutter(screen, this.scene.width, this.scene.height, this.matched.length ? this.matched : null)
+      ? declutter(screen, this.scene.width, this.scene.height, this.matched.length ? this.matched : null, (i) =>
+          labelWidth(this.labelOf(i)),
+        )
       : [];
     for (const i of labelled) drawLabel(ctx, this.labelOf(i), screen[2 * i], screen[2 * i + 1], false);
     const strong = [];
