@@ -32,6 +32,7 @@ from tbnb.widgets.embeddings.prepare import (
     positions_payload,
     search_mask,
     selection_frame,
+    unique_rows,
 )
 from tbnb.widgets.embeddings.runner import LayoutRunner
 from tbnb.widgets.live import LiveWidget
@@ -296,7 +297,7 @@ class ProjectorWidget(LiveWidget):
         if len(indices) and (indices.min() < 0 or indices.max() >= n):
             log.warning("tbnb projector: selection outside 0..%d ignored", n - 1)
             indices = indices[(indices >= 0) & (indices < n)]
-        indices = np.unique(indices)
+        indices = unique_rows(indices, n)
         if np.array_equal(indices, self._last_selection):
             return
         self._last_selection = indices
