@@ -78,7 +78,8 @@ X = blobs(10_000)
 w = tbnb.projector(X)
 t = time.perf_counter(); c = time.process_time()
 w.run("umap").wait()
-out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
 """,
     "tsne_10k": DATA + """
 import time, tbnb
@@ -86,7 +87,8 @@ X = blobs(10_000)
 w = tbnb.projector(X)
 t = time.perf_counter(); c = time.process_time()
 w.run("tsne").wait()
-out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
 """,
     "umap_50k": DATA + """
 import time, tbnb
@@ -94,7 +96,8 @@ X = blobs(50_000)
 w = tbnb.projector(X)
 t = time.perf_counter(); c = time.process_time()
 w.run("umap").wait()
-out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
 """,
     "umap_learn_10k": DATA + """
 import time
@@ -160,7 +163,8 @@ FRAMES_JS = """async ([orbit, moves]) => {
   }
   ev('pointerup', x, y, 0);
   const med = (a) => { const s = [...a].sort((p, q) => p - q); return s[s.length >> 1]; };
-  return {js_ms: med(js), frame_ms: med(full), frame_p90: [...full].sort((p, q) => p - q)[Math.floor(full.length * 0.9)]};
+  const p90 = [...full].sort((p, q) => p - q)[Math.floor(full.length * 0.9)];
+  return {js_ms: med(js), frame_ms: med(full), frame_p90: p90};
 }"""
 
 LASSO_JS = """async () => {
@@ -203,7 +207,7 @@ def browser(repeat: int) -> dict[str, Any]:
                 path.write_text(render_html(widget), encoding="utf-8")
                 page = chromium.context.new_page()
                 page.set_default_timeout(600_000)
-                t = time.perf_counter(); c = time.process_time()
+                t = time.perf_counter()
                 page.goto(path.as_uri())
                 points = len(widget.vectors)
                 page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
@@ -240,7 +244,7 @@ def main() -> None:
     if args.cases:
         names = [n for n in names if n in args.cases.split(",")] or args.cases.split(",")
     if "umap_10k" in names or "umap_50k" in names:  # the once-per-install compile
-        t = time.perf_counter(); c = time.process_time()
+        t = time.perf_counter()
         subprocess.run([sys.executable, "-c", "from tbnb.analysis.projection.layout_umap "
                         "import warm; warm()"], cwd=REPO, check=True)
         print(f"numba kernels loaded or compiled into the cache: {time.perf_counter() - t:.1f} s")
