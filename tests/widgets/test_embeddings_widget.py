@@ -156,3 +156,26 @@ def test_100k_points_weigh_at_most_3_mb_in_a_saved_notebook() -> None:
     state["state"].pop("_esm", None)  # the front end's code, the same for any data
     saved = len(json.dumps(state).encode())  # buffers as base64, as the notebook saves them
     assert saved <= 3_000_000, saved
+
+
+def test_checkpoint_embeddings_are_listed_with_a_clear_message(tmp_path: Path) -> None:
+    tbx = pytest.importorskip("tensorboardX")
+    writer = tbx.SummaryWriter(str(tmp_path / "files"))
+    writer.add_embedding(np.eye(4, dtype=np.float32), metadata=list("abcd"), global_step=1,
+                         tag="kept")
+    writer.close()
+    (tmp_path / "ckpt").mkdir()
+    (tmp_path / "ckpt" / "projector_config.pbtxt").write_text(
+        'model_checkpoint_path: "model.ckpt-100"\nembeddings { tensor_name: "word_emb:0" }\n')
+    exp = tbnb.load(tmp_path, progress=False)
+    with pytest.warns(tbnb.warnings.LogdirWarning, match="ckpt.*only TensorFlow reads"):
+        table = exp.embeddings.set_index("run")
+    note = table.loc["ckpt", "note"]
+    assert "TensorFlow checkpoint 'model.ckpt-100'" in note
+    assert "word_emb" in note and "add_embedding" in note  # noqa: PT018
+    w = tbnb.projector(exp)  # the readable one is shown, the other listed with its note
+    assert w.title.startswith("files")
+    np.testing.assert_array_equal(w.vectors, np.eye(4, dtype=np.float32))
+    assert any(e["note"] == note for e in w.embeddings)
+    with pytest.raises(ValueError, match="only TensorFlow reads"):
+        tbnb.projector(exp, embedding="word_emb")
