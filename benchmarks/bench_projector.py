@@ -183,7 +183,7 @@ LASSO_JS = """async () => {
 }"""
 
 
-def browser(repeat: int) -> dict[str, Any]:
+def browser(repeat: int, moves: int) -> dict[str, Any]:
     import numpy as np
     from playwright.sync_api import sync_playwright
 
@@ -209,12 +209,14 @@ def browser(repeat: int) -> dict[str, Any]:
                 page.set_default_timeout(600_000)
                 t = time.perf_counter()
                 page.goto(path.as_uri())
+                print(f"{name}: page of {path.stat().st_size / 1e6:.1f} MB", flush=True)
                 points = len(widget.vectors)
                 page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
                 page.wait_for_function("() => Number(document.querySelector("
                                        "'.tbnb-pj-scene').dataset.frames) > 0")
                 out[f"{name}_first_draw_s"] = time.perf_counter() - t
-                runs = [page.evaluate(FRAMES_JS, [name.startswith("orbit"), 40])
+                print(f"{name}: first frame after {out[f'{name}_first_draw_s']:.1f} s", flush=True)
+                runs = [page.evaluate(FRAMES_JS, [name.startswith("orbit"), moves])
                         for _ in range(repeat)]
                 for key in ("js_ms", "frame_ms", "frame_p90"):
                     out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
@@ -232,6 +234,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cases", default="")
+    parser.add_argument("--moves", type=int, default=40, help="pan / orbit moves per run")
     parser.add_argument("--large", action="store_true", help="also 50k x 768 UMAP")
     parser.add_argument("--alt", action="store_true", help="also umap-learn 10k")
     args = parser.parse_args()
@@ -251,7 +254,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()} on {os.cpu_count()} cores")
     for name in names:
         if name == "browser":
-            for key, value in browser(args.repeat).items():
+            for key, value in browser(args.repeat, args.moves).items():
                 print(f"{key:28s} {value:10.3f}")
             continue
         runs = [run_case(name) for _ in range(args.repeat if "50k" not in name else 1)]

@@ -213,6 +213,22 @@ export class Scene {
     return this.projected.screen;
   }
 
+  /**
+   * One point in CSS pixels: from the frame's projection when it is current, else
+   * projected alone (a frame that labels a few points never projects them all).
+   * @param {number} i
+   * @returns {[number, number]}
+   */
+  pointOnScreen(i) {
+    if (this.projected && this.projected.version === this.version) {
+      const s = this.projected.screen;
+      return [s[2 * i], s[2 * i + 1]];
+    }
+    const d = this.dims;
+    const one = projectAll(this.matrix(), this.positions.subarray(i * d, i * d + d), d, this.width, this.height);
+    return [one[0], one[1]];
+  }
+
   /** The point under (x, y), or -1. @param {number} x @param {number} y */
   pick(x, y) {
     if (!this.positions.length) return -1;

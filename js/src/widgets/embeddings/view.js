@@ -372,29 +372,35 @@ export class ProjectorView extends View {
   decorate(ctx) {
     const n = this.meta.n;
     if (!n || !this.coords.length) return;
-    const screen = this.scene.screen();
-    const labelled = this.model.get("label_by")
+    const label = this.model.get("label_by");
+    const screen = label ? this.scene.screen() : null;
+    const labelled = screen
       ? declutter(screen, this.scene.width, this.scene.height, this.matched.length ? this.matched : null, (i) =>
           labelWidth(this.labelOf(i)),
         )
       : [];
-    for (const i of labelled) drawLabel(ctx, this.labelOf(i), screen[2 * i], screen[2 * i + 1], false);
+    const at = (/** @type {number} */ i) => (screen ? [screen[2 * i], screen[2 * i + 1]] : this.scene.pointOnScreen(i));
+    for (const i of labelled) {
+      const [x, y] = at(i);
+      drawLabel(ctx, this.labelOf(i), x, y, false);
+    }
     const strong = [];
     const focus = this.model.get("focus") ?? -1;
     if (this.found) strong.push(...Array.from(this.found.indices));
     if (focus >= 0 && focus < n) strong.push(focus);
     for (const i of strong) {
-      const text = this.labelOf(i) || `#${i}`;
-      drawLabel(ctx, text, screen[2 * i], screen[2 * i + 1], true);
+      const [x, y] = at(i);
+      drawLabel(ctx, this.labelOf(i) || `#${i}`, x, y, true);
     }
     const h = this.hoverIndex;
-    if (h >= 0 && h < n && Number.isFinite(screen[2 * h])) {
+    const [hx, hy] = h >= 0 && h < n ? at(h) : [Number.NaN, Number.NaN];
+    if (Number.isFinite(hx)) {
       ctx.beginPath();
-      ctx.arc(screen[2 * h], screen[2 * h + 1], Math.max(this.scene.style.size + 4, 7), 0, 2 * Math.PI);
+      ctx.arc(hx, hy, Math.max(this.scene.style.size + 4, 7), 0, 2 * Math.PI);
       ctx.strokeStyle = "#111";
       ctx.lineWidth = 1.5;
       ctx.stroke();
-      drawLabel(ctx, this.labelOf(h) || `#${h}`, screen[2 * h], screen[2 * h + 1], true);
+      drawLabel(ctx, this.labelOf(h) || `#${h}`, hx, hy, true);
     }
   }
 
