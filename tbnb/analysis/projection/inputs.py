@@ -78,7 +78,9 @@ def as_vectors(data: Any, metadata: Any = None, *,
         raise TypeError(f"vectors must be numbers, got dtype {matrix.dtype}; strings and "
                         "labels belong in metadata=")
     vectors = np.ascontiguousarray(matrix, dtype=np.float32)
-    bad = ~np.isfinite(vectors).all(axis=1)
+    # a row's float64 sum is finite exactly when all its float32 values are (no overflow
+    # is possible, NaN and inf propagate): one pass, no n x d boolean temporary
+    bad = ~np.isfinite(vectors.sum(axis=1, dtype=np.float64))
     if bad.any():
         rows = np.flatnonzero(bad)
         shown = ", ".join(map(str, rows[:10])) + (", ..." if len(rows) > 10 else "")
