@@ -249,8 +249,12 @@ class Experiment(RunSet):
             return overview.run_table(self)
         raise AssertionError(kind.storage)
 
-    def embedding(self, which: int | str = 0) -> tuple[np.ndarray, pd.DataFrame]:
-        """Return ``(vectors, metadata)`` of an embedding, by row number or name.
+    def embedding(self, which: int | str = 0, *, run: str | None = None
+                  ) -> tuple[np.ndarray, pd.DataFrame]:
+        """Return ``(vectors, metadata)`` of an embedding of ``exp.embeddings``.
+
+        ``which`` is a row number, a tensor name (``"feat:00003"``) or a tag
+        (``"feat"``: its latest step); ``run`` picks among runs holding the same name.
 
         Examples
         --------
@@ -266,18 +270,30 @@ class Experiment(RunSet):
         """
         from tbnb.kinds.embeddings import read_embedding
 
+        return read_embedding(self.fs, self.embedding_row(which, run=run))
+
+    def embedding_row(self, which: int | str = 0, *, run: str | None = None) -> pd.Series:
+        """The row of ``exp.embeddings`` that :meth:`embedding` reads."""
         table = self.frame("embeddings")
+        if run is not None:
+            if run not in set(table["run"]):
+                raise KeyError(f"no embeddings in run {run!r}; runs with embeddings: "
+                               f"{sorted(set(table['run']))}")
+            table = table[table["run"] == run]
         names = table["name"].tolist()
         if isinstance(which, str):
             matches = table.index[table["name"] == which]
             if len(matches) == 0:
+                by_tag = table[table["tag"] == which].sort_values("step", kind="stable")
+                matches = by_tag.index
+            if len(matches) == 0:
                 raise KeyError(f"no embedding named {which!r}; have {names}")
-            which = int(matches[-1])
+            return table.loc[matches[-1]]
         if not -len(table) <= which < len(table):
             have = f"{len(table)} embeddings ({', '.join(map(repr, names))})" if names else (
                 f"no embeddings in {self.logdir!r} (no projector_config.pbtxt found)")
             raise IndexError(f"embedding {which} does not exist: there are {have}")
-        return read_embedding(self.fs, table.iloc[which])
+        return table.iloc[which]
 
     def graph(self, run: str, tag: str | None = None, *, stats: str | None = "auto") -> Any:
         """One model graph of ``run``: ``.nodes`` and ``.edges`` frames, ``.to_networkx()``.

@@ -1,0 +1,267 @@
+"""Embedding projector benchmark: layouts in the kernel, frames in Chromium, lasso back.
+
+Python (each case in a fresh process, median of ``--repeat``): ``s`` wall seconds and
+``cpu_s`` CPU seconds of the process (all threads). On a shared machine wall time
+grows with the load (printed first); CPU time much less so, except where BLAS threads
+spin waiting for a core (``OPENBLAS_NUM_THREADS=1`` shows the single-thread cost):
+
+- ``pca_100k``: ``tbnb.projector(X)`` of 100,000 x 768 float32 (PCA, metadata encoding,
+  the widget's state ready to send), beside scikit-learn's ``PCA(3)`` (randomized).
+- ``umap_10k`` / ``tsne_10k``: 10,000 x 768 (five clusters): the first streamed layout
+  and the converged one, in a new process (numba kernels loaded from numba's cache;
+  the first compile of an install is reported once under the table). ``--alt`` adds
+  umap-learn's ``UMAP().fit_transform`` in a new process (its compile included, as a
+  user meets it).
+- ``umap_50k``: 50,000 x 768 converged (``--large``).
+- ``lasso_100k_py``: the browser's selection of 100,000 indices arriving in the kernel
+  (binary buffer -> ``widget.selected`` DataFrame and ``on_select``).
+
+Chromium (headless, ``--disable-gpu``: WebGL2 runs on SwiftShader, the CPU rasteriser,
+so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D, 40 pan
+moves, and of 100,000 points in 3-D, 40 orbit moves. Per move: ``js_ms`` (the scene's
+own draw: WebGL calls and overlay, ``data-draw-ms``) and ``frame_ms`` (event to the
+drawn frame finished by the rasteriser: ``gl.finish`` after the animation frame).
+``lasso_100k_js_ms``: a box over all 100,000 points, pointerup to the selection shown.
+
+Run::
+
+    .venv/bin/python benchmarks/bench_projector.py                 # all but 50k and --alt
+    .venv/bin/python benchmarks/bench_projector.py --large --alt --repeat 1
+    .venv/bin/python benchmarks/bench_projector.py --cases pca_100k,browser
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+DATA = """
+import numpy as np
+def blobs(n, d=768, k=5, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(k, d)).astype(np.float32) * 2
+    out = rng.standard_normal((n, d), dtype=np.float32)
+    out += centres[np.arange(n) % k]
+    return out
+"""
+
+CASES: dict[str, str] = {
+    "pca_100k": DATA + """
+import time, tbnb
+X = blobs(100_000)
+t = time.perf_counter(); c = time.process_time()
+w = tbnb.projector(X)
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+""",
+    "sklearn_pca_100k": DATA + """
+import time
+from sklearn.decomposition import PCA
+X = blobs(100_000)
+t = time.perf_counter(); c = time.process_time()
+PCA(3, svd_solver="randomized", random_state=0).fit_transform(X)
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+""",
+    "umap_10k": DATA + """
+import time, tbnb
+X = blobs(10_000)
+w = tbnb.projector(X)
+t = time.perf_counter(); c = time.process_time()
+w.run("umap").wait()
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
+""",
+    "tsne_10k": DATA + """
+import time, tbnb
+X = blobs(10_000)
+w = tbnb.projector(X)
+t = time.perf_counter(); c = time.process_time()
+w.run("tsne").wait()
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
+""",
+    "umap_50k": DATA + """
+import time, tbnb
+X = blobs(50_000)
+w = tbnb.projector(X)
+t = time.perf_counter(); c = time.process_time()
+w.run("umap").wait()
+out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
+       "cpu_s": time.process_time() - c}
+""",
+    "umap_learn_10k": DATA + """
+import time
+t = time.perf_counter(); c = time.process_time()
+import umap
+X = blobs(10_000)
+umap.UMAP(random_state=0).fit_transform(X)
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+""",
+    "lasso_100k_py": DATA + """
+import time, numpy as np, pandas as pd, tbnb
+from tbnb.widgets.serializers import array_to_json
+X = blobs(100_000, 16)
+meta = pd.DataFrame({"label": [f"item {i}" for i in range(100_000)]})
+w = tbnb.projector(X, meta)
+seen = []
+w.on_select(lambda df: seen.append(len(df)))
+sent = np.arange(100_000, dtype=np.int32)
+times, cpus = [], []
+for k in range(5):
+    enc = array_to_json(sent[k:])
+    enc["view"] = memoryview(bytes(enc["view"]))  # the bytes as the comm delivers them
+    t = time.perf_counter(); c = time.process_time()
+    w.set_state({"_selection": {"indices": enc}})   # as the browser's update message sets it
+    df = w.selected
+    times.append(time.perf_counter() - t); cpus.append(time.process_time() - c)
+out = {"s": sorted(times)[2], "cpu_s": sorted(cpus)[2], "rows": len(df)}
+""",
+}
+
+
+def run_case(name: str) -> dict[str, Any]:
+    code = CASES[name] + "\nimport json; print('RESULT ' + json.dumps(out))\n"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=3600, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{name} failed:\n{proc.stderr[-3000:]}")
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
+    return dict(json.loads(line[7:]))
+
+
+FRAMES_JS = """async ([orbit, moves]) => {
+  const root = document.querySelector('.tbnb-w-embeddings');
+  const target = root.querySelector('canvas.tbnb-pj-overlay');
+  const scene = root.querySelector('.tbnb-pj-scene');
+  const gl = root.querySelector('canvas.tbnb-pj-gl').getContext('webgl2');
+  const r = target.getBoundingClientRect();
+  const frame = () => new Promise((res) => requestAnimationFrame(() => res()));
+  const ev = (type, x, y, dx) => target.dispatchEvent(new PointerEvent(type, {clientX: x,
+    clientY: y, movementX: dx, movementY: dx / 2, bubbles: true, pointerId: 1, button: 0}));
+  let x = r.left + r.width / 2, y = r.top + r.height / 2;
+  ev('pointerdown', x, y, 0);
+  await frame(); gl.finish();
+  const js = [], full = [];
+  for (let k = 0; k < moves; k++) {
+    const t0 = performance.now();
+    x += 4; y += 2;
+    ev('pointermove', x, y, 4);
+    await frame();
+    gl.finish();
+    full.push(performance.now() - t0);
+    js.push(Number(scene.getAttribute('data-draw-ms')));
+  }
+  ev('pointerup', x, y, 0);
+  const med = (a) => { const s = [...a].sort((p, q) => p - q); return s[s.length >> 1]; };
+  const p90 = [...full].sort((p, q) => p - q)[Math.floor(full.length * 0.9)];
+  return {js_ms: med(js), frame_ms: med(full), frame_p90: p90};
+}"""
+
+LASSO_JS = """async () => {
+  const root = document.querySelector('.tbnb-w-embeddings');
+  root.querySelector('button.tbnb-pj-mode[data-mode="box"]').click();
+  const target = root.querySelector('canvas.tbnb-pj-overlay');
+  const r = target.getBoundingClientRect();
+  const ev = (type, x, y) => target.dispatchEvent(new PointerEvent(type, {clientX: x,
+    clientY: y, bubbles: true, pointerId: 1, button: 0}));
+  ev('pointerdown', r.left + 1, r.top + 1);
+  ev('pointermove', r.right - 1, r.bottom - 1);
+  const t0 = performance.now();
+  ev('pointerup', r.right - 1, r.bottom - 1);
+  const ms = performance.now() - t0;
+  return {ms, selected: Number(root.getAttribute('data-selected'))};
+}"""
+
+
+def browser(repeat: int, moves: int) -> dict[str, Any]:
+    import numpy as np
+    from playwright.sync_api import sync_playwright
+
+    import tbnb
+    from tbnb.notebook.export import render_html
+    from tests.ui._chromium import Chromium
+
+    out: dict[str, Any] = {}
+    rng = np.random.default_rng(0)
+    pages = {
+        "pan_1m_2d": tbnb.projector(rng.normal(size=(1_000_000, 2)).astype(np.float32),
+                                   method="raw", dims=2),
+        "orbit_100k_3d": tbnb.projector(rng.normal(size=(100_000, 3)).astype(np.float32),
+                                       method="raw", dims=3),
+    }
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        chromium = Chromium(pw, viewport=(1200, 900))
+        try:
+            for name, widget in pages.items():
+                path = Path(tmp) / f"{name}.html"
+                path.write_text(render_html(widget), encoding="utf-8")
+                page = chromium.context.new_page()
+                page.set_default_timeout(600_000)
+                t = time.perf_counter()
+                page.goto(path.as_uri())
+                print(f"{name}: page of {path.stat().st_size / 1e6:.1f} MB", flush=True)
+                points = len(widget.vectors)
+                page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
+                page.wait_for_function("() => Number(document.querySelector("
+                                       "'.tbnb-pj-scene').dataset.frames) > 0")
+                out[f"{name}_first_draw_s"] = time.perf_counter() - t
+                print(f"{name}: first frame after {out[f'{name}_first_draw_s']:.1f} s", flush=True)
+                runs = [page.evaluate(FRAMES_JS, [name.startswith("orbit"), moves])
+                        for _ in range(repeat)]
+                for key in ("js_ms", "frame_ms", "frame_p90"):
+                    out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
+                if name == "orbit_100k_3d":
+                    lasso = [page.evaluate(LASSO_JS) for _ in range(repeat)]
+                    out["lasso_100k_js_ms"] = statistics.median(r["ms"] for r in lasso)
+                    out["lasso_100k_selected"] = lasso[0]["selected"]
+                page.close()
+        finally:
+            chromium.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cases", default="")
+    parser.add_argument("--moves", type=int, default=40, help="pan / orbit moves per run")
+    parser.add_argument("--large", action="store_true", help="also 50k x 768 UMAP")
+    parser.add_argument("--alt", action="store_true", help="also umap-learn 10k")
+    args = parser.parse_args()
+    names = ["pca_100k", "sklearn_pca_100k", "umap_10k", "tsne_10k", "lasso_100k_py"]
+    if args.large:
+        names.append("umap_50k")
+    if args.alt:
+        names.append("umap_learn_10k")
+    names.append("browser")
+    if args.cases:
+        names = [n for n in names if n in args.cases.split(",")] or args.cases.split(",")
+    if "umap_10k" in names or "umap_50k" in names:  # the once-per-install compile
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "from tbnb.analysis.projection.layout_umap "
+                        "import warm; warm()"], cwd=REPO, check=True)
+        print(f"numba kernels loaded or compiled into the cache: {time.perf_counter() - t:.1f} s")
+    print(f"load average before: {os.getloadavg()} on {os.cpu_count()} cores")
+    for name in names:
+        if name == "browser":
+            for key, value in browser(args.repeat, args.moves).items():
+                print(f"{key:28s} {value:10.3f}")
+            continue
+        runs = [run_case(name) for _ in range(args.repeat if "50k" not in name else 1)]
+        summary = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(f"{name:28s} " + "  ".join(f"{k}={v:.3f}" for k, v in summary.items()),
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

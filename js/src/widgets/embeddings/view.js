@@ -1,0 +1,489 @@
+// The projector's view: renders from model state alone (live kernel, saved notebook or
+// exported page): colours, labels, sprites, size, opacity, search, pan / zoom / orbit,
+// lasso and box selection all run here. Computing a layout, reading another embedding and
+// a point's neighbours in the original space are asked of the kernel.
+
+import { RunSelector } from "../../controls/run-selector.js";
+import { decodeTree, encodeArray } from "../../core/codecs.js";
+import { el } from "../../core/dom.js";
+import { compileFilter } from "../../core/filter.js";
+import { RequestError } from "../../core/request.js";
+import { View } from "../../core/view.js";
+import { FLAG } from "../../gl/points.js";
+import { colorPoints } from "./coloring.js";
+import { declutter, drawLabel, labelWidth } from "./labels.js";
+import { decodeMeta, searchMask, textOf } from "./metadata.js";
+import { Panel } from "./panel.js";
+import { Scene } from "./scene.js";
+import { buildToolbar, fillSelect, METHODS, readParams, renderParams, showStatus } from "./toolbar.js";
+
+/** @typedef {import("./model").ProjectorTraits} ProjectorTraits */
+
+/** @extends {View<ProjectorTraits>} */
+export class ProjectorView extends View {
+  /** @param {import("./model").ProjectorModel} model @param {HTMLElement} host */
+  constructor(model, host) {
+    super(model, host, "embeddings");
+    this.meta = decodeMeta(undefined);
+    this.coords = new Float32Array(0);
+    this.dims = 2;
+    this.shownMethod = "";
+    this.userMoved = false;
+    this.selected = new Uint8Array(0);
+    /** @type {Uint8Array<ArrayBufferLike>} */
+    this.matched = new Uint8Array(0);
+    this.hoverIndex = -1;
+    /** @type {{indices: ArrayLike<number>, distances: ArrayLike<number>, metric: string, index: number} | null} */
+    this.found = null;
+    this.note = "";
+    /** @type {Uint8Array} */
+    this.flagged = new Uint8Array(0);
+    /** @type {number[]} */
+    this.hoverAt = [0, 0];
+    const on = this.on.bind(this);
+    this.toolbar = buildToolbar({
+      on,
+      parent: this.root,
+      csvRows: () => this.csvRows(),
+      onSearch: (text) => this.save({ search: text }),
+    });
+    this.scene = new Scene(this, {
+      hover: (i, x, y) => this.setHover(i, x, y),
+      click: (i) => this.focusPoint(i),
+      select: (indices, additive) => this.selectPoints(indices, additive),
+      moved: () => {
+        this.userMoved = true;
+      },
+    });
+    this.scene.decorate = (ctx) => this.decorate(ctx);
+    this.panel = new Panel({ on, focus: (i) => this.focusPoint(i) });
+    this.runSelector = new RunSelector(this, { onChange: () => this.renderPicker(), noun: "runs" });
+    this.panel.runs.append(this.runSelector.node);
+    this.main = el("div", { class: "tbnb-pj-main" }, this.scene.node, this.panel.node);
+  }
+
+  build() {
+    this.root.append(this.toolbar.node, this.main);
+    this.wireControls();
+    this.listen("change:_positions", () => this.onPositions());
+    this.listen("change:_meta", () => this.onMeta());
+    this.listen("change:_sprite", () => this.onSprite());
+    this.listen("change:color_by change:top_n change:palette", () => this.recolor());
+    this.listen("change:label_by", () => this.scene.frames.request());
+    this.listen("change:point_size change:opacity change:sprites", () => this.restyle());
+    this.listen("change:search change:search_column", () => this.onSearch());
+    this.listen("change:_selection", () => this.onSelection());
+    this.listen("change:_neighbors change:focus", () => this.onNeighbors());
+    this.listen("change:status change:explained change:method change:dims change:params", () => this.renderStatus());
+    this.listen("change:embeddings change:embedding change:title", () => this.renderPicker());
+    this.listen("change:height", () => this.scene.resize(this.scene.width, this.model.get("height") || 520));
+    this.observeSize(this.main, (width) => this.scene.resize(width - 262, this.model.get("height") || 520));
+    const seen = this.visibilityObserver((entry) => {
+      this.scene.visible = entry.isIntersecting;
+      if (entry.isIntersecting) this.scene.frames.request();
+    });
+    seen?.observe(this.scene.node);
+    this.scene.resize(Math.max(this.main.clientWidth - 262, 320), this.model.get("height") || 520);
+    this.onMeta();
+    this.onPositions();
+    this.onSprite();
+    this.restyle();
+    this.renderPicker();
+    this.renderStatus();
+  }
+
+  wireControls() {
+    const t = this.toolbar;
+    const on = this.on.bind(this);
+    on(t.method, "change", () => this.run({ method: t.method.value }));
+    on(t.dims, "change", () => this.run({ dims: Number(t.dims.value) }));
+    on(t.run, "click", () => this.run({}));
+    on(t.cancel, "click", () => this.request("cancel").catch(() => {}));
+    on(t.picker, "change", () => this.chooseEmbedding(Number(t.picker.value)));
+    on(t.color, "change", () => this.save({ color_by: t.color.value }));
+    on(t.label, "change", () => this.save({ label_by: t.label.value }));
+    on(t.size, "input", () => this.save({ point_size: Number(t.size.value) }));
+    on(t.opacity, "input", () => this.save({ opacity: Number(t.opacity.value) }));
+    on(t.sprites, "change", () => this.save({ sprites: t.sprites.checked }));
+    on(t.searchColumn, "change", () => this.save({ search_column: t.searchColumn.value }));
+    for (const button of [t.pan, t.lasso, t.box]) {
+      on(button, "click", () => this.setMode(/** @type {any} */ (button.getAttribute("data-mode"))));
+    }
+    on(t.fit, "click", () => {
+      this.userMoved = false;
+      this.scene.fit();
+    });
+    on(t.clear, "click", () => this.selectPoints(new Int32Array(0), false));
+    this.setMode("pan");
+  }
+
+  /** @param {"pan" | "lasso" | "box"} mode */
+  setMode(mode) {
+    const t = this.toolbar;
+    this.scene.setMode(mode);
+    for (const button of [t.pan, t.lasso, t.box]) {
+      button.setAttribute("aria-pressed", String(button.getAttribute("data-mode") === mode));
+    }
+    t.pan.textContent = this.dims === 3 ? "Orbit" : "Pan";
+  }
+
+  // ------------------------------------------------------------------ data
+  onPositions() {
+    const raw = decodeTree(this.model.get("_positions") || {});
+    const coords = raw.coords instanceof Float32Array ? raw.coords : new Float32Array(0);
+    const dims = Number(raw.dims || 2);
+    const method = String(raw.method || "");
+    const newLayout = method !== this.shownMethod || dims !== this.dims || coords.length !== this.coords.length;
+    if (newLayout) this.userMoved = false;
+    this.coords = coords;
+    this.dims = dims;
+    this.shownMethod = method;
+    this.scene.setPositions(coords, dims, !this.userMoved);
+    this.root.setAttribute("data-method", method);
+    this.root.setAttribute("data-dims", String(dims));
+    this.root.setAttribute("data-points", String(coords.length / dims));
+    this.root.setAttribute("data-version", String(raw.version ?? 0));
+    this.root.setAttribute("data-final", String(Boolean(raw.final)));
+    this.setMode(/** @type {any} */ (this.scene.mode));
+  }
+
+  onMeta() {
+    this.meta = decodeMeta(this.model.get("_meta"));
+    const names = [...this.meta.columns.keys()];
+    const t = this.toolbar;
+    const none = /** @type {[string, string][]} */ ([["", "(none)"]]);
+    const options = names.map((n) => /** @type {[string, string]} */ ([n, n]));
+    fillSelect(t.color, [...none, ...options], this.model.get("color_by") || "");
+    fillSelect(t.label, [...none, ...options], this.model.get("label_by") || "");
+    fillSelect(t.searchColumn, [["", "all columns"], ...options], this.model.get("search_column") || "");
+    this.recolor();
+    this.onSearch();
+    this.onSelection();
+    this.onNeighbors();
+  }
+
+  async onSprite() {
+    const raw = decodeTree(this.model.get("_sprite") || {});
+    const t = this.toolbar;
+    t.spritesLabel.hidden = !raw.png;
+    if (!raw.png || typeof createImageBitmap === "undefined") {
+      this.scene.renderer.setSprite(null);
+      return;
+    }
+    try {
+      const image = await createImageBitmap(new Blob([raw.png], { type: "image/png" }));
+      if (this.disposed) return;
+      const why = this.scene.renderer.setSprite(image, Number(raw.width), Number(raw.height));
+      this.panel.setMessage(why);
+      this.root.setAttribute("data-sprite", why ? "too-large" : "ready");
+    } catch (err) {
+      this.panel.setMessage(`sprite could not be decoded: ${err}`);
+    }
+    this.scene.frames.request();
+  }
+
+  recolor() {
+    const column = this.meta.columns.get(this.model.get("color_by") || "");
+    const coloring = colorPoints(column, this.meta.n, {
+      topN: this.model.get("top_n") ?? 20,
+      palette: this.model.get("palette") || "default",
+    });
+    this.scene.renderer.setColors(coloring.rgba);
+    this.panel.setLegend(coloring);
+    const t = this.toolbar;
+    if (t.color.value !== (this.model.get("color_by") || "")) t.color.value = this.model.get("color_by") || "";
+    this.root.setAttribute("data-color", coloring.column);
+    this.root.setAttribute("data-legend", String(coloring.legend.length));
+    this.scene.frames.request();
+  }
+
+  restyle() {
+    const t = this.toolbar;
+    const size = this.model.get("point_size") ?? 5;
+    const opacity = this.model.get("opacity") ?? 0.8;
+    t.size.value = String(size);
+    t.opacity.value = String(opacity);
+    t.sprites.checked = this.model.get("sprites") !== false;
+    this.scene.style = { size, opacity, dim: 0.2, sprites: t.sprites.checked };
+    this.scene.frames.request();
+  }
+
+  onSearch() {
+    const text = this.model.get("search") || "";
+    const t = this.toolbar;
+    t.search.set(text);
+    const { re } = compileFilter(text);
+    this.matched = re
+      ? searchMask(this.meta.columns, this.model.get("search_column") || "", re, this.meta.n)
+      : new Uint8Array(0);
+    let count = 0;
+    for (let i = 0; i < this.matched.length; i++) count += this.matched[i];
+    t.matches.textContent = re ? `${count} match${count === 1 ? "" : "es"}` : "";
+    this.root.setAttribute("data-matches", String(count));
+    this.reflag();
+  }
+
+  onSelection() {
+    const raw = decodeTree(this.model.get("_selection") || {});
+    const n = this.meta.n;
+    this.selected = new Uint8Array(n);
+    let count = 0;
+    for (const i of /** @type {number[]} */ (raw.indices || [])) {
+      if (i >= 0 && i < n && !this.selected[i]) {
+        this.selected[i] = 1;
+        count++;
+      }
+    }
+    this.panel.setSelection(count, n);
+    this.root.setAttribute("data-selected", String(count));
+    this.reflag();
+  }
+
+  onNeighbors() {
+    const focus = this.model.get("focus") ?? -1;
+    const raw = decodeTree(this.model.get("_neighbors") || {});
+    if (raw.indices && Number(raw.index) === focus) {
+      this.found = { index: focus, indices: raw.indices, distances: raw.distances, metric: String(raw.metric) };
+      this.note = "";
+    } else if (!this.found || this.found.index !== focus) {
+      this.found = null;
+    }
+    const label = (/** @type {number} */ i) => this.labelOf(i);
+    this.panel.setNeighbors(focus < this.meta.n ? focus : -1, this.found, label, this.note);
+    this.root.setAttribute("data-focus", String(focus));
+    this.reflag();
+  }
+
+  /** Flags of every point (selected, matched, neighbour, focus) and the flagged list. */
+  reflag() {
+    const n = this.meta.n;
+    const flags = new Uint8Array(n);
+    for (let i = 0; i < this.selected.length && i < n; i++) if (this.selected[i]) flags[i] |= FLAG.selected;
+    for (let i = 0; i < this.matched.length && i < n; i++) if (this.matched[i]) flags[i] |= FLAG.match;
+    if (this.found) for (const i of Array.from(this.found.indices)) if (i < n) flags[i] |= FLAG.neighbor;
+    const focus = this.model.get("focus") ?? -1;
+    if (focus >= 0 && focus < n) flags[focus] |= FLAG.focus;
+    let count = 0;
+    for (let i = 0; i < n; i++) if (flags[i]) count++;
+    const flagged = new Uint32Array(count);
+    for (let i = 0, k = 0; i < n; i++) if (flags[i]) flagged[k++] = i;
+    this.scene.renderer.setFlags(flags, flagged);
+    this.flagged = flags;
+    this.scene.frames.request();
+  }
+
+  // ------------------------------------------------------------------ actions
+  /** Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`. */
+  run(change) {
+    const t = this.toolbar;
+    const method = change.method ?? t.method.value;
+    const dims = change.dims ?? Number(t.dims.value);
+    const params = method === "tsne" || method === "umap" ? { ...readParams(t.params), metric: t.metric.value } : {};
+    if (change.method && change.method !== this.model.get("method")) {
+      Object.assign(params, this.model.get("params")?.[method] || {});
+    }
+    this.request("run", { method, dims, params })
+      .then(() => this.panel.setMessage(""))
+      .catch((err) => {
+        if (this.disposed) return;
+        this.panel.setMessage(
+          err instanceof RequestError ? err.message : "computing a layout needs the running kernel",
+        );
+        this.renderStatus();
+      });
+  }
+
+  /** @param {number} index */
+  chooseEmbedding(index) {
+    this.request("embedding", { index }, { timeout: 300_000 }).catch((err) => {
+      if (this.disposed) return;
+      this.panel.setMessage(
+        err instanceof RequestError ? err.message : "reading another embedding needs the running kernel",
+      );
+      this.renderPicker();
+    });
+  }
+
+  /** @param {number} i  a point, or -1 to clear */
+  focusPoint(i) {
+    this.save({ focus: i });
+    this.note = "";
+    if (i < 0) {
+      this.found = null;
+      this.onNeighbors();
+      return;
+    }
+    this.onNeighbors();
+    const k = this.model.get("neighbors_k") || 10;
+    const metric = this.model.get("neighbor_metric") || "cosine";
+    this.request("neighbors", { index: i, k, metric })
+      .then(({ content }) => {
+        if (this.disposed || (this.model.get("focus") ?? -1) !== i) return;
+        this.found = {
+          index: i,
+          indices: content.indices,
+          distances: content.distances,
+          metric: String(content.metric),
+        };
+        this.onNeighbors();
+      })
+      .catch((err) => {
+        if (this.disposed) return;
+        this.note =
+          err instanceof RequestError ? err.message : "neighbours in the original space need the running kernel";
+        this.onNeighbors();
+      });
+  }
+
+  /** @param {Int32Array} indices @param {boolean} additive */
+  selectPoints(indices, additive) {
+    let chosen = indices;
+    if (additive && this.selected.length) {
+      const merged = new Uint8Array(this.meta.n);
+      merged.set(this.selected.subarray(0, this.meta.n));
+      for (const i of indices) merged[i] = 1;
+      let count = 0;
+      for (let i = 0; i < merged.length; i++) count += merged[i];
+      chosen = new Int32Array(count);
+      for (let i = 0, k = 0; i < merged.length; i++) if (merged[i]) chosen[k++] = i;
+    }
+    this.save({ _selection: { indices: encodeArray(chosen) } });
+    this.onSelection();
+  }
+
+  /** @param {number} i @param {number} x @param {number} y */
+  setHover(i, x, y) {
+    if (i === this.hoverIndex) return;
+    this.hoverIndex = i;
+    this.hoverAt = [x, y];
+    this.panel.setHover(i, this.meta.columns);
+    this.root.setAttribute("data-hover", String(i));
+    this.scene.frames.request();
+  }
+
+  /** Point `i`'s label: its `label_by` value, else its first column's. @param {number} i */
+  labelOf(i) {
+    const name = this.model.get("label_by") || "";
+    const column = name ? this.meta.columns.get(name) : this.meta.columns.values().next().value;
+    return column ? textOf(column, i) : "";
+  }
+
+  /** Labels, the hovered point's ring, on the overlay canvas. @param {CanvasRenderingContext2D} ctx */
+  decorate(ctx) {
+    const n = this.meta.n;
+    if (!n || !this.coords.length) return;
+    const label = this.model.get("label_by");
+    const screen = label ? this.scene.screen() : null;
+    const labelled = screen
+      ? declutter(screen, this.scene.width, this.scene.height, this.matched.length ? this.matched : null, (i) =>
+          labelWidth(this.labelOf(i)),
+        )
+      : [];
+    const at = (/** @type {number} */ i) => (screen ? [screen[2 * i], screen[2 * i + 1]] : this.scene.pointOnScreen(i));
+    for (const i of labelled) {
+      const [x, y] = at(i);
+      drawLabel(ctx, this.labelOf(i), x, y, false);
+    }
+    const strong = [];
+    const focus = this.model.get("focus") ?? -1;
+    if (this.found) strong.push(...Array.from(this.found.indices));
+    if (focus >= 0 && focus < n) strong.push(focus);
+    for (const i of strong) {
+      const [x, y] = at(i);
+      drawLabel(ctx, this.labelOf(i) || `#${i}`, x, y, true);
+    }
+    const h = this.hoverIndex;
+    const [hx, hy] = h >= 0 && h < n ? at(h) : [Number.NaN, Number.NaN];
+    if (Number.isFinite(hx)) {
+      ctx.beginPath();
+      ctx.arc(hx, hy, Math.max(this.scene.style.size + 4, 7), 0, 2 * Math.PI);
+      ctx.strokeStyle = "#111";
+      ctx.lineWidth = 1.5;
+      ctx.stroke();
+      drawLabel(ctx, this.labelOf(h) || `#${h}`, hx, hy, true);
+    }
+  }
+
+  csvRows() {
+    const axes = ["x", "y", "z"].slice(0, this.dims);
+    const columns = [...this.meta.columns.values()];
+    const header = ["index", ...axes, ...columns.map((c) => c.name)];
+    const n = this.meta.n;
+    const any = this.selected.some((v) => v);
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      if (any && !this.selected[i]) continue;
+      /** @type {(number | string)[]} */
+      const row = [i];
+      for (let d = 0; d < this.dims; d++) row.push(this.coords[i * this.dims + d]);
+      for (const c of columns) row.push(c.kind === "number" && c.values ? c.values[i] : textOf(c, i));
+      rows.push(row);
+    }
+    return { header, rows };
+  }
+
+  // ------------------------------------------------------------------ controls
+  renderStatus() {
+    const t = this.toolbar;
+    const method = this.model.get("method") || "pca";
+    const status = this.model.get("status") || {};
+    const shownMethod = status.state === "running" && status.method ? status.method : method;
+    fillSelect(
+      t.method,
+      METHODS.map(([v, text]) => /** @type {[string, string]} */ ([v, text])),
+      shownMethod,
+    );
+    const rawOption = /** @type {HTMLOptionElement | null} */ (t.method.querySelector('option[value="raw"]'));
+    if (rawOption)
+      rawOption.disabled = Boolean(this.meta.n) && this.model.get("method") !== "raw" && !this.rawAllowed();
+    t.dims.value = String(this.model.get("dims") || 2);
+    const params = this.model.get("params")?.[shownMethod] || {};
+    if (t.params.getAttribute("data-method") !== shownMethod || status.state !== "running") {
+      renderParams(t.params, shownMethod, params);
+      t.params.setAttribute("data-method", shownMethod);
+    }
+    t.metric.value = params.metric || "euclidean";
+    const heavy = shownMethod === "tsne" || shownMethod === "umap";
+    t.metric.hidden = !heavy;
+    t.run.hidden = !heavy;
+    showStatus(t, status, this.model.get("explained") || [], method);
+    this.root.setAttribute("data-state", status.state || "idle");
+  }
+
+  rawAllowed() {
+    const list = this.model.get("embeddings") || [];
+    const chosen = list[this.model.get("embedding") ?? -1];
+    return chosen ? chosen.dim <= 3 : this.model.get("method") === "raw";
+  }
+
+  renderPicker() {
+    const t = this.toolbar;
+    const list = this.model.get("embeddings") || [];
+    const runs = [...new Set(list.map((e) => e.run))];
+    this.panel.runs.hidden = runs.length === 0;
+    if (runs.join("\u0000") !== this.runSelector.runs.join("\u0000")) this.runSelector.setRuns(runs);
+    const shown = new Set(this.model.get("selected_runs") || runs);
+    t.picker.hidden = list.length === 0;
+    const chosen = this.model.get("embedding") ?? -1;
+    const options = list.filter((e) => shown.has(e.run) || e.index === chosen);
+    t.picker.replaceChildren(
+      ...options.map((e) => {
+        const step = e.step >= 0 ? ` · step ${e.step}` : "";
+        const size = e.num_points >= 0 ? ` (${e.num_points} x ${e.dim})` : "";
+        const text = `${e.run} · ${e.tag}${step}${size}${e.note ? " — not readable" : ""}`;
+        return el("option", { value: String(e.index), text, disabled: Boolean(e.note), title: e.note || text });
+      }),
+    );
+    t.picker.value = String(chosen);
+    this.panel.title.textContent = this.model.get("title") || "";
+    const unreadable = list.filter((e) => e.note);
+    if (list.length && !list.some((e) => !e.note)) {
+      this.panel.setMessage(`no embedding tbnb can read: ${unreadable[0].note}`);
+    }
+  }
+
+  dispose() {
+    this.scene?.dispose();
+    super.dispose();
+  }
+}
