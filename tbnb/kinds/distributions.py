@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.base import Kind
+from tbnb.kinds.base import Kind, Tab
 
 KEY = "distributions"
 
@@ -172,4 +172,5 @@ KIND = Kind(
     columns=tuple(f"p{bp}" for bp in DISTRIBUTION_BPS),
     event_type=False,
     derive=("histograms", histogram_percentiles),
+    tab=Tab("Distributions", "tbnb.widgets.histograms:distributions"),
 )

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, TagMetadata, value_rows
+from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
 
 KEY = "histograms"
 
@@ -88,4 +88,5 @@ KIND = Kind(
     rows=value_rows,
     counted=True,
     tbparse=("histograms", "tensors"),
+    tab=Tab("Histograms", "tbnb.widgets.histograms:histograms"),
 )
