@@ -35,6 +35,11 @@ export class StepSlider {
     on(this.range, "input", () => this.select(Number(this.range.value), true));
     on(this.box, "change", () => this.enter(this.box.value));
     on(this.box, "keydown", (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Enter") {
+        // JupyterLab's notebook takes Enter before the input's own "change" would fire
+        this.enter(this.box.value);
+        return;
+      }
       if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
       e.preventDefault();
       this.select(this.index + (e.key === "ArrowUp" ? 1 : -1), true);

@@ -109,12 +109,33 @@ export function drawOffset(ctx, box, data, o) {
     for (let j = 0; j < data.bins; j++) c.lineTo(xs[j], b - data.counts[k * data.bins + j] * h);
     c.lineTo(x1, b);
   };
+  /** The outline where there is mass (empty bins leave the baseline unstroked: 50
+   * baselines across the chart would hatch it). @param {number} k */
+  const outline = (k) => {
+    const b = base(k);
+    const at = (/** @type {number} */ j) => data.counts[k * data.bins + j];
+    ctx.beginPath();
+    let pen = false;
+    for (let j = 0; j < data.bins; j++) {
+      const near = at(j) > 0 || (j > 0 && at(j - 1) > 0) || (j < data.bins - 1 && at(j + 1) > 0);
+      if (!near) {
+        pen = false;
+        continue;
+      }
+      const y = b - at(j) * h;
+      if (!pen) ctx.moveTo(j === 0 ? x0 : xs[j], j === 0 ? b : y);
+      ctx.lineTo(xs[j], y);
+      pen = true;
+    }
+    if (pen) ctx.lineTo(x1, b);
+  };
   ctx.lineWidth = 1;
   ctx.strokeStyle = darker(rgb, 0.25);
   for (let k = 0; k < n; k++) {
     trace(ctx, k);
     ctx.fillStyle = stepColor(rgb, n > 1 ? k / (n - 1) : 1);
     ctx.fill();
+    outline(k);
     ctx.stroke();
   }
   return {

@@ -11,7 +11,7 @@ import { BPS, nearestIndex, rebinUniform, sampleIndices } from "./math.js";
 /** @typedef {{bins: number, limit: number, window: number[]}} Params */
 
 const BANDS = BPS.length;
-const KEEP = 3;
+const KEEP = 6;
 
 /**
  * The key of a series.

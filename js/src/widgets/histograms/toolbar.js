@@ -41,6 +41,8 @@ export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
     el("option", { value: "relative", text: "relative" }),
     el("option", { value: "wall", text: "wall time" }),
   );
+  const binsLabel = el("label", { class: "tbnb-bins-label" }, "bins", bins);
+  const axisLabel = el("label", { class: "tbnb-axis-label" }, "time", axis);
   const steps = el("input", {
     class: "tbnb-max-steps",
     type: "number",
@@ -72,8 +74,8 @@ export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
       "div",
       { class: "tbnb-toolbar" },
       el("label", {}, "view", mode),
-      el("label", {}, "bins", bins),
-      el("label", {}, "time", axis),
+      binsLabel,
+      axisLabel,
       stepsLabel,
       logLabel,
       tagFilter.node,
@@ -87,7 +89,9 @@ export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
     node,
     mode,
     bins,
+    binsLabel,
     axis,
+    axisLabel,
     steps,
     stepsLabel,
     logColor,

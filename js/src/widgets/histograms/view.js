@@ -109,11 +109,13 @@ export class HistogramsView extends View {
       bar.bins.value = String(this.model.get("bins"));
     });
     on(bar.axis, "change", () => this.save({ time_axis: /** @type {any} */ (bar.axis.value) }));
-    on(bar.steps, "change", () => {
+    const steps = () => {
       const value = Math.round(Number(bar.steps.value));
       if (Number.isFinite(value) && value >= 2 && value <= 1000) this.save({ max_steps: value });
       else bar.steps.value = String(this.model.get("max_steps"));
-    });
+    };
+    on(bar.steps, "change", steps);
+    on(bar.steps, "keydown", (/** @type {KeyboardEvent} */ e) => e.key === "Enter" && steps());
     on(bar.logColor, "change", () => this.save({ log_color: bar.logColor.checked }));
     on(bar.allSteps, "click", () => this.save({ step_window: [] }));
     this.listen("change:_data", () => this.rebuild());
@@ -226,7 +228,8 @@ export class HistogramsView extends View {
     bar.stepsLabel.classList.toggle("tbnb-hidden", !["offset", "overlay"].includes(this.mode));
     bar.logLabel.classList.toggle("tbnb-hidden", this.mode !== "heatmap");
     bar.stepRow.classList.toggle("tbnb-hidden", this.mode !== "runs");
-    bar.axis.disabled = this.mode === "runs";
+    bar.binsLabel.classList.toggle("tbnb-hidden", this.mode === "distribution");
+    bar.axisLabel.classList.toggle("tbnb-hidden", this.mode === "runs");
     const steps = this.store.stepValues;
     const [lo, hi] = this.windowOr();
     bar.from.setSteps(steps);
