@@ -37,10 +37,15 @@ def legacy_histogram(histo: Any) -> dict[str, Any]:
     """Normalise a ``HistogramProto`` as TensorBoard's ``data_compat`` does.
 
     Empty buckets at both ends are dropped; ``min`` and ``max`` become the outer
-    edges of the first and last non-empty bucket.
+    edges of the first and last non-empty bucket. A histogram whose counts and limits
+    differ in number raises ``ValueError`` (the loader reports it, naming the file, tag
+    and step, and keeps every other value).
     """
     counts = np.asarray(histo.bucket, dtype=np.float64)
     limits = np.asarray(histo.bucket_limit, dtype=np.float64)
+    if counts.size != limits.size:
+        raise ValueError(f"histogram has {counts.size} bucket counts but {limits.size} "
+                         "bucket limits")
     nonzero = np.flatnonzero(counts > 0)
     if nonzero.size == 0:
         edges = np.zeros(0)

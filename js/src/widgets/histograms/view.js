@@ -14,6 +14,7 @@ import { drawBands, drawRuns } from "./bands.js";
 import { Card } from "./card.js";
 import { BAND_HEADER, BIN_HEADER, bandRows, binRows } from "./csv.js";
 import { drawHeatmap } from "./heatmap.js";
+import { nearestIndex } from "./math.js";
 import { Requests } from "./requests.js";
 import { drawOffset, drawOverlay } from "./ridges.js";
 import { atStepFrom, ChartStore } from "./store.js";
@@ -234,12 +235,15 @@ export class HistogramsView extends View {
     const [lo, hi] = this.windowOr();
     bar.from.setSteps(steps);
     bar.to.setSteps(steps);
-    bar.from.select(nearest(bar.from.steps, lo), false);
-    bar.to.select(nearest(bar.to.steps, hi), false);
+    bar.from.select(nearestIndex(bar.from.steps, lo), false);
+    bar.to.select(nearestIndex(bar.to.steps, hi), false);
     const inside = Array.from(steps).filter((s) => s >= lo && s <= hi);
     bar.step.setSteps(inside);
     const step = model.get("step");
-    bar.step.select(step === null || step === undefined ? inside.length - 1 : nearest(bar.step.steps, step), false);
+    bar.step.select(
+      step === null || step === undefined ? inside.length - 1 : nearestIndex(bar.step.steps, step),
+      false,
+    );
   }
 
   /** Which cards are shown (selected runs, tag filter); counts; then redraw. */
@@ -390,15 +394,4 @@ export class HistogramsView extends View {
     }
     return { header: BIN_HEADER, rows: binRows(charts) };
   }
-}
-
-/**
- * Index of the step in `steps` nearest `value`.
- * @param {number[]} steps
- * @param {number} value
- */
-function nearest(steps, value) {
-  let best = 0;
-  for (let i = 1; i < steps.length; i++) if (Math.abs(steps[i] - value) < Math.abs(steps[best] - value)) best = i;
-  return best;
 }
