@@ -78,15 +78,17 @@ def steps_wire(steps: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
 
 def _rebinned(store: HistogramStore, rows: npt.NDArray[np.int64], bins: int,
-              bounds: tuple[float, float] | None) -> tuple[npt.NDArray[Any], ...]:
-    """``(kept rows, counts [kept, bins], bands [kept, 9])`` of ``rows``."""
+              bounds: tuple[float, float] | None, *, bands: bool = True
+              ) -> tuple[npt.NDArray[Any], ...]:
+    """``(kept rows, counts [kept, bins], bands [kept, 9])`` of ``rows`` (with ``bands``
+    false, an empty ``[kept, 0]`` table)."""
     edges, counts, lengths, kept = store.buckets(rows)
     if bounds is None:
         binned = np.zeros((kept.size, bins))
     else:
         binned = rebin_ragged(edges, counts, lengths, bins, bounds)
-    bands = percentiles(edges, counts, lengths)
-    return kept, binned, bands
+    table = percentiles(edges, counts, lengths) if bands else np.zeros((kept.size, 0))
+    return kept, binned, table
 
 
 def series_payload(store: HistogramStore, i: int, *, bins: int, limit: int,
@@ -205,10 +207,13 @@ def preview_payload(store: HistogramStore, *, bins: int, steps: int) -> dict[str
         picks.append(rows[sample_indices(store.steps[rows], steps)])
     left, right = np.full(n, np.nan), np.full(n, np.nan)
     band_lo, band_hi = np.full(n, np.nan), np.full(n, np.nan)
+    # the bands of every picked histogram in one pass (many small calls cost seconds)
+    every, at = _every_band(store, picks)
     kept_all, counts_all, bands_all = [], [], []
     for i, picked in enumerate(picks):
         bounds = store.bounds_of(store.rows(i))
-        kept, binned, table = _rebinned(store, picked, bins, bounds)
+        kept, binned, _ = _rebinned(store, picked, bins, bounds, bands=False)
+        table = every[at[kept]]
         if bounds is not None:
             left[i], right[i] = bounds
         finite = table[np.isfinite(table)]
@@ -244,6 +249,17 @@ def preview_payload(store: HistogramStore, *, bins: int, steps: int) -> dict[str
         .astype(np.uint16).ravel(),
         "band_lo": band_lo, "band_hi": band_hi,
     }
+
+
+def _every_band(store: HistogramStore, picks: list[npt.NDArray[np.int64]]
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """``(bands [kept, 9], position)``: the bands of every good histogram among ``picks``;
+    ``position[row]`` is the row's line in the table."""
+    rows = np.concatenate(picks) if picks else np.zeros(0, np.int64)
+    edges, counts, lengths, kept = store.buckets(rows)
+    position = np.full(store.steps.size, -1, dtype=np.int64)
+    position[kept] = np.arange(kept.size)
+    return percentiles(edges, counts, lengths), position
 
 
 def step_values(store: HistogramStore) -> npt.NDArray[Any]:
