@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import tbnb
@@ -130,3 +131,34 @@ def test_dashboard_page_has_histogram_and_distribution_tabs(
     page.screenshot(path=out_dir / "hist_export_04_dashboard.png", full_page=True)
     dash.close()
     _clean(chromium, page)
+
+
+def test_csv_download_holds_the_shown_charts(
+        chromium: Chromium, exp: tbnb.Experiment, tmp_path: Path) -> None:
+    import csv
+
+    widget = tbnb.histograms(exp, bins=12, tag_filter="^layer1/bias$")
+    page = _open(chromium, to_html(widget, tmp_path / "csv.html"))
+    root = page.locator(".tbnb-w-histograms")
+    root.wait_for()
+    with page.expect_download() as info:
+        root.locator("button.tbnb-download").click()
+    path = tmp_path / "histograms.csv"
+    info.value.save_as(path)
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == ["run", "tag", "step", "wall_time", "bin_left", "bin_right", "count"]
+    body = rows[1:]
+    assert {row[1] for row in body} == {"layer1/bias"}
+    runs = {row[0] for row in body}
+    assert runs == set(RUNS)  # the hostile run name is text, kept as it is
+    assert not any(cell.startswith(("=", "+", "@")) for row in body for cell in row)
+    want = widget.data.query("tag == 'layer1/bias' and run == 'lr=0.1'")
+    mine = [row for row in body if row[0] == "lr=0.1"]
+    assert len(mine) % 12 == 0
+    first = mine[:12]  # one step: the chart's 12 display bins, as Python computes them
+    np.testing.assert_allclose([float(r[4]) for r in first], want["bin_left"].iloc[:12])
+    np.testing.assert_allclose([float(r[5]) for r in first], want["bin_right"].iloc[:12])
+    steps = {int(r[2]) for r in mine}
+    assert {0, 60} <= steps <= set(range(61))  # first and last step always drawn
+    assert len(mine) == 12 * len(steps)
+    assert chromium.log.page_errors == []
