@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.base import Kind
+from tbnb.kinds.base import Kind, Tab
 
 KEY = "distributions"
 
@@ -46,17 +46,98 @@ def histogram_percentiles(histograms: pd.DataFrame,
     """
     result = histograms.drop(columns=[c for c in ("edges", "counts", "limits", "bucket")
                                       if c in histograms.columns])
-    table = np.array([_compress(np.asarray(e, dtype=np.float64), np.asarray(c, dtype=np.float64),
-                                bps)
-                      for e, c in zip(histograms["edges"], histograms["counts"], strict=True)]
-                     ).reshape(len(histograms), len(bps))
+    counts = histograms["counts"].tolist()
+    lengths = np.fromiter((len(c) for c in counts), dtype=np.int64, count=len(counts))
+    edges = [e for e, n in zip(histograms["edges"].tolist(), lengths.tolist(), strict=True) if n]
+    table = percentiles(np.concatenate(edges, dtype=np.float64) if edges else np.zeros(0),
+                        np.concatenate(counts, dtype=np.float64) if counts else np.zeros(0),
+                        lengths, bps)
     for j, bp in enumerate(bps):
         result[f"p{bp}"] = table[:, j]
     return result
 
 
+def percentiles(edges: np.ndarray, counts: np.ndarray, lengths: np.ndarray,
+                bps: Sequence[int] = DISTRIBUTION_BPS) -> np.ndarray:
+    """``[histograms, len(bps)]`` percentiles of ragged histograms, as TensorBoard's
+    ``compress_histogram`` computes them (the same floats).
+
+    ``counts`` holds every histogram's buckets one after another (``lengths[h]`` each),
+    ``edges`` its ``lengths[h] + 1`` edges (none for a histogram without buckets, whose
+    percentiles are all 0, as TensorBoard's). Histograms of equal bucket count are
+    computed together; one with a non-finite edge or count or a negative count goes
+    through TensorBoard's loop one bucket at a time.
+
+    Examples
+    --------
+    >>> percentiles(np.array([0.0, 1.0, 2.0]), np.array([1.0, 3.0]), np.array([2]),
+    ...             (0, 5000, 10000)).tolist()
+    [[0.0, 1.3333333333333333, 2.0]]
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    out = np.zeros((lengths.size, len(bps)))
+    counts_at = np.r_[0, np.cumsum(lengths)]
+    edges_at = np.r_[0, np.cumsum(np.where(lengths > 0, lengths + 1, 0))]
+    for size in np.unique(lengths[lengths > 0]).tolist():
+        rows = np.flatnonzero(lengths == size)
+        # bucket by bucket: [size, histograms]
+        c = counts[np.arange(size)[:, None] + counts_at[rows][None, :]]
+        e = edges[np.arange(size + 1)[:, None] + edges_at[rows][None, :]]
+        odd = ~(np.isfinite(c).all(axis=0) & np.isfinite(e).all(axis=0) & (c >= 0).all(axis=0))
+        if not odd.any():
+            out[rows] = _compress_columns(e, c, bps)
+            continue
+        out[rows[~odd]] = _compress_columns(e[:, ~odd], c[:, ~odd], bps)
+        with np.errstate(all="ignore"):  # inf - inf is NaN, as in TensorBoard
+            for row, e_row, c_row in zip(rows[odd], e[:, odd].T, c[:, odd].T, strict=True):
+                out[row] = _compress(e_row, c_row, bps)
+    return out
+
+
+def _compress_columns(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]
+                      ) -> np.ndarray:
+    """``compress_histogram`` of ``n`` histograms of ``k`` buckets at once: ``counts`` is
+    ``[k, n]`` (a bucket's counts of every histogram in one row), ``edges`` ``[k + 1, n]``.
+
+    Every sum runs in TensorBoard's order, each step one pass over ``n`` values.
+    """
+    k, n = counts.shape
+    out = np.empty((n, len(bps)))
+    if n == 0:
+        return out
+    total = np.ascontiguousarray(counts.T).sum(axis=1)  # numpy's own order, as TensorBoard's
+    total[total == 0] = 1.0
+    share = counts * bps[-1] / total
+    weights = np.empty_like(share)
+    before = np.zeros_like(share)
+    weights[0] = share[0]
+    for j in range(1, k):
+        before[j] = weights[j - 1]
+        weights[j] = weights[j - 1] + share[j]
+    # first bucket at or after each one whose weight grows (k: none), as TensorBoard's
+    # loop skips buckets that add nothing
+    ahead = np.full((k + 1, n), k, dtype=np.int64)
+    for j in range(k - 1, -1, -1):
+        ahead[j] = np.where(weights[j] != before[j], j, ahead[j + 1])
+    rights = edges[1:].ravel()
+    lo, hi = edges[0], edges[-1]
+    column = np.arange(n)
+    for j, bp in enumerate(bps):
+        i = ahead.ravel()[(weights <= bp).sum(axis=0) * n + column]
+        found = i < k
+        at = np.minimum(i, k - 1) * n + column
+        cum, prev = weights.ravel()[at], before.ravel()[at]
+        inner = (at >= n) & (prev != 0)
+        lhs = np.where(inner, np.maximum(rights[np.maximum(at - n, 0)], lo), lo)
+        rhs = np.minimum(rights[at], hi)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = lhs + (bp - prev) * (rhs - lhs) / (cum - prev)
+        out[:, j] = np.where(found, value, hi)
+    return out
+
+
 def _compress(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]) -> list[float]:
-    """TensorBoard's ``compress_histogram`` on one histogram given as edges and counts."""
+    """TensorBoard's ``compress_histogram`` on one histogram, one bucket at a time."""
     if counts.size == 0:
         return [0.0] * len(bps)
     lo, hi = float(edges[0]), float(edges[-1])
@@ -91,4 +172,5 @@ KIND = Kind(
     columns=tuple(f"p{bp}" for bp in DISTRIBUTION_BPS),
     event_type=False,
     derive=("histograms", histogram_percentiles),
+    tab=Tab("Distributions", "tbnb.widgets.histograms:distributions"),
 )

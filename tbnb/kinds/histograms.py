@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, TagMetadata, value_rows
+from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
 
 KEY = "histograms"
 
@@ -37,10 +37,15 @@ def legacy_histogram(histo: Any) -> dict[str, Any]:
     """Normalise a ``HistogramProto`` as TensorBoard's ``data_compat`` does.
 
     Empty buckets at both ends are dropped; ``min`` and ``max`` become the outer
-    edges of the first and last non-empty bucket.
+    edges of the first and last non-empty bucket. A histogram whose counts and limits
+    differ in number raises ``ValueError`` (the loader reports it, naming the file, tag
+    and step, and keeps every other value).
     """
     counts = np.asarray(histo.bucket, dtype=np.float64)
     limits = np.asarray(histo.bucket_limit, dtype=np.float64)
+    if counts.size != limits.size:
+        raise ValueError(f"histogram has {counts.size} bucket counts but {limits.size} "
+                         "bucket limits")
     nonzero = np.flatnonzero(counts > 0)
     if nonzero.size == 0:
         edges = np.zeros(0)
@@ -88,4 +93,5 @@ KIND = Kind(
     rows=value_rows,
     counted=True,
     tbparse=("histograms", "tensors"),
+    tab=Tab("Histograms", "tbnb.widgets.histograms:histograms"),
 )

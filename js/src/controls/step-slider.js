@@ -33,8 +33,20 @@ export class StepSlider {
       this.count,
     );
     on(this.range, "input", () => this.select(Number(this.range.value), true));
-    on(this.box, "change", () => this.enter(this.box.value));
+    /** @type {string | null} what Enter committed (its "change", if any, is not a new entry) */
+    this.entered = null;
+    on(this.box, "change", () => {
+      const same = this.entered === this.box.value;
+      this.entered = null;
+      if (!same) this.enter(this.box.value);
+    });
     on(this.box, "keydown", (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Enter") {
+        // JupyterLab's notebook takes Enter before the input's own "change" would fire
+        this.enter(this.box.value);
+        this.entered = this.box.value;
+        return;
+      }
       if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
       e.preventDefault();
       this.select(this.index + (e.key === "ArrowUp" ? 1 : -1), true);

@@ -1,0 +1,174 @@
+// One chart card: its head (the tag; the run with its colour, or the runs of a runs-at-step
+// chart, each a toggle for this chart alone) and its canvases, made the first time the card
+// scrolls into view (hundreds of cards cost a placeholder each until then). The top canvas
+// takes the pointer: hover asks the drawing what is under it, shows the tooltip and
+// highlights it on the second layer.
+import { CanvasStack } from "../../chart/surface.js";
+import { el } from "../../core/dom.js";
+import { plotBox } from "./frame.js";
+
+/** @typedef {import("./ridges").Drawn} Drawn */
+/** @typedef {import("./ridges").Hover} Hover */
+/**
+ * @typedef {object} CardSpec
+ * @property {string} key     unique: the tag and run (or the tag alone in runs mode)
+ * @property {string} tag
+ * @property {string | null} run
+ * @property {string} group
+ */
+/**
+ * @typedef {object} CardHooks
+ * @property {(t: EventTarget, type: string, h: (e: any) => void) => void} on
+ * @property {import("../../chart/tooltip").Tooltip} tooltip
+ * @property {(card: Card, run: string) => void} onToggleRun
+ */
+
+export class Card {
+  /**
+   * @param {CardSpec} spec
+   * @param {number} height
+   * @param {CardHooks} hooks
+   */
+  constructor(spec, height, hooks) {
+    this.spec = spec;
+    this.hooks = hooks;
+    this.height = height;
+    /** @type {false | true} */
+    this.dirty = true;
+    this.visible = false;
+    this.shown = true;
+    /** @type {CanvasStack | null} */
+    this.stack = null;
+    /** @type {Drawn | null} */
+    this.drawn = null;
+    /** @type {Set<string>} runs left out of this chart only (runs mode: hidden_in_chart) */
+    this.hiddenRuns = new Set();
+    /** @type {any} the data drawn last */
+    this.data = null;
+    this.swatch = el("span", { class: "tbnb-swatch" });
+    this.legend = el("span", { class: "tbnb-card-legend" });
+    this.note = el("span", { class: "tbnb-card-note" });
+    const head = el(
+      "div",
+      { class: "tbnb-chart-head" },
+      el("span", { class: "tbnb-chart-title", text: spec.tag, title: spec.tag }),
+      spec.run === null
+        ? this.legend
+        : el(
+            "span",
+            { class: "tbnb-card-run", title: spec.run },
+            this.swatch,
+            el("span", { class: "tbnb-run-name", text: spec.run }),
+          ),
+      this.note,
+    );
+    this.body = el("div", { class: "tbnb-chart-body" });
+    this.body.style.height = `${height}px`;
+    this.node = el(
+      "div",
+      { class: "tbnb-chart", "data-tag": spec.tag, "data-run": spec.run ?? "", "data-state": "waiting" },
+      head,
+      this.body,
+    );
+    hooks.on(this.legend, "click", (/** @type {MouseEvent} */ e) => {
+      const item = /** @type {HTMLElement | null} */ (
+        /** @type {HTMLElement} */ (e.target).closest(".tbnb-legend-entry")
+      );
+      const run = item?.getAttribute("data-run");
+      if (run !== null && run !== undefined) hooks.onToggleRun(this, run);
+    });
+  }
+
+  /** The canvases, made on first use. */
+  ensureStack() {
+    if (this.stack) return this.stack;
+    this.body.style.height = "";
+    const stack = new CanvasStack(this.body, { layers: 2, height: this.height });
+    this.stack = stack;
+    const top = stack.top;
+    const on = this.hooks.on;
+    on(top, "mousemove", (/** @type {MouseEvent} */ e) => {
+      const r = top.getBoundingClientRect();
+      this.hover(e.clientX - r.left, e.clientY - r.top);
+    });
+    on(top, "mouseleave", () => this.unhover());
+    return stack;
+  }
+
+  /** The width of the plot area (what the kernel is asked to fill, a step per pixel). */
+  plotWidth() {
+    const width = this.stack ? this.stack.width : this.body.clientWidth || 360;
+    const box = plotBox(width, this.height);
+    return Math.max(Math.round(box.right - box.left), 10);
+  }
+
+  /**
+   * Draw with `paint(ctx, box)` at the current size.
+   * @param {(ctx: CanvasRenderingContext2D, box: import("./frame").Box) => Drawn} paint
+   * @param {any} data
+   */
+  draw(paint, data) {
+    const stack = this.ensureStack();
+    stack.resize(this.body.clientWidth || stack.width, this.height);
+    const ctx = stack.context(0);
+    stack.context(1);
+    if (!ctx) return;
+    this.data = data;
+    this.unhover();
+    this.drawn = paint(ctx, plotBox(stack.width, stack.height));
+    this.node.setAttribute("data-state", data?.exact ? "exact" : "approximate");
+    this.node.setAttribute("data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
+  }
+
+  /**
+   * Show what is under the pointer at (x, y) (canvas coordinates).
+   * @param {number} x
+   * @param {number} y
+   */
+  hover(x, y) {
+    const stack = this.stack;
+    const hit = this.drawn?.pick(x, y);
+    const ctx = stack?.context(1);
+    if (!hit || !stack || !ctx) {
+      this.unhover();
+      return;
+    }
+    hit.highlight(ctx);
+    const root = this.hooks.tooltip.parent.getBoundingClientRect();
+    const r = stack.top.getBoundingClientRect();
+    const shift = (/** @type {{x: number, y: number}} */ p) => ({
+      x: p.x + r.left - root.left,
+      y: p.y + r.top - root.top,
+    });
+    this.hooks.tooltip.show(hit.table, { points: hit.points.map(shift), anchor: shift({ x, y }) }, this);
+    this.node.setAttribute("data-hover", hit.describe);
+  }
+
+  unhover() {
+    this.stack?.context(1);
+    this.hooks.tooltip.hide(this);
+    this.node.removeAttribute("data-hover");
+  }
+
+  /**
+   * The runs of a runs-at-step chart, each a toggle for this chart.
+   * @param {{run: string, color: string}[]} runs
+   */
+  setLegend(runs) {
+    this.legend.replaceChildren(
+      ...runs.map(({ run, color }) =>
+        el(
+          "button",
+          {
+            type: "button",
+            class: `tbnb-legend-entry${this.hiddenRuns.has(run) ? " tbnb-off" : ""}`,
+            "data-run": run,
+            title: `${run}: show or hide in this chart`,
+          },
+          el("span", { class: "tbnb-swatch", style: { background: color } }),
+          el("span", { class: "tbnb-run-name", text: run }),
+        ),
+      ),
+    );
+  }
+}

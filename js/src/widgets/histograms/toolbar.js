@@ -1,0 +1,107 @@
+// The histograms toolbar: mode, display bins, time axis, steps per ridgeline, log colour,
+// tag filter, CSV and status; below it the step window (two step sliders) and, in the runs
+// mode, the step the runs are compared at.
+
+import { filterInput } from "../../controls/filter-input.js";
+import { StepSlider } from "../../controls/step-slider.js";
+import { el } from "../../core/dom.js";
+
+/** @typedef {(t: EventTarget, type: string, h: (e: any) => void) => void} On */
+
+export const MODE_LABELS = {
+  offset: "Offset",
+  overlay: "Overlay",
+  heatmap: "Heatmap",
+  distribution: "Distribution",
+  runs: "Runs at a step",
+};
+
+/**
+ * @param {{on: On, onTagFilter: (text: string) => void, csv: HTMLButtonElement,
+ *   onWindow: (edge: "from" | "to", step: number) => void, onStep: (step: number) => void}} options
+ */
+export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
+  const mode = el(
+    "select",
+    { class: "tbnb-mode", "aria-label": "view" },
+    ...Object.entries(MODE_LABELS).map(([value, label]) => el("option", { value, text: label })),
+  );
+  const bins = el("input", {
+    class: "tbnb-bins",
+    type: "number",
+    min: "1",
+    max: "512",
+    step: "1",
+    "aria-label": "bins",
+  });
+  const axis = el(
+    "select",
+    { class: "tbnb-time-axis", "aria-label": "time axis" },
+    el("option", { value: "step", text: "step" }),
+    el("option", { value: "relative", text: "relative" }),
+    el("option", { value: "wall", text: "wall time" }),
+  );
+  const binsLabel = el("label", { class: "tbnb-bins-label" }, "bins", bins);
+  const axisLabel = el("label", { class: "tbnb-axis-label" }, "time", axis);
+  const steps = el("input", {
+    class: "tbnb-max-steps",
+    type: "number",
+    min: "2",
+    max: "1000",
+    step: "1",
+    "aria-label": "steps drawn",
+  });
+  const stepsLabel = el("label", { class: "tbnb-steps-label" }, "steps", steps);
+  const logColor = el("input", { class: "tbnb-log-color", type: "checkbox" });
+  const logLabel = el("label", { class: "tbnb-log-label" }, logColor, "log colour");
+  const tagFilter = filterInput({
+    className: "tbnb-tag-filter",
+    placeholder: "filter tags (regex)",
+    on,
+    onChange: onTagFilter,
+  });
+  const status = el("span", { class: "tbnb-status" });
+  const from = new StepSlider({ on, label: "from step", onChange: (s) => onWindow("from", s) });
+  const to = new StepSlider({ on, label: "to step", onChange: (s) => onWindow("to", s) });
+  const allSteps = el("button", { class: "tbnb-all-steps", type: "button", text: "all steps" });
+  const step = new StepSlider({ on, label: "runs at step", onChange: onStep });
+  const windowRow = el("div", { class: "tbnb-toolbar tbnb-window" }, from.node, to.node, allSteps);
+  const stepRow = el("div", { class: "tbnb-toolbar tbnb-at-step" }, step.node);
+  const node = el(
+    "div",
+    { class: "tbnb-bars" },
+    el(
+      "div",
+      { class: "tbnb-toolbar" },
+      el("label", {}, "view", mode),
+      binsLabel,
+      axisLabel,
+      stepsLabel,
+      logLabel,
+      tagFilter.node,
+      csv,
+      status,
+    ),
+    windowRow,
+    stepRow,
+  );
+  return {
+    node,
+    mode,
+    bins,
+    binsLabel,
+    axis,
+    axisLabel,
+    steps,
+    stepsLabel,
+    logColor,
+    logLabel,
+    tagFilter,
+    status,
+    from,
+    to,
+    allSteps,
+    step,
+    stepRow,
+  };
+}

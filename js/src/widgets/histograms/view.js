@@ -1,0 +1,397 @@
+// The histograms widget's view: cards grouped by tag prefix (one per tag and run, or one per
+// tag in the runs mode), drawn only once scrolled into view. A card draws at once from what
+// the view holds (the saved preview, or exact data of other settings, re-binned here) and asks
+// the kernel for the exact data of its settings, in one batched request per frame; without a
+// kernel (a saved page) the view keeps drawing from the preview.
+import { Tooltip } from "../../chart/tooltip.js";
+import { runColor } from "../../color/palettes.js";
+import { csvButton } from "../../controls/csv-button.js";
+import { RunSelector } from "../../controls/run-selector.js";
+import { el, setText } from "../../core/dom.js";
+import { compileFilter, matches } from "../../core/filter.js";
+import { View } from "../../core/view.js";
+import { drawBands, drawRuns } from "./bands.js";
+import { Card } from "./card.js";
+import { BAND_HEADER, BIN_HEADER, bandRows, binRows } from "./csv.js";
+import { drawHeatmap } from "./heatmap.js";
+import { nearestIndex } from "./math.js";
+import { Requests } from "./requests.js";
+import { drawOffset, drawOverlay } from "./ridges.js";
+import { atStepFrom, ChartStore } from "./store.js";
+import { buildToolbar } from "./toolbar.js";
+
+/** @typedef {import("./model").HistogramsTraits} HistogramsTraits */
+/** @typedef {import("./model").ChartData} ChartData */
+/** @typedef {import("./model").AtStepData} AtStepData */
+
+const ALL = 1e9;
+
+/** @extends {View<HistogramsTraits>} */
+export class HistogramsView extends View {
+  /**
+   * @param {import("./model").HistogramsModel} model
+   * @param {HTMLElement} host
+   */
+  constructor(model, host) {
+    super(model, host, "histograms");
+    this.store = new ChartStore();
+    /** @type {Map<string, Card>} */
+    this.cards = new Map();
+    /** @type {Map<string, {node: HTMLElement, count: HTMLElement, cards: Card[]}>} */
+    this.groupNodes = new Map();
+    this.layout = "";
+    this.shownCount = 0;
+    const on = this.on.bind(this);
+    this.runs = new RunSelector(this, { onChange: () => this.update() });
+    const csv = csvButton({
+      className: "tbnb-download",
+      filename: "tbnb-histograms.csv",
+      parent: this.root,
+      on,
+      rows: () => this.csv(),
+    });
+    this.bar = buildToolbar({
+      on,
+      csv,
+      onTagFilter: (text) => {
+        this.save({ tag_filter: text });
+        this.update();
+      },
+      onWindow: (edge, step) => {
+        const [lo, hi] = this.windowOr();
+        this.save({ step_window: edge === "from" ? [step, Math.max(step, hi)] : [Math.min(lo, step), step] });
+        this.redrawAll();
+      },
+      onStep: (step) => {
+        this.save({ step });
+        this.redrawAll();
+      },
+    });
+    this.message = el("div", { class: "tbnb-message" });
+    this.groups = el("div", { class: "tbnb-groups" });
+    this.tooltip = new Tooltip(this.root);
+    this.requests = new Requests(
+      this,
+      () => this.redrawAll(),
+      (text) => this.setStatus(text),
+    );
+    this.frames = this.scheduler(() => this.drawDirty());
+    this.seen = this.visibilityObserver(
+      (entry) => {
+        const card = /** @type {any} */ (entry.target).__tbnbCard;
+        if (!card) return;
+        card.visible = entry.isIntersecting;
+        if (card.visible && card.dirty) this.frames.request();
+      },
+      { rootMargin: "200px" },
+    );
+    this.observeSize(this.groups, () => this.redrawAll());
+  }
+
+  build() {
+    const { bar } = this;
+    const on = this.on.bind(this);
+    this.root.append(
+      bar.node,
+      this.message,
+      el("div", { class: "tbnb-main" }, el("div", { class: "tbnb-side" }, this.runs.node), this.groups),
+    );
+    on(bar.mode, "change", () => this.save({ mode: /** @type {any} */ (bar.mode.value) }));
+    const bins = () => {
+      const value = Math.round(Number(bar.bins.value));
+      if (Number.isFinite(value) && value >= 1 && value <= 512 && value !== this.model.get("bins")) {
+        this.save({ bins: value });
+        this.redrawAll();
+      }
+    };
+    on(bar.bins, "input", bins);
+    on(bar.bins, "change", () => {
+      bins();
+      bar.bins.value = String(this.model.get("bins"));
+    });
+    on(bar.axis, "change", () => this.save({ time_axis: /** @type {any} */ (bar.axis.value) }));
+    const steps = () => {
+      const value = Math.round(Number(bar.steps.value));
+      if (Number.isFinite(value) && value >= 2 && value <= 1000) this.save({ max_steps: value });
+      else bar.steps.value = String(this.model.get("max_steps"));
+    };
+    on(bar.steps, "change", steps);
+    on(bar.steps, "keydown", (/** @type {KeyboardEvent} */ e) => e.key === "Enter" && steps());
+    on(bar.logColor, "change", () => this.save({ log_color: bar.logColor.checked }));
+    on(bar.allSteps, "click", () => this.save({ step_window: [] }));
+    this.listen("change:_data", () => this.rebuild());
+    this.listen("change:mode change:height", () => this.relayout());
+    this.listen("change:bins change:time_axis change:max_steps change:log_color change:run_colors change:step", () => {
+      this.syncControls();
+      this.redrawAll();
+    });
+    this.listen("change:step_window", () => {
+      this.syncControls();
+      this.redrawAll();
+    });
+    this.listen("change:hidden_in_chart", () => this.update());
+    this.listen("change:tag_filter", () => {
+      this.bar.tagFilter.set(this.model.get("tag_filter") || "");
+      this.update();
+    });
+    this.listen("change:problems", () => this.showMessage());
+    this.rebuild();
+  }
+
+  get mode() {
+    return this.model.get("mode") || "offset";
+  }
+
+  /** @returns {[number, number]} the step window, or every step */
+  windowOr() {
+    const w = this.model.get("step_window") || [];
+    const steps = this.store.stepValues;
+    return w.length === 2 ? [w[0], w[1]] : [steps[0] ?? 0, steps[steps.length - 1] ?? 0];
+  }
+
+  rebuild() {
+    this.store.load(this.model.get("_data"));
+    this.requests.reset();
+    this.runs.setRuns(this.store.runs);
+    this.layout = "";
+    this.relayout();
+    this.showMessage();
+  }
+
+  /** Cards for the mode's layout (one per tag and run, or one per tag for runs). */
+  relayout() {
+    const layout = this.mode === "runs" ? "runs" : "grid";
+    if (layout !== this.layout) {
+      this.layout = layout;
+      this.buildCards();
+    }
+    this.syncControls();
+    this.update();
+  }
+
+  buildCards() {
+    for (const card of this.cards.values()) this.seen?.unobserve(card.node);
+    this.cards.clear();
+    this.groupNodes.clear();
+    const height = this.model.get("height") || 170;
+    const hooks = {
+      on: this.on.bind(this),
+      tooltip: this.tooltip,
+      onToggleRun: (/** @type {Card} */ card, /** @type {string} */ run) => {
+        const all = { ...(this.model.get("hidden_in_chart") || {}) };
+        const hidden = new Set(all[card.spec.tag] || []);
+        if (hidden.has(run)) hidden.delete(run);
+        else hidden.add(run);
+        if (hidden.size) all[card.spec.tag] = [...hidden];
+        else delete all[card.spec.tag];
+        this.save({ hidden_in_chart: all });
+        this.update();
+      },
+    };
+    const { store } = this;
+    store.tags.forEach((tag, i) => {
+      const group = store.groups[i] ?? tag;
+      const runs = this.layout === "runs" ? [null] : store.runs.filter((r) => store.has(r, tag));
+      for (const run of runs) {
+        const key = JSON.stringify([tag, run]);
+        const card = new Card({ key, tag, run, group }, height, hooks);
+        /** @type {any} */ (card.node).__tbnbCard = card;
+        card.visible = !this.seen;
+        let g = this.groupNodes.get(group);
+        if (!g) {
+          const count = el("span", { class: "tbnb-group-count" });
+          const node = el(
+            "details",
+            { class: "tbnb-group", "data-group": group, open: true },
+            el("summary", {}, `${group} `, count),
+            el("div", { class: "tbnb-grid" }),
+          );
+          g = { node, count, cards: [] };
+          this.groupNodes.set(group, g);
+        }
+        /** @type {HTMLElement} */ (g.node.lastElementChild).append(card.node);
+        g.cards.push(card);
+        this.cards.set(key, card);
+        this.seen?.observe(card.node);
+      }
+    });
+    this.groups.replaceChildren(...[...this.groupNodes.values()].map((g) => g.node));
+  }
+
+  syncControls() {
+    const { bar, model } = this;
+    bar.mode.value = this.mode;
+    if (document.activeElement !== bar.bins) bar.bins.value = String(model.get("bins"));
+    bar.axis.value = model.get("time_axis") || "step";
+    bar.steps.value = String(model.get("max_steps"));
+    bar.logColor.checked = !!model.get("log_color");
+    bar.tagFilter.set(model.get("tag_filter") || "");
+    bar.stepsLabel.classList.toggle("tbnb-hidden", !["offset", "overlay"].includes(this.mode));
+    bar.logLabel.classList.toggle("tbnb-hidden", this.mode !== "heatmap");
+    bar.stepRow.classList.toggle("tbnb-hidden", this.mode !== "runs");
+    bar.binsLabel.classList.toggle("tbnb-hidden", this.mode === "distribution");
+    bar.axisLabel.classList.toggle("tbnb-hidden", this.mode === "runs");
+    const steps = this.store.stepValues;
+    const [lo, hi] = this.windowOr();
+    bar.from.setSteps(steps);
+    bar.to.setSteps(steps);
+    bar.from.select(nearestIndex(bar.from.steps, lo), false);
+    bar.to.select(nearestIndex(bar.to.steps, hi), false);
+    const inside = Array.from(steps).filter((s) => s >= lo && s <= hi);
+    bar.step.setSteps(inside);
+    const step = model.get("step");
+    bar.step.select(
+      step === null || step === undefined ? inside.length - 1 : nearestIndex(bar.step.steps, step),
+      false,
+    );
+  }
+
+  /** Which cards are shown (selected runs, tag filter); counts; then redraw. */
+  update() {
+    const tagRe = compileFilter(this.model.get("tag_filter") || "").re;
+    const selected = new Set(this.model.get("selected_runs") || []);
+    const colors = this.model.get("run_colors") || {};
+    const hiddenIn = this.model.get("hidden_in_chart") || {};
+    for (const card of this.cards.values()) {
+      const { tag, run } = card.spec;
+      card.hiddenRuns = new Set(hiddenIn[tag] || []);
+      const runs = run === null ? this.store.runs.filter((r) => selected.has(r) && this.store.has(r, tag)) : [];
+      card.shown = matches(tagRe, tag) && (run === null ? runs.length > 0 : selected.has(run));
+      card.node.classList.toggle("tbnb-hidden", !card.shown);
+      if (run !== null) card.swatch.style.background = runColor(colors, run, this.store.runs.indexOf(run));
+      else card.setLegend(runs.map((r) => ({ run: r, color: runColor(colors, r, this.store.runs.indexOf(r)) })));
+    }
+    let shown = 0;
+    for (const g of this.groupNodes.values()) {
+      const n = g.cards.filter((c) => c.shown).length;
+      shown += n;
+      g.node.classList.toggle("tbnb-hidden", n === 0);
+      setText(g.count, `(${n})`);
+    }
+    this.shownCount = shown;
+    this.setStatus();
+    this.redrawAll();
+  }
+
+  /** @param {string} [extra] */
+  setStatus(extra) {
+    const runs = this.store.runs.filter((r) => (this.model.get("selected_runs") || []).includes(r)).length;
+    const source = this.requests.offline ? `saved copy (${this.store.previewSteps} steps per chart)` : "";
+    const parts = [`${this.shownCount ?? 0} charts`, `${runs}/${this.store.runs.length} runs`, source, extra || ""];
+    setText(this.bar.status, parts.filter(Boolean).join(" · "));
+  }
+
+  showMessage() {
+    const problems = this.model.get("problems") || [];
+    const empty = this.store.empty;
+    this.message.replaceChildren();
+    if (empty) this.message.append(el("div", { class: "tbnb-empty", text: `Nothing to draw: ${empty}` }));
+    if (problems.length) {
+      this.message.append(
+        el(
+          "details",
+          { class: "tbnb-problems" },
+          el("summary", { text: `${problems.length} series with histograms left out` }),
+          ...problems.map((p) => el("div", { text: p })),
+        ),
+      );
+    }
+  }
+
+  redrawAll() {
+    for (const card of this.cards.values()) card.dirty = true;
+    this.frames.request();
+  }
+
+  /** @param {Card} card */
+  params(card) {
+    const mode = this.mode;
+    const limit =
+      mode === "offset" || mode === "overlay" ? this.model.get("max_steps") : Math.min(card.plotWidth(), 2000);
+    return { bins: this.model.get("bins"), limit, window: this.model.get("step_window") || [] };
+  }
+
+  drawDirty() {
+    for (const card of this.cards.values()) {
+      if (!card.dirty || !card.shown || !card.visible) continue;
+      card.dirty = false;
+      this.draw(card);
+    }
+    this.requests.flush();
+  }
+
+  /** @param {Card} card */
+  draw(card) {
+    const { tag, run } = card.spec;
+    const colors = this.model.get("run_colors") || {};
+    const axis = this.model.get("time_axis") || "step";
+    const styled = this.root;
+    if (run === null) {
+      const data = this.atStep(card);
+      card.draw((ctx, box) => drawRuns(ctx, box, data, { colors, styled, axis }), data);
+      return;
+    }
+    const params = this.params(card);
+    const data = this.store.best(run, tag, params);
+    if (!data) return;
+    if (!data.exact) this.requests.wantSeries(run, tag, params);
+    const o = {
+      axis,
+      color: runColor(colors, run, this.store.runs.indexOf(run)),
+      wall0: this.wall0(run, tag, data),
+      styled,
+    };
+    const mode = this.mode;
+    card.draw((ctx, box) => {
+      if (mode === "overlay") return drawOverlay(ctx, box, data, o);
+      if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log: !!this.model.get("log_color") });
+      if (mode === "distribution") return drawBands(ctx, box, data, o);
+      return drawOffset(ctx, box, data, o);
+    }, data);
+  }
+
+  /**
+   * The series' first wall time (relative time counts from it).
+   * @param {string} run
+   * @param {string} tag
+   * @param {ChartData} data
+   */
+  wall0(run, tag, data) {
+    const preview = this.store.previewOf(run, tag);
+    return preview?.wall.length ? preview.wall[0] : data.wall[0];
+  }
+
+  /**
+   * A runs-at-step card's data: exact if the kernel sent it, else derived (and asked for).
+   * @param {Card} card
+   * @returns {AtStepData}
+   */
+  atStep(card) {
+    const { tag } = card.spec;
+    const selected = new Set(this.model.get("selected_runs") || []);
+    const runs = this.store.runs.filter((r) => selected.has(r) && this.store.has(r, tag) && !card.hiddenRuns.has(r));
+    const bins = this.model.get("bins");
+    const window = this.model.get("step_window") || [];
+    const step = this.bar.step.value;
+    const exact = this.requests.atStep(tag, runs, step, bins, window);
+    if (exact) return exact;
+    const charts = runs.map((r) => this.store.best(r, tag, { bins, limit: ALL, window })).filter((c) => c !== null);
+    return atStepFrom(/** @type {ChartData[]} */ (charts), tag, step, bins);
+  }
+
+  /** The shown charts' data as drawn (or as they would be drawn), for the CSV. */
+  csv() {
+    /** @type {(ChartData | AtStepData)[]} */
+    const charts = [];
+    for (const card of this.cards.values()) {
+      if (!card.shown) continue;
+      const { run, tag } = card.spec;
+      const data = run === null ? this.atStep(card) : this.store.best(run, tag, this.params(card));
+      if (data) charts.push(data);
+    }
+    if (this.mode === "distribution") {
+      return { header: BAND_HEADER, rows: bandRows(/** @type {ChartData[]} */ (charts)) };
+    }
+    return { header: BIN_HEADER, rows: binRows(charts) };
+  }
+}

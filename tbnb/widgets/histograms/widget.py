@@ -1,0 +1,312 @@
+"""The histograms and distributions dashboard: every histogram series, five ways to see it.
+
+Python side of ``js/src/widgets/histograms/`` (widget key ``"histograms"``). Modes:
+``offset`` (TensorBoard's ridgelines: steps stacked back to front, newest in front,
+coloured by step), ``overlay`` (every drawn step on one baseline), ``heatmap`` (step x
+bin, colour = count), ``distribution`` (TensorBoard's nine bands with the median) and
+``runs`` (one chart per tag: each selected run's histogram at one chosen step). The
+other modes draw one chart per tag and run, grouped by tag prefix.
+
+Python keeps every histogram (:class:`~tbnb.widgets.histograms.store.HistogramStore`)
+and answers the browser's ``"series"`` and ``"at_step"`` requests with exact data for
+the charts in view (re-binned on TensorBoard's common bins, the step window applied,
+evenly spaced steps, first and last always). The ``_data`` trait holds a compact copy of
+every chart (:func:`~tbnb.widgets.histograms.prepare.preview_payload`) within
+``state_budget`` bytes, so a saved notebook or an exported page draws every chart and
+every control works without a kernel, on that copy. Run colours come from
+:func:`tbnb.widgets.colors.run_colors` in the experiment's run order.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import traitlets as t
+
+from tbnb.warnings import EmptyResultWarning
+from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.histograms import prepare
+from tbnb.widgets.histograms.frames import shown_frame
+from tbnb.widgets.histograms.store import HistogramStore
+from tbnb.widgets.live import LiveWidget
+from tbnb.widgets.scalars.prepare import color_order, legend_order, pick
+from tbnb.widgets.serializers import tree_serialization
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+__all__ = ["HistogramsWidget"]
+
+_MAX_LIMIT = 4000
+
+
+class HistogramsWidget(LiveWidget):
+    """Histogram and distribution charts (traits only; build it with :func:`histograms`
+    or :func:`distributions`).
+
+    Traits (synced with the browser)
+    --------------------------------
+    mode : str
+        ``"offset"``, ``"overlay"``, ``"heatmap"``, ``"distribution"`` or ``"runs"``.
+    bins : int
+        Display bins per chart, 1 to 512 (TensorBoard: 30).
+    time_axis : str
+        ``"step"``, ``"relative"`` (seconds since the series' first histogram) or
+        ``"wall"``: the offset axis of ridgelines, the x axis of heatmaps and bands.
+    max_steps : int
+        Histograms drawn per ridgeline or overlay chart (evenly spaced, first and last).
+    step_window : list
+        ``[first, last]`` steps to show (inclusive), or ``[]`` for all.
+    step : int or None
+        The step of the ``runs`` mode (the nearest logged step is drawn); None: the last.
+    log_color : bool
+        Heatmap colour on a log scale of counts.
+    hidden_in_chart : dict
+        ``runs`` mode: tag -> runs left out of that tag's chart (the chart's legend
+        toggles them; the run selector chooses runs for every chart).
+    selected_runs, run_filter, tag_filter, run_colors, palette
+        As in every tbnb widget: the runs drawn, regexes, run colours.
+    problems : list of str
+        Histograms left out of the charts, with run, tag, step and why.
+    """
+
+    _widget_key = "histograms"
+
+    mode = t.Unicode("offset").tag(sync=True)
+    bins = t.Int(30).tag(sync=True)
+    time_axis = t.Unicode("step").tag(sync=True)
+    max_steps = t.Int(51).tag(sync=True)
+    step_window = t.List(t.Float()).tag(sync=True)
+    step = t.Int(None, allow_none=True).tag(sync=True)
+    log_color = t.Bool(False).tag(sync=True)
+    hidden_in_chart = t.Dict(value_trait=t.List(t.Unicode())).tag(sync=True)
+    selected_runs = t.List(t.Unicode()).tag(sync=True)
+    run_filter = t.Unicode("").tag(sync=True)
+    tag_filter = t.Unicode("").tag(sync=True)
+    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
+    palette = t.Unicode("default").tag(sync=True)
+    height = t.Int(170).tag(sync=True)
+    problems = t.List(t.Unicode()).tag(sync=True)
+    _data = t.Dict().tag(sync=True, **tree_serialization)
+
+    @t.validate("mode")
+    def _valid_mode(self, proposal: Any) -> str:
+        return _one_of("mode", proposal["value"], prepare.MODES)
+
+    @t.validate("time_axis")
+    def _valid_axis(self, proposal: Any) -> str:
+        value = {"wall_time": "wall", "steps": "step"}.get(proposal["value"], proposal["value"])
+        return _one_of("time_axis", value, prepare.TIME_AXES)
+
+    @t.validate("bins")
+    def _valid_bins(self, proposal: Any) -> int:
+        value = int(proposal["value"])
+        if not 1 <= value <= prepare.MAX_BINS:
+            raise t.TraitError(f"bins must be 1 to {prepare.MAX_BINS}, got {value}")
+        return value
+
+    @t.validate("max_steps")
+    def _valid_steps(self, proposal: Any) -> int:
+        value = int(proposal["value"])
+        if not 2 <= value <= _MAX_LIMIT:
+            raise t.TraitError(f"max_steps must be 2 to {_MAX_LIMIT}, got {value}")
+        return value
+
+    @t.validate("step_window")
+    def _valid_window(self, proposal: Any) -> list[float]:
+        value = list(proposal["value"] or [])
+        if not value:
+            return []
+        if len(value) != 2 or not all(isinstance(v, (int, float)) for v in value):
+            raise t.TraitError(f"step_window must be [first, last] steps or [], got {value!r}")
+        lo, hi = sorted(value)
+        return [lo, hi]
+
+    @t.validate("palette")
+    def _valid_palette(self, proposal: Any) -> str:
+        return _one_of("palette", proposal["value"], tuple(PALETTES))
+
+    @t.observe("palette")
+    def _on_palette(self, _change: Any) -> None:
+        if self._color_order is not None:
+            self.run_colors = run_colors(self._color_order, self.palette)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._color_order: list[str] | None = None
+        super().__init__(**kwargs)
+        self._store: HistogramStore | None = None
+        self._build: dict[str, Any] = {}
+        self._legend: list[str] = []
+
+    # ----------------------------------------------------------------- data
+    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
+        """(Re)index ``frame`` and send every chart's preview."""
+        opts = self._build
+        names = [str(r) for r in pd.unique(frame["run"].astype(str))]
+        tags = [str(g) for g in pd.unique(frame["tag"].astype(str))]
+        keep_runs = pick(names, opts.get("runs"), "runs")
+        keep_tags = pick(tags, opts.get("tags"), "tags")
+        if len(keep_runs) < len(names) or len(keep_tags) < len(tags):
+            frame = frame[frame["run"].astype(str).isin(keep_runs)
+                          & frame["tag"].astype(str).isin(keep_tags)]
+        store = HistogramStore.from_frame(frame)
+        store.check_outer_edges()
+        self._store = store
+        present = list(dict.fromkeys(run for run, _ in store.keys))
+        self._legend = legend_order(present)
+        self._color_order = color_order(present, getattr(self._source, "runs", None))
+        self.run_colors = run_colors(self._color_order, self.palette)
+        if send:
+            self._send_all()
+
+    def _send_all(self) -> None:
+        store = self._store
+        assert store is not None
+        tags = prepare.ordered_names(sorted({tag for _, tag in store.keys}))
+        run_index = {r: i for i, r in enumerate(self._legend)}
+        tag_index = {g: i for i, g in enumerate(tags)}
+        limit = max(self.max_steps, prepare.PREVIEW_MAX_STEPS)
+        steps = prepare.preview_steps(len(store), self.bins, self._build.get("budget", 1_300_000),
+                                      limit)
+        preview = prepare.preview_payload(store, bins=self.bins, steps=steps)
+        self.problems = store.problems
+        self._data = {
+            "runs": self._legend,
+            "tags": tags,
+            "groups": [prepare.tag_group(tag) for tag in tags],
+            "series": {
+                "run": np.array([run_index[r] for r, _ in store.keys], dtype=np.int32),
+                "tag": np.array([tag_index[g] for _, g in store.keys], dtype=np.int32),
+                "total": np.diff(store.bounds).astype(np.int32),
+            },
+            "step_values": prepare.step_values(store),
+            "preview": preview,
+            "empty": self._build.get("empty", "") if len(store) == 0 else "",
+        }
+
+    def _window(self, value: Any = None) -> tuple[float, float] | None:
+        window = self.step_window if value is None else value
+        return (float(window[0]), float(window[1])) if window else None
+
+    def _series_index(self) -> dict[tuple[str, str], int]:
+        store = self._store
+        return {key: i for i, key in enumerate(store.keys)} if store is not None else {}
+
+    # ------------------------------------------------------------- requests
+    def _request_series(self, content: dict[str, Any]) -> dict[str, Any]:
+        """Exact data of some charts: ``{keys: [[run, tag], ...], bins, limit, window,
+        hist, bands}``."""
+        store = self._store
+        if store is None:
+            return {"items": []}
+        index = self._series_index()
+        bins = int(np.clip(int(content.get("bins", self.bins)), 1, prepare.MAX_BINS))
+        limit = int(np.clip(int(content.get("limit", self.max_steps)), 1, _MAX_LIMIT))
+        window = self._window(content.get("window") or [])
+        items = []
+        for run, tag in content.get("keys", []):
+            i = index.get((str(run), str(tag)))
+            if i is None:
+                raise ValueError(f"no histograms of run {run!r} tag {tag!r}")
+            items.append(prepare.series_payload(
+                store, i, bins=bins, limit=limit, window=window,
+                hist=bool(content.get("hist", True)), bands=bool(content.get("bands", True))))
+        self.problems = store.problems
+        return {"bins": bins, "limit": limit, "window": list(window or []), "items": items}
+
+    def _request_at_step(self, content: dict[str, Any]) -> dict[str, Any]:
+        """Runs of one tag at one step on common bins: ``{tag, runs, step, bins, window}``."""
+        store = self._store
+        if store is None:
+            return {"items": []}
+        index = self._series_index()
+        tag = str(content["tag"])
+        series = [index[(str(r), tag)] for r in content.get("runs", []) if (str(r), tag) in index]
+        bins = int(np.clip(int(content.get("bins", self.bins)), 1, prepare.MAX_BINS))
+        window = self._window(content.get("window") or [])
+        step = content.get("step")
+        if step is None:
+            step = max((int(store.steps[store.bounds[i + 1] - 1]) for i in series), default=0)
+        out = prepare.at_step_payload(store, series, step=float(step), bins=bins, window=window)
+        self.problems = store.problems
+        return {"tag": tag, "asked": step, **out}
+
+    # -------------------------------------------------------------- refresh
+    def _on_reload(self, report: Any = None) -> None:
+        """Re-index what the source holds now and send the new previews (the browser then
+        asks again for the charts in view)."""
+        if report is not None and not (
+                getattr(report, "values_added", {}).get("histograms")
+                or getattr(report, "new_runs", None) or getattr(report, "points_purged", 0)):
+            return
+        source = self._source
+        with self._lock:
+            before = len(self._store.steps) if self._store is not None else 0
+            self._set_frame(source.histograms)
+            assert self._store is not None
+            self._sent += max(len(self._store.steps) - before, 0)
+
+    # ---------------------------------------------------------------- views
+    def shown_charts(self) -> list[tuple[str, str | None]]:
+        """``(tag, run)`` of every chart shown, in order (``run`` is None in ``runs`` mode,
+        where a tag's chart holds every selected run)."""
+        store = self._store
+        if store is None:
+            return []
+        try:
+            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
+        except re.error:
+            tag_re = None
+        selected = set(self.selected_runs)
+        present = set(store.keys)
+        tags = [g for g in prepare.ordered_names(sorted({g for _, g in present}))
+                if tag_re is None or tag_re.search(g)]
+        if self.mode == "runs":
+            return [(g, None) for g in tags if self.chart_runs(g)]
+        return [(g, r) for g in tags for r in self._legend if r in selected and (r, g) in present]
+
+    def chart_runs(self, tag: str) -> list[str]:
+        """The runs drawn in ``tag``'s chart of the ``runs`` mode: selected, holding the
+        tag, not left out of that chart."""
+        index = self._series_index()
+        selected = set(self.selected_runs) - set(self.hidden_in_chart.get(tag, []))
+        return [r for r in self._legend if r in selected and (r, tag) in index]
+
+    @property
+    def data(self) -> pd.DataFrame:
+        """What the charts show, at full precision, as a long frame.
+
+        ``offset``, ``overlay``, ``heatmap`` and ``runs``: ``run``, ``tag``, ``step``,
+        ``wall_time``, ``bin_left``, ``bin_right``, ``count`` (the display bins; in
+        ``offset``/``overlay`` the ``max_steps`` steps drawn, in ``heatmap`` every step
+        of the window, in ``runs`` each run at :attr:`step`). ``distribution``: ``run``,
+        ``tag``, ``step``, ``wall_time`` and the nine bands ``p0`` ... ``p10000``.
+        """
+        return shown_frame(self)
+
+    def to_plotly(self, max_charts: int = 24) -> go.Figure:
+        """A ``plotly.graph_objects.Figure`` of the first ``max_charts`` charts shown."""
+        from tbnb.widgets.histograms.plotly import histograms_figure
+
+        return histograms_figure(self, max_charts=max_charts)
+
+    def resync(self) -> None:
+        """Resend every chart's preview to the browser."""
+        if self._store is not None:
+            self._send_all()
+
+
+def _one_of(name: str, value: Any, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise t.TraitError(f"{name} must be one of {list(choices)}, got {value!r}")
+    return str(value)
+
+
+def warn_empty(what: str) -> None:
+    """An :class:`~tbnb.warnings.EmptyResultWarning` saying why there is nothing to draw."""
+    warnings.warn(what, EmptyResultWarning, stacklevel=3)
