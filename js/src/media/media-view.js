@@ -97,6 +97,8 @@ export class MediaView extends View {
     this.panel = el("div", { class: "tbnb-panel" });
     this.groupsNode = el("div", { class: "tbnb-groups" });
     this.toolbar = el("div", { class: "tbnb-toolbar" });
+    /** The side panel and the cards (display modes are classes on it). */
+    this.main = el("div", { class: "tbnb-main" });
     this.frames = this.scheduler(() => this.draw());
     this.seen = this.visibilityObserver(
       (entry) => {
@@ -156,15 +158,10 @@ export class MediaView extends View {
       this.csvButton,
       this.status,
     );
-    this.root.append(
-      this.toolbar,
-      this.problems,
-      el(
-        "div",
-        { class: "tbnb-main" },
-        el("div", { class: "tbnb-side" }, this.runs.node),
-        el("div", { class: "tbnb-content" }, this.panel, this.empty, this.groupsNode),
-      ),
+    this.root.append(this.toolbar, this.problems, this.main);
+    this.main.append(
+      el("div", { class: "tbnb-side" }, this.runs.node),
+      el("div", { class: "tbnb-content" }, this.panel, this.empty, this.groupsNode),
     );
     this.listen("change:_index", () => this.rebuild());
     this.listen("change:_held", () => this.seedHeld());

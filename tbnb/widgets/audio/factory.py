@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.audio.widget import AudioWidget
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.media import build_media
+from tbnb.widgets.media_build import build_media
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.media import build_media
+from tbnb.widgets.media_build import build_media
 from tbnb.widgets.text.widget import TextWidget
 
 if TYPE_CHECKING:

@@ -77,8 +77,8 @@ export class AudioView extends MediaView {
     const display = this.model.get("display") || "both";
     this.displaySelect.value = display;
     this.scaleSelect.value = this.model.get("frequency_scale") || "linear";
-    this.root.classList.toggle("tbnb-no-wave", display === "spectrogram");
-    this.root.classList.toggle("tbnb-no-spec", display === "waveform");
+    this.main.classList.toggle("tbnb-no-wave", display === "spectrogram");
+    this.main.classList.toggle("tbnb-no-spec", display === "waveform");
     for (const cv of this.cards.values()) cv.shownKey = null; // repaint with the new axis
     this.frames.request();
   }

@@ -92,7 +92,7 @@ export class ImagesView extends MediaView {
     const o = this.options();
     this.root.style.setProperty("--tbnb-img-filter", `brightness(${o.brightness}) contrast(${o.contrast})`);
     this.root.style.setProperty("--tbnb-img-size", `${o.size}px`);
-    this.root.classList.toggle("tbnb-actual", o.fit === "actual");
+    this.main.classList.toggle("tbnb-actual", o.fit === "actual");
     syncControls(this.controls, { ...o, comparing: this.model.get("compare")?.tag !== undefined });
     for (const cv of this.cards.values()) {
       const image = /** @type {DecodedImage | undefined} */ (cv.extra.image);
