@@ -74,7 +74,10 @@ def parse_item_key(key: Any) -> tuple[str, str, int, int]:
     >>> parse_item_key('["a","t",10,2]')
     ('a', 't', 10, 2)
     """
-    value = json.loads(key) if isinstance(key, str) else key
+    try:
+        value = json.loads(key) if isinstance(key, str) else key
+    except ValueError:
+        value = None
     if (not isinstance(value, (list, tuple)) or len(value) != 4
             or not all(isinstance(v, str) for v in value[:2])
             or not all(isinstance(v, (int, float)) and float(v) == int(v) for v in value[2:])):

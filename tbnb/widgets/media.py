@@ -208,7 +208,7 @@ class MediaWidget(LiveWidget):
 
     @t.observe("palette")
     def _on_palette(self, _change: Any) -> None:
-        if self._color_order:
+        if getattr(self, "_color_order", None):  # None while the widget is built
             self.run_colors = run_colors(self._color_order, self.palette)
 
     # ----------------------------------------------------------------- items

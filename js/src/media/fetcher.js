@@ -216,6 +216,7 @@ export class ItemFetcher {
       e.state = "ready";
       this.decodedCount += 1;
       this.trimDecoded();
+      this.evict();
     } catch (err) {
       e.state = "error";
       e.error = err instanceof Error ? err.message : String(err);

@@ -85,7 +85,7 @@ export function spectrogram(samples, columns, { nfft = 512, floorDb = -80 } = {}
   const half = nfft / 2;
   const window = new Float64Array(nfft);
   for (let i = 0; i < nfft; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / nfft);
-  const db = new Float32Array(bins * cols);
+  const raw = new Float64Array(bins * cols);
   const re = new Float64Array(nfft);
   const im = new Float64Array(nfft);
   let top = Number.NEGATIVE_INFINITY;
@@ -99,11 +99,12 @@ export function spectrogram(samples, columns, { nfft = 512, floorDb = -80 } = {}
     fft(re, im);
     for (let k = 0; k < bins; k++) {
       const v = 20 * Math.log10(Math.max(Math.hypot(re[k], im[k]), 1e-12));
-      db[k * cols + c] = v;
+      raw[k * cols + c] = v;
       if (v > top) top = v;
     }
   }
-  for (let i = 0; i < db.length; i++) db[i] = Math.max(db[i] - top, floorDb);
+  const db = new Float32Array(bins * cols);
+  for (let i = 0; i < db.length; i++) db[i] = Math.max(raw[i] - top, floorDb);
   return { db, bins, columns: cols };
 }
 
