@@ -27,7 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from tests.writers import WALL0, Written, _TF2Writer, image_chw, png_bytes, sine, tf2_audio, tf2_images
+from tests.writers import (
+    WALL0,
+    Written,
+    _TF2Writer,
+    image_chw,
+    png_bytes,
+    sine,
+    tf2_audio,
+    tf2_images,
+)
 
 STEPS = (0, 10, 20, 30)
 RUNS = ("a", "b")
@@ -200,7 +209,8 @@ def _provider(logdir: str) -> tuple[Any, Any]:
     return data_provider.MultiplexerDataProvider(mux, logdir), context.RequestContext()
 
 
-def provider_blobs(logdir: str, plugin: str) -> dict[tuple[str, str, int, int], tuple[float, bytes]]:
+def provider_blobs(logdir: str, plugin: str
+                   ) -> dict[tuple[str, str, int, int], tuple[float, bytes]]:
     """``(run, tag, step, sample) -> (wall_time, bytes)`` of every image or clip, as
     TensorBoard's data provider serves them to its images and audio plugins (every step:
     no reservoir). Images skip the width and height TF2 tensors start with, as the images

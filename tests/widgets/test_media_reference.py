@@ -118,8 +118,8 @@ def test_lightning_training_run_media_are_shown() -> None:
     exp = tbnb.load(w.logdir, progress=False)
     images = tbnb.images(exp)
     assert set(images.full_data["step"]) == {s for r, t, s, *_ in w.images if r == RUN}
-    assert len(images.data) == 1 and images.data["step"].iloc[0] == max(
-        s for _, _, s, *_ in w.images)
+    assert len(images.data) == 1
+    assert images.data["step"].iloc[0] == max(s for _, _, s, *_ in w.images)
     reference = provider_blobs(w.logdir, "images")
     for (run, tag, step, sample), (_, data) in reference.items():
         assert bytes(images.item(run, tag, step, sample)["data"]) == data

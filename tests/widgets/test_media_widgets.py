@@ -40,9 +40,12 @@ def test_index_keeps_every_step_and_groups_cards_by_tag() -> None:
     assert index.cards == [("a", "x"), ("b", "x"), ("a", "y"), ("b", "y")]
     assert index.card_steps(0).tolist() == [10, 30]
     assert index.card_counts(0).tolist() == [2, 1]
-    assert index.row(0, 10, 1) == 3 and index.row(0, 10, 2) is None and index.row(0, 11, 0) is None
+    assert index.row(0, 10, 1) == 3
+    assert index.row(0, 10, 2) is None
+    assert index.row(0, 11, 0) is None
     payload = index.payload()
-    assert payload["runs"] == ["a", "b"] and payload["tags"] == ["x", "y"]
+    assert payload["runs"] == ["a", "b"]
+    assert payload["tags"] == ["x", "y"]
     assert payload["offsets"].tolist() == [0, 2, 3, 4, 5]
 
 
@@ -99,11 +102,12 @@ def test_selection_and_tag_filter_decide_what_is_shown() -> None:
     assert len(widget.data) == 6  # 2 runs x 3 tags
     widget.selected_runs = ["b"]
     widget.tag_filter = "^PHOTOS"
-    assert widget.data[["run", "tag"]].astype(str).values.tolist() == [["b", "photos/jpeg"]]
+    assert widget.data[["run", "tag"]].astype(str).to_numpy().tolist() == [["b", "photos/jpeg"]]
     widget.tag_filter = "("  # invalid: ignored, as the browser ignores it
     assert len(widget.data) == 3
     filtered = tbnb.images(w.logdir, runs="^a$", tags=["samples/img"])
-    assert filtered._index["runs"] == ["a"] and filtered._index["tags"] == ["samples/img"]
+    assert filtered._index["runs"] == ["a"]
+    assert filtered._index["tags"] == ["samples/img"]
     assert tbnb.images(w.logdir, run_filter="^b").selected_runs == ["b"]
 
 
@@ -119,7 +123,8 @@ def test_saved_state_keeps_the_images_shown_within_the_budget() -> None:
     assert sorted(widget._held) == [item_key("a", "img", 30, 0), item_key("b", "img", 30, 0)]
     one = int(next(iter(widget._held.values()))["nbytes"])
     widget.max_embed_bytes = one + 10  # room for one image only
-    assert widget.embedded["items"] == 1 and widget.embedded["left_out"] == 1
+    assert widget.embedded["items"] == 1
+    assert widget.embedded["left_out"] == 1
     state = widget.get_state()
     assert isinstance(state["_held"][item_key("a", "img", 30, 0)]["data"]["view"], memoryview)
 
@@ -128,7 +133,8 @@ def test_embed_all_keeps_every_step_or_says_why_not() -> None:
     frame = _image_frame({"a": list(range(8))}, size=16)
     total = int(frame["nbytes"].sum())
     widget = tbnb.images(frame, embed="all")
-    assert widget.embedded["mode"] == "all" and widget.embedded["items"] == 8
+    assert widget.embedded["mode"] == "all"
+    assert widget.embedded["items"] == 8
     with pytest.warns(DataWarning, match=r"embed='all' needs .* over max_embed_bytes=100"):
         small = tbnb.images(frame, embed="all", max_embed_bytes=100)
     assert small.embedded["mode"] == "shown"
@@ -153,18 +159,23 @@ def test_items_request_answers_each_key_or_names_what_is_wrong(tmp_path: Path) -
     widget = tbnb.images(_image_frame({"a": [0, 1]}))
     reply = widget.answer({"type": "items", "id": "7", "keys": [
         ["a", "img", 1, 0], ["a", "img", 2, 0], ["z", "img", 0, 0], "not a key"]})
-    assert reply is not None and reply["id"] == "7"
+    assert reply is not None
+    assert reply["id"] == "7"
     good, missing, no_card, bad = reply["items"]
-    assert good["key"] == item_key("a", "img", 1, 0) and good["format"] == "png"
-    assert isinstance(good["data"], np.ndarray) and good["data"].dtype == np.uint8
+    assert good["key"] == item_key("a", "img", 1, 0)
+    assert good["format"] == "png"
+    assert isinstance(good["data"], np.ndarray)
+    assert good["data"].dtype == np.uint8
     assert missing["error"] == "run 'a', tag 'img' has no step 2 sample 0"
     assert "run 'z'" in no_card["error"]
     assert "[run, tag, step, sample]" in bad["error"]
     meta = widget.answer({"type": "items", "id": "8", "keys": [["a", "img", 0, 0]],
                           "meta_only": True})
-    assert meta is not None and "data" not in meta["items"][0]
+    assert meta is not None
+    assert "data" not in meta["items"][0]
     too_many = widget.answer({"type": "items", "id": "9", "keys": [["a", "img", 0, 0]] * 300})
-    assert too_many is not None and "at most 256" in too_many["error"]
+    assert too_many is not None
+    assert "at most 256" in too_many["error"]
 
 
 def test_an_image_whose_file_vanished_is_an_error_naming_it(tmp_path: Path) -> None:
@@ -279,7 +290,8 @@ def test_images_options_are_validated() -> None:
 def test_compare_two_runs() -> None:
     w = cached_media("torch")
     widget = tbnb.images(w.logdir, compare=("a", "b"), step=12)
-    assert widget.compare["tag"] == "batch" and widget.compare["mode"] == "side"
+    assert widget.compare["tag"] == "batch"
+    assert widget.compare["mode"] == "side"
     widget.compare_runs("a", "b", "samples/img", mode="wipe")
     assert widget.compare["mode"] == "wipe"
     extra = widget._extra_shown()
@@ -309,8 +321,9 @@ def test_to_plotly_shows_what_is_shown() -> None:
     audio = tbnb.audio(cached_media("tf2").logdir, display="waveform")
     assert [t.type for t in audio.to_plotly().data] == ["scatter", "scatter"]
     text = tbnb.text(cached_media("tf2").logdir, tags="^log$")
-    cells = text.to_plotly().data[0].cells.values
-    assert list(cells[0]) == ["a", "b"] and list(cells[3])[0].startswith("**step 30**")
+    cells = text.to_plotly().data[0].cells["values"]
+    assert list(cells[0]) == ["a", "b"]
+    assert str(cells[3][0]).startswith("**step 30**")
 
 
 def test_dashboard_gets_the_media_tabs() -> None:

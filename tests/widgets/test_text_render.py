@@ -93,13 +93,16 @@ def test_any_text_sanitises_to_allow_listed_markup(text: str) -> None:
 
 def test_tables_and_higher_ranks_as_tensorboard_shows_them() -> None:
     table = render_text(np.array(["**a**", "b"], dtype=object))
-    assert table["shape"] == [2, 1] and table["cells"] == ["**a**", "b"]
+    assert table["shape"] == [2, 1]
+    assert table["cells"] == ["**a**", "b"]
     assert "<strong>a</strong>" in table["html"]
     cube = render_text(np.array([[["x", "y"]], [["z", "w"]]], dtype=object))
-    assert cube["shape"] == [1, 2] and cube["cells"] == ["x", "y"]
+    assert cube["shape"] == [1, 2]
+    assert cube["cells"] == ["x", "y"]
     assert "rank 3" in cube["warning"]
     raw = render_text("**hi**", markdown=False)
-    assert raw["html"] is None and raw["text"] == "**hi**"
+    assert raw["html"] is None
+    assert raw["text"] == "**hi**"
 
 
 def test_long_texts_open_raw_and_render_on_request() -> None:
@@ -107,7 +110,9 @@ def test_long_texts_open_raw_and_render_on_request() -> None:
 
     long = "word " * (LONG_CHARS // 4)
     payload = text_payload(pd.Series({"text": long}))
-    assert payload["long"] and payload["html"] is None and payload["chars"] == len(long)
+    assert payload["long"]
+    assert payload["html"] is None
+    assert payload["chars"] == len(long)
     assert text_payload(pd.Series({"text": long}), force_markdown=True)["html"].startswith("<p>")
 
 
