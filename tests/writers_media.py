@@ -241,3 +241,57 @@ def provider_texts(logdir: str) -> dict[tuple[str, str, int], tuple[float, np.nd
 def png_of(hwc: np.ndarray) -> bytes:
     """PNG bytes of an HWC image (re-exported for the tests)."""
     return png_bytes(hwc)
+
+
+HOSTILE_TEXTS = [
+    '<img src=x onerror="window.__pwned=1">',
+    '"><script>window.__pwned=1</script>',
+    "<a href='javascript:window.__pwned=1'>click</a>",
+    "<svg onload=window.__pwned=1>",
+    "<iframe src='data:text/html,<script>parent.__pwned=1</script>'></iframe>",
+    "[x](javascript:window.__pwned=1) ![y](https://example.org/y.png) [ok](https://example.org)",
+]
+"""Text summaries that must show as text and never run (the browser tests)."""
+
+UI_STEPS = tuple(range(0, 120, 10))
+
+
+def write_ui_media(logdir: str) -> Written:
+    """What the browser tests show: tensorboardX runs ``a`` and ``b`` with 12 steps of
+    32x32 PNG, JPEG photos and a GIF, four clips, markdown notes and hostile texts; a TF2
+    run ``c`` with three images per step and a 2-D text table."""
+    from tensorboard.plugins.text.summary_v2 import text_pb
+    from tensorboardX import SummaryWriter
+
+    out = Written(logdir=logdir, writer="ui")
+    for k, run in enumerate(("a", "b")):
+        with SummaryWriter(os.path.join(logdir, run)) as w:
+            for i, step in enumerate(UI_STEPS):
+                img = image_chw(300 * k + i, height=32, width=32)
+                w.add_image("samples/img", img, step, walltime=WALL0 + step)
+                out.images.append((run, "samples/img", step, 0, img.transpose(1, 2, 0)))
+                note = (f"## step {step}\n\nloss **{1 / (step + 1):.4f}**, see `train.py`\n\n"
+                        f"```python\nlr = {0.1 / (k + 1)}\n```\n\n| metric | value |\n|---|---|\n"
+                        f"| acc | {0.5 + i / 40:.3f} |")
+                w.add_text("notes", note, step, walltime=WALL0 + step)
+                out.text.append((run, "notes/text_summary", step, note))
+            for i, step in enumerate(UI_STEPS[:4]):
+                clip = chirp(4000, 8000, 200.0 * (i + 1) * (k + 1))
+                w.add_audio("speech/tone", clip, step, sample_rate=8000, walltime=WALL0)
+                out.audio.append((run, "speech/tone", step, 0, clip, 8000))
+            frames = [image_chw(40 + f, height=12, width=12).transpose(1, 2, 0) for f in range(4)]
+            w._get_file_writer().add_summary(
+                _raw_image("clips/gif", gif_bytes(frames), 12, 12, "tensorboardX"), 0,
+                walltime=WALL0)
+            if run == "a":
+                for step, text in enumerate(HOSTILE_TEXTS):
+                    w.add_text("hostile", text, step, walltime=WALL0)
+    tw = _TF2Writer(os.path.join(logdir, "c"), ".v2")
+    for i, step in enumerate(UI_STEPS[:4]):
+        images = [image_chw(900 + 3 * i + s, height=16, width=16).transpose(1, 2, 0)
+                  for s in range(3)]
+        tw.write(tf2_images("samples/img", images), step, WALL0 + step)
+        table = np.array([["metric", "value"], ["acc", f"{i / 4:.2f}"]], dtype=object)
+        tw.write(text_pb("table", table), step, WALL0 + step)
+    tw.close()
+    return out

@@ -78,7 +78,7 @@ def test_markdown_features() -> None:
                          "> q\n\n1. one\n\n[l](https://x.org)\n\n![alt](https://x.org/a.png)")
     for piece in ("<h1>T</h1>", "<em>e</em>", "<strong>s</strong>", "<code>c</code>",
                   '<pre><code class="language-py">x = \'&lt;b&gt;\'', "<table>", "<blockquote>",
-                  "<ol>", '<a href="https://x.org">l</a>', "[image: alt]"):
+                  "<ol>", '<a href="https://x.org">l</a>', "[image: alt (https://x.org/a.png)]"):
         assert piece in html, piece
     _assert_inert(html)
 

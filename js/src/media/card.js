@@ -17,6 +17,21 @@ import { breakableText, el, setText } from "../core/dom.js";
  * @property {(card: CardView) => void} onFollow
  */
 
+/**
+ * Keys pressed in these elements (arrow keys on a slider, digits in a step box) are theirs:
+ * no notebook shortcut runs for them (Lumino honours the attribute) and no handler of the
+ * page above them sees them (JupyterLab's notebook cancels arrow keys it gets in command
+ * mode, which would stop a focused slider from moving).
+ * @param {(t: EventTarget, type: string, h: (e: any) => void) => void} on
+ * @param {...Element} nodes
+ */
+export function keysStayHere(on, ...nodes) {
+  for (const node of nodes) {
+    node.setAttribute("data-lm-suppress-shortcuts", "true");
+    on(node, "keydown", (/** @type {KeyboardEvent} */ e) => e.stopPropagation());
+  }
+}
+
 export class CardView {
   /**
    * @param {Card} card
@@ -50,7 +65,9 @@ export class CardView {
       label: "sample",
       onChange: (sample) => hooks.onSample(this, sample),
     });
+    this.steps.node.classList.add("tbnb-card-steps");
     this.samples.node.classList.add("tbnb-card-samples");
+    keysStayHere(hooks.on, this.steps.node, this.samples.node);
     this.info = el("div", { class: "tbnb-card-info" });
     this.message = el("div", { class: "tbnb-card-msg", role: "status" });
     this.node = el(

@@ -20,7 +20,7 @@ import { el, setText } from "../core/dom.js";
 import { compileFilter, matches } from "../core/filter.js";
 import { formatWallTime } from "../core/format.js";
 import { View } from "../core/view.js";
-import { CardView } from "./card.js";
+import { CardView, keysStayHere } from "./card.js";
 import { decodeIndex, itemKey, neighbourKeys, positionOf, unionSteps } from "./card-index.js";
 import { ItemFetcher } from "./fetcher.js";
 import { formatBytes } from "./format.js";
@@ -70,6 +70,7 @@ export class MediaView extends View {
     this.runs = new RunSelector(this, { onChange: () => this.update() });
     this.global = new StepSlider({ on, label: "global step", onChange: (step) => this.setGlobal(step) });
     this.global.node.classList.add("tbnb-global-step");
+    keysStayHere(on, this.global.node);
     this.latest = el("button", {
       class: "tbnb-latest",
       type: "button",
@@ -305,7 +306,7 @@ export class MediaView extends View {
     const kept = this.model.get("embedded") || {};
     if (kept.items !== undefined) {
       const over = kept.left_out ? `, ${kept.left_out} over the ${formatBytes(kept.budget)} budget` : "";
-      parts.push(`saved with the notebook: ${kept.items} ${this.spec.noun} (${formatBytes(kept.bytes)}${over})`);
+      parts.push(`kept in the saved state: ${kept.items} ${this.spec.noun} (${formatBytes(kept.bytes)}${over})`);
     }
     if (this.fetcher.offline) parts.push("no kernel: only saved steps show");
     setText(this.status, parts.join(" · "));

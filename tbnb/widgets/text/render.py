@@ -5,7 +5,7 @@ cleans the HTML with an allow-list; tbnb does the same, with its own allow-list
 sanitiser (:func:`sanitize`): tags outside the list are **shown as text**, exactly as
 logged (``<script>`` reads ``<script>``, as in TensorBoard), attributes outside the list
 are dropped, links keep only ``http``, ``https`` and ``mailto`` URLs, and images become
-their alt text (nothing is fetched). The browser rebuilds the result element by element
+their alt text and source (nothing is fetched). The browser rebuilds the result element by element
 through its own allow-list (``safeMarkdown`` in ``js/src/core/safe-html.js``) before it
 reaches the page. A 1-D or 2-D string tensor is a table of rendered cells, as in
 TensorBoard; a higher rank shows its first 2-D slice with a warning.
@@ -72,9 +72,12 @@ class _Sanitizer(HTMLParser):
         self._start(tag, attrs, closed=True)
 
     def _start(self, tag: str, attrs: list[tuple[str, str | None]], *, closed: bool) -> None:
-        if tag == "img":
-            alt = dict(attrs).get("alt") or ""
-            self.out.append(html.escape(f"[image: {alt}]" if alt else "[image]", quote=False))
+        if tag == "img":  # nothing is fetched: the image reads as its alt text and source
+            found = dict(attrs)
+            alt, src = found.get("alt") or "", (found.get("src") or "").strip()
+            label = f"[image: {alt}" if alt else "[image"
+            label += f" ({src})]" if src else "]"
+            self.out.append(html.escape(label, quote=False))
             return
         if tag not in ALLOWED_TAGS:
             self.out.append(html.escape(self.get_starttag_text() or f"<{tag}>", quote=False))
@@ -130,7 +133,7 @@ def sanitize(unsafe: str) -> str:
     Examples
     --------
     >>> sanitize('<p onclick="x()">hi<img src=x onerror=y alt=cat></p><iframe src=z>')
-    '<p>hi[image: cat]</p>&lt;iframe src=z&gt;'
+    '<p>hi[image: cat (x)]</p>&lt;iframe src=z&gt;'
     """
     parser = _Sanitizer()
     parser.feed(unsafe)

@@ -7,6 +7,7 @@ import { runColor } from "../../color/palettes.js";
 import { StepSlider } from "../../controls/step-slider.js";
 import { nearestSorted } from "../../core/arrays.js";
 import { el, setText } from "../../core/dom.js";
+import { keysStayHere } from "../../media/card.js";
 import { cardKey, itemKey, neighbourKeys, unionSteps } from "../../media/card-index.js";
 import { paint, paintWipe, place } from "./paint.js";
 import { displayOf } from "./toolbar.js";
@@ -71,6 +72,7 @@ export class ComparePanel {
       "aria-label": "wipe between run A and run B",
     });
     this.line = el("div", { class: "tbnb-wipe-line" });
+    keysStayHere(on, this.steps.node, this.samples.node, this.wipe);
     this.labelA = el("div", { class: "tbnb-compare-label" });
     this.labelB = el("div", { class: "tbnb-compare-label" });
     this.side = el(

@@ -8,6 +8,7 @@ export const CSS = `${mediaCSS("text")}
 .tbnb-w-text .tbnb-markdown>:first-child{margin-top:0}
 .tbnb-w-text .tbnb-markdown>:last-child{margin-bottom:0}
 .tbnb-w-text .tbnb-markdown p{margin:0 0 .6em 0}
+.tbnb-w-text .tbnb-markdown a{color:var(--jp-content-link-color,#1a6ec1);text-decoration:underline}
 .tbnb-w-text .tbnb-markdown code,.tbnb-w-text .tbnb-raw,.tbnb-w-text .tbnb-markdown pre{font-family:var(--jp-code-font-family,SFMono-Regular,Menlo,Consolas,monospace);font-size:12px}
 .tbnb-w-text .tbnb-markdown code{background:rgba(128,128,128,.14);padding:0 3px;border-radius:3px}
 .tbnb-w-text .tbnb-markdown pre{background:rgba(128,128,128,.1);padding:6px 8px;border-radius:3px;overflow:auto}
