@@ -44,6 +44,7 @@ export class ItemFetcher {
     /** @type {string[]} */
     this.ahead = [];
     this.flying = 0;
+    this.decoding = 0;
     this.bytes = 0;
     this.decodedCount = 0;
     this.offline = false;
@@ -202,10 +203,16 @@ export class ItemFetcher {
     this.options.onUpdate(key);
   }
 
+  /** Items asked for and not settled yet: queued, in flight or decoding. */
+  pending() {
+    return this.now.length + this.ahead.length + this.flying + this.decoding;
+  }
+
   /** @param {string} key */
   async decode(key) {
     const e = this.entries.get(key);
     if (!e) return;
+    this.decoding += 1;
     try {
       const decoded = await this.options.decode(e.item);
       if (this.disposed || this.entries.get(key) !== e) {
@@ -220,6 +227,8 @@ export class ItemFetcher {
     } catch (err) {
       e.state = "error";
       e.error = err instanceof Error ? err.message : String(err);
+    } finally {
+      this.decoding -= 1;
     }
     if (!this.disposed) this.options.onUpdate(key);
   }

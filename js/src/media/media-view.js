@@ -393,6 +393,7 @@ export class MediaView extends View {
     this.fetcher.want(now, "now");
     this.fetcher.want(ahead, "ahead");
     this.root.setAttribute("data-ready", String(ready));
+    this.root.setAttribute("data-pending", String(this.fetcher.pending()));
     if (this.fetcher.offline) this.showStatus();
   }
 
