@@ -9,7 +9,9 @@ import { mixdown, parseWav } from "../src/widgets/audio/wav.js";
 function wav16(samples, rate = 8000, channels = 1) {
   const data = new Int16Array(samples);
   const out = new DataView(new ArrayBuffer(44 + data.byteLength));
-  const put = (at, s) => [...s].forEach((c, i) => out.setUint8(at + i, c.charCodeAt(0)));
+  const put = (at, s) => {
+    for (let i = 0; i < s.length; i++) out.setUint8(at + i, s.charCodeAt(i));
+  };
   put(0, "RIFF");
   out.setUint32(4, 36 + data.byteLength, true);
   put(8, "WAVE");
