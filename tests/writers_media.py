@@ -295,3 +295,32 @@ def write_ui_media(logdir: str) -> Written:
         tw.write(text_pb("table", table), step, WALL0 + step)
     tw.close()
     return out
+
+
+HOSTILE_RUNS = ('<img src=x onerror="window.__pwned=1">', "javascript:window.__pwned=1")
+"""Run names that must show as text in every media card (no "/": a run is a directory)."""
+
+HOSTILE_TAGS = ('"><script>window.__pwned=1</script>', "<svg onload=window.__pwned=1>")
+"""Tags that must show as text in every media group and card (written raw: the writers'
+tag cleaning would otherwise rename them)."""
+
+
+def write_hostile_media(logdir: str) -> None:
+    """tensorboardX runs named :data:`HOSTILE_RUNS`, each with an image, a clip and a text
+    under each of :data:`HOSTILE_TAGS` at steps 0 and 1 (texts: ``run <k> at <step>``)."""
+    from tensorboardX import SummaryWriter
+    from tensorboardX.summary import audio, text
+
+    for k, run in enumerate(HOSTILE_RUNS):
+        with SummaryWriter(os.path.join(logdir, run)) as w:
+            writer = w._get_file_writer()
+            for j, tag in enumerate(HOSTILE_TAGS):
+                for step in (0, 1):
+                    img = image_chw(50 * k + 10 * j + step, height=16, width=16)
+                    png = png_bytes(img.transpose(1, 2, 0))
+                    writer.add_summary(_raw_image(tag, png, 16, 16, "tensorboardX"), step,
+                                       walltime=WALL0 + step)
+                    clip = chirp(800, 8000, 300.0 * (step + 1))
+                    writer.add_summary(audio(tag, clip, 8000), step, walltime=WALL0 + step)
+                    writer.add_summary(text(tag, f"run {k} at {step}"), step,
+                                       walltime=WALL0 + step)

@@ -17,7 +17,14 @@ import pytest
 import tbnb
 from tbnb.notebook.export import to_html
 from tests.ui._chromium import Chromium
-from tests.writers_media import HOSTILE_TEXTS, UI_STEPS, write_ui_media
+from tests.writers_media import (
+    HOSTILE_RUNS,
+    HOSTILE_TAGS,
+    HOSTILE_TEXTS,
+    UI_STEPS,
+    write_hostile_media,
+    write_ui_media,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -141,3 +148,25 @@ def test_dashboard_page_has_media_tabs(page: Any, logdir: Path, tmp_path: Path,
         tabs.filter(has_text=title).click()
         page.wait_for_function(READY_JS, arg=page.locator(f".tbnb-w-{key}").element_handle())
     page.screenshot(path=out_dir / "media_export_05_dashboard.png", full_page=True)
+
+
+@pytest.mark.parametrize("key", ["images", "audio", "text"])
+def test_hostile_run_and_tag_names_stay_text_in_the_page(page: Any, tmp_path: Path,
+                                                        out_dir: Path, key: str) -> None:
+    write_hostile_media(str(tmp_path / "hostile"))
+    build = {"images": tbnb.images, "audio": tbnb.audio, "text": tbnb.text}[key]
+    _open(page, to_html(build(tmp_path / "hostile"), tmp_path / f"{key}.html"))
+    root = page.locator(f".tbnb-w-{key}")
+    page.wait_for_function(READY_JS, arg=root.element_handle())
+    cards = root.locator(".tbnb-card")
+    assert sorted(cards.locator(".tbnb-card-run").all_text_contents()) == sorted(HOSTILE_RUNS * 2)
+    suffix = "/text_summary" if key == "text" else ""
+    summaries = root.locator(".tbnb-group > summary").all_text_contents()
+    groups = [g.rsplit(" ", 1)[0] for g in summaries]
+    assert sorted(groups) == sorted(tag + suffix for tag in HOSTILE_TAGS)
+    if key == "text":
+        shown = sorted(t.strip() for t in cards.locator(".tbnb-card-content").all_text_contents())
+        assert shown == sorted(f"run {k} at 1" for k in (0, 1) for _ in HOSTILE_TAGS)
+    assert page.locator(FORBIDDEN).count() == 0
+    assert page.evaluate("() => window.__pwned") is None
+    page.screenshot(path=out_dir / f"media_export_06_hostile_{key}.png", full_page=True)

@@ -25,13 +25,20 @@ import pytest
 from tests.ui._chromium import Chromium
 from tests.ui._lab import LabServer
 from tests.ui._session import CellDriver, open_notebook, run_all, tagged_notebook, wait_for_run_all
-from tests.writers_media import HOSTILE_TEXTS, UI_STEPS, write_ui_media
+from tests.writers_media import (
+    HOSTILE_RUNS,
+    HOSTILE_TAGS,
+    HOSTILE_TEXTS,
+    UI_STEPS,
+    write_hostile_media,
+    write_ui_media,
+)
 
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 90_000
 NB = "media.ipynb"
-CELLS = ["setup", "images", "audio", "text", "readback", "magic", "done"]
+CELLS = ["setup", "images", "audio", "text", "readback", "magic", "hostile", "done"]
 PIXELS_JS = "el => [...el.querySelectorAll('canvas.tbnb-img')].map(c => c.toDataURL()).join('|')"
 FORBIDDEN = (".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
              ".tbnb-root object, .tbnb-root embed")
@@ -96,6 +103,8 @@ def lab(chromium: Chromium, out_dir: Path,
     root = tmp_path_factory.mktemp("media_lab")
     logdir = root / "logs"
     write_ui_media(str(logdir))
+    hostile = root / "hostile"
+    write_hostile_media(str(hostile))
     nb = tagged_notebook("media views", {
         "setup": f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=False)",
         "images": "wi = tbnb.images(exp)\nwi",
@@ -103,6 +112,9 @@ def lab(chromium: Chromium, out_dir: Path,
         "text": "wt = tbnb.text(exp)\nwt",
         "readback": READBACK,
         "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
+        "hostile": f"H = {json.dumps(str(hostile))}\n"
+                   "for _build in (tbnb.images, tbnb.audio, tbnb.text):\n"
+                   "    display(_build(H))",
         "done": 'print("ALL_DONE")',
     })
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
@@ -343,6 +355,29 @@ def test_dashboard_has_the_media_tabs(lab: Lab) -> None:
     lab.shot(dash, "09_dashboard")
 
 
+def test_hostile_run_and_tag_names_show_as_text(lab: Lab) -> None:
+    cell = lab.cell("hostile")
+    for key in ("images", "audio", "text"):
+        root = cell.locator(f".tbnb-w-{key}")
+        lab.wait_ready(root, 4)
+        cards = root.locator(".tbnb-card")
+        assert cards.count() == 4
+        names = sorted(cards.locator(".tbnb-card-run").all_text_contents())
+        assert names == sorted(HOSTILE_RUNS * 2)
+        groups = [(g or "").rsplit(" ", 1)[0] for g in
+                  root.locator(".tbnb-group > summary").all_text_contents()]
+        suffix = "/text_summary" if key == "text" else ""
+        assert sorted(groups) == sorted(tag + suffix for tag in HOSTILE_TAGS)
+        assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.run)")) == sorted(
+            HOSTILE_RUNS * 2)
+    texts = cell.locator(".tbnb-w-text .tbnb-card-content").all_text_contents()
+    wanted = sorted(f"run {k} at 1" for k in (0, 1) for _ in HOSTILE_TAGS)
+    assert sorted(t.strip() for t in texts) == wanted
+    assert cell.locator(FORBIDDEN).count() == 0
+    assert lab.page.evaluate("() => window.__pwned") is None
+    lab.shot(cell, "11_hostile_names")
+
+
 def test_saved_notebook_keeps_the_media_shown(lab: Lab) -> None:
     lab.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     lab.page.wait_for_function(
@@ -351,7 +386,7 @@ def test_saved_notebook_keeps_the_media_shown(lab: Lab) -> None:
     state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     media = [e for e in state.values() if e.get("model_module") == "anywidget"
              and "_held" in e.get("state", {})]
-    assert len(media) == 6  # three views and the dashboard's three tabs
+    assert len(media) == 9  # six views and the dashboard's three tabs
     for entry in media:
         held = entry["state"]["_held"]
         assert held, "the items shown are saved"
