@@ -118,7 +118,7 @@ def test_saved_state_keeps_the_images_shown_within_the_budget() -> None:
     held = widget._held
     assert sorted(held) == [item_key("a", "img", 90, 0), item_key("b", "img", 90, 0)]
     assert widget.embedded == {"mode": "shown", "items": 2, "bytes": sum(
-        int(h["nbytes"]) for h in held.values()), "left_out": 0, "budget": 800_000}
+        int(h["nbytes"]) for h in held.values()), "left_out": 0, "budget": 600_000}
     widget.step = 30
     assert sorted(widget._held) == [item_key("a", "img", 30, 0), item_key("b", "img", 30, 0)]
     one = int(next(iter(widget._held.values()))["nbytes"])

@@ -69,7 +69,7 @@ def audio(
         ``run_filter``, ``tag_filter``, ``display`` (``"both"``, ``"waveform"``,
         ``"spectrogram"``), ``frequency_scale`` (``"linear"`` or ``"log"``),
         ``palette``, ``embed`` (``"shown"`` or ``"all"``) and ``max_embed_bytes``
-        (what a saved notebook or exported page keeps; default 800 KB). Anything else
+        (what a saved notebook or exported page keeps; default 600 KB). Anything else
         is a ``TypeError``.
     """
     check_kwargs("audio", dict(kw), AudioOptions.__annotations__)

@@ -70,7 +70,7 @@ def images(
         as logged), ``fit`` (``"fit"`` or ``"actual"``), ``size`` (card width in fit
         mode), ``pixelated`` (``"auto"``, ``"on"``, ``"off"``), ``palette``,
         ``embed`` (``"shown"`` or ``"all"``) and ``max_embed_bytes`` (what a saved
-        notebook or exported page keeps; default 800 KB). Anything else is a
+        notebook or exported page keeps; default 600 KB). Anything else is a
         ``TypeError``.
 
     Examples

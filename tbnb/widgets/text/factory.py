@@ -61,7 +61,7 @@ def text(
     **kw
         ``run_filter``, ``tag_filter``, ``palette``, ``embed`` (``"shown"`` or
         ``"all"``) and ``max_embed_bytes`` (what a saved notebook or exported page
-        keeps; default 800 KB). Anything else is a ``TypeError``.
+        keeps; default 600 KB). Anything else is a ``TypeError``.
     """
     check_kwargs("text", dict(kw), TextOptions.__annotations__)
     traits: dict[str, Any] = {**kw, "raw": bool(raw)}
