@@ -161,8 +161,10 @@ def spectrogram(samples: np.ndarray, columns: int, n_fft: int = 512,
                 floor_db: float = -80.0) -> np.ndarray:
     """Magnitude in dB (``[n_fft // 2 + 1, columns]``, relative to the loudest bin, floored).
 
-    One Hann-windowed frame of ``n_fft`` samples centred on each column's time (zero
-    padded at the ends), as ``js/src/widgets/audio/spectrum.js`` computes it.
+    One Hann-windowed frame of ``n_fft`` samples centred on each column's time, moved
+    inside the clip at its ends (zeros would add an onset: a broadband band at the edges;
+    a clip shorter than a frame is zero padded), as ``js/src/widgets/audio/spectrum.js``
+    computes it.
 
     Examples
     --------
@@ -175,10 +177,10 @@ def spectrogram(samples: np.ndarray, columns: int, n_fft: int = 512,
     n = len(samples)
     columns = max(int(columns), 1)
     window = np.hanning(n_fft + 1)[:-1].astype(np.float64)  # periodic Hann
-    padded = np.concatenate([np.zeros(n_fft // 2), samples.astype(np.float64),
-                             np.zeros(n_fft // 2)])
+    padded = np.concatenate([samples.astype(np.float64), np.zeros(n_fft)])
     centres = ((np.arange(columns) + 0.5) * n / columns).astype(np.int64)
-    frames = np.stack([padded[c:c + n_fft] for c in centres]) * window
+    starts = np.clip(centres - n_fft // 2, 0, max(n - n_fft, 0))
+    frames = np.stack([padded[s:s + n_fft] for s in starts]) * window
     mags = np.abs(np.fft.rfft(frames, axis=1)).T
     db = 20 * np.log10(np.maximum(mags, 1e-12))
     top = db.max() if db.size else 0.0

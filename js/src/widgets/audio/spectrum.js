@@ -89,11 +89,13 @@ export function spectrogram(samples, columns, { nfft = 512, floorDb = -80 } = {}
   const re = new Float64Array(nfft);
   const im = new Float64Array(nfft);
   let top = Number.NEGATIVE_INFINITY;
+  const last = Math.max(n - nfft, 0); // frames stay inside the clip: no onset at the ends
   for (let c = 0; c < cols; c++) {
     const centre = Math.floor(((c + 0.5) * n) / cols);
+    const start = Math.min(Math.max(centre - half, 0), last);
     for (let i = 0; i < nfft; i++) {
-      const at = centre - half + i;
-      re[i] = at >= 0 && at < n ? samples[at] * window[i] : 0;
+      const at = start + i;
+      re[i] = at < n ? samples[at] * window[i] : 0;
       im[i] = 0;
     }
     fft(re, im);
