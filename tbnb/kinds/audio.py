@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
 from tbnb.kinds.images import sample_rows
 
 KEY = "audio"
@@ -90,5 +90,6 @@ KIND = Kind(
     normalize=normalize,
     rows=rows,
     counted=True,
+    tab=Tab("Audio", "tbnb.widgets.audio:audio"),
     tbparse=("audio", "tensors"),
 )

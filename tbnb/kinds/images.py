@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
 from tbnb.kinds.blob import Blob
 
 KEY = "images"
@@ -105,5 +105,6 @@ KIND = Kind(
     normalize=normalize,
     rows=rows,
     counted=True,
+    tab=Tab("Images", "tbnb.widgets.images:images"),
     tbparse=("images", "tensors"),
 )

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, TagMetadata, column_rows
+from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
 
 KEY = "text"
 
@@ -48,5 +48,6 @@ KIND = Kind(
     normalize=normalize,
     rows=column_rows("text"),
     counted=True,
+    tab=Tab("Text", "tbnb.widgets.text:text"),
     tbparse=("text",),
 )

@@ -168,7 +168,7 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
         "default-src 'none'; "
         f"script-src 'nonce-{nonce}' blob:; "
         "style-src 'unsafe-inline'; "
-        "img-src data: blob:; font-src data:; connect-src 'none'; "
+        "img-src data: blob:; media-src blob:; font-src data:; connect-src 'none'; "
         "base-uri 'none'; form-action 'none'"
     )
     return (
