@@ -276,39 +276,6 @@ def test_saved_notebook_size_budget(session: Session) -> None:
     assert beyond_data <= TEN_WIDGETS_BUDGET, sizes
 
 
-def test_saved_notebook_reopens_with_the_saved_state(session: Session) -> None:
-    """A saved notebook opened again shows each widget as saved, before any cell runs.
-
-    The kernel that opens with it is a new one, holding none of the widgets: what is
-    drawn comes from the notebook's saved widget state alone. (With no kernel at all
-    JupyterLab draws no widget, ipywidgets #3773; the exported page is that case.)
-    """
-    from playwright.sync_api import expect
-
-    saved = (session.root / NB).read_text(encoding="utf-8")
-    assert json.loads(saved)["metadata"]["widgets"]  # saved by the previous test
-    (session.root / "reopened.ipynb").write_text(saved, encoding="utf-8")  # trusted: same text
-    expected_smoothing = session.readback()["smoothing"]
-    page = session.browser.context.new_page()
-    try:
-        open_notebook(page, session.lab.url("/lab/tree/reopened.ipynb"), "reopened.ipynb")
-        panel = page.locator(".jp-NotebookPanel:visible")
-        w = panel.locator(".jp-Cell").nth(CELL["scalars"]).locator(".tbnb-w-scalars")
-        loss = w.locator('.tbnb-chart[data-tag="train/loss"]')
-        expect(loss).to_have_attribute("data-series-count", str(len(RUNS)),
-                                       timeout=TIMEOUT_MS)
-        # the state as saved (the smoothing the earlier tests dragged to), not the default
-        smoothing = float(w.locator("input.tbnb-smoothing").input_value())
-        assert smoothing == pytest.approx(expected_smoothing, abs=1e-6)
-        dash = panel.locator(".jp-Cell").nth(CELL["magic"]).locator(".tbnb-dashboard")
-        expect(dash.locator(".tbnb-w-scalars .tbnb-chart").first).to_be_visible()
-        many = panel.locator(".jp-Cell").nth(CELL["many"]).locator(".tbnb-w-scalars")
-        expect(many).to_have_count(10)
-        page.screenshot(path=session.out / "lab_09_reopened.png", full_page=True)
-    finally:
-        page.close()
-
-
 def test_no_console_errors_and_nothing_left_localhost(session: Session) -> None:
     log = session.browser.log
     session.page.screenshot(path=session.out / "lab_08_final.png", full_page=True)
