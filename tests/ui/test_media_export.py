@@ -143,7 +143,7 @@ def test_dashboard_page_has_media_tabs(page: Any, logdir: Path, tmp_path: Path,
     finally:
         dash.close()
     tabs = page.locator(".tbnb-export-tabbar button")
-    assert tabs.all_text_contents() == ["Images", "Audio", "Text"]
+    assert tabs.all_text_contents() == ["Images", "Audio", "Text", "Runs"]
     for title, key in (("Audio", "audio"), ("Text", "text"), ("Images", "images")):
         tabs.filter(has_text=title).click()
         page.wait_for_function(READY_JS, arg=page.locator(f".tbnb-w-{key}").element_handle())
