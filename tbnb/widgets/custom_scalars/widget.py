@@ -24,7 +24,7 @@ from tbnb.kinds.custom_scalars import Layout
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore
 from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.custom_scalars.prepare import MARGIN_SEP, margin_frame, plain_keys, resolve
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.scalars.prepare import (
@@ -45,7 +45,7 @@ __all__ = ["CustomScalarsWidget"]
 X_MODES = ("step", "relative", "wall")
 
 
-class CustomScalarsWidget(LiveWidget):
+class CustomScalarsWidget(LiveWidget, RunColored):
     """Custom-scalars charts (traits only; build it with :func:`custom_scalars`).
 
     Traits (synced with the browser)
@@ -80,8 +80,6 @@ class CustomScalarsWidget(LiveWidget):
     x_axis = t.Unicode("step").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
     run_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     charts = t.List(t.Dict()).tag(sync=True)
     log_y = t.List(t.Unicode()).tag(sync=True)
     height = t.Int(220).tag(sync=True)
@@ -112,23 +110,12 @@ class CustomScalarsWidget(LiveWidget):
             raise t.TraitError(f"x must be 'step', 'relative' or 'wall', got {value!r}")
         return value
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
     @t.validate("max_points")
     def _valid_points(self, proposal: Any) -> int:
         value = int(proposal["value"])
         if value < 4:
             raise t.TraitError(f"max_points must be >= 4, got {value}")
         return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        self._recolor()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -18,7 +18,7 @@ import traitlets as t
 
 from tbnb.analysis.graph import ModelGraph
 from tbnb.analysis.graph.attrs import shapes_text
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.graphs.prepare import (
     COLOR_MODES,
     default_expanded,
@@ -39,7 +39,7 @@ __all__ = ["GraphWidget"]
 _FULL_ATTR = 20_000
 
 
-class GraphWidget(LiveWidget):
+class GraphWidget(LiveWidget, RunColored):
     """A model graph explorer (build it with :func:`tbnb.graph`).
 
     Traits (synced with the browser)
@@ -84,8 +84,6 @@ class GraphWidget(LiveWidget):
     profiles = t.List(t.Unicode()).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
     run_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     height = t.Int(560).tag(sync=True)
     message = t.Unicode("").tag(sync=True)
     _graph = t.Dict().tag(sync=True, **tree_serialization)
@@ -108,15 +106,7 @@ class GraphWidget(LiveWidget):
             raise t.TraitError(f"color_by must be one of {list(COLOR_MODES)}, got {value!r}")
         return value
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
+    def _recolor(self) -> None:
         self.run_colors = run_colors(self._graphs.runs, self.palette)
 
     @t.observe("run", "tag", "stats_tag")

@@ -16,7 +16,7 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.analysis.runinfo import SECTIONS, diff_runs
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.metadata.prepare import DEFAULT_SECTIONS, runs_payload
 from tbnb.widgets.serializers import tree_serialization
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["RunsWidget"]
 
 
-class RunsWidget(LiveWidget):
+class RunsWidget(LiveWidget, RunColored):
     """Run information (build it with :func:`tbnb.runs`).
 
     Traits (synced with the browser)
@@ -54,8 +54,6 @@ class RunsWidget(LiveWidget):
     table_filter = t.Unicode("").tag(sync=True)
     sections = t.List(t.Unicode(), default_value=list(DEFAULT_SECTIONS)).tag(sync=True)
     only_differences = t.Bool(True).tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     page_size = t.Int(25).tag(sync=True)
     _table = t.Dict().tag(sync=True, **tree_serialization)
 
@@ -74,15 +72,7 @@ class RunsWidget(LiveWidget):
             raise t.TraitError(f"unknown sections {unknown}; sections: {list(SECTIONS)}")
         return value
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
+    def _recolor(self) -> None:
         if self._ready:
             self.run_colors = run_colors(list(self._info.index), self.palette)
 

@@ -24,7 +24,7 @@ import traitlets as t
 
 from tbnb.analysis.pr_curves import curve_problems, pr_table, roc_points
 from tbnb.warnings import DataWarning
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.pr_curves.prepare import (
     CurveIndex,
@@ -46,7 +46,7 @@ __all__ = ["PrCurvesWidget"]
 VIEWS = ("pr", "roc")
 
 
-class PrCurvesWidget(LiveWidget):
+class PrCurvesWidget(LiveWidget, RunColored):
     """PR (or ROC) curves of many runs (traits only; build it with :func:`pr_curves`).
 
     Traits (synced with the browser)
@@ -81,8 +81,6 @@ class PrCurvesWidget(LiveWidget):
     selected_runs = t.List(t.Unicode()).tag(sync=True)
     run_filter = t.Unicode("").tag(sync=True)
     tag_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     charts = t.List(t.Dict()).tag(sync=True)
     height = t.Int(260).tag(sync=True)
     max_curves = t.Int(2000).tag(sync=True)
@@ -97,23 +95,12 @@ class PrCurvesWidget(LiveWidget):
             raise t.TraitError(f"view must be 'pr' or 'roc', got {proposal['value']!r}")
         return value
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
     @t.validate("max_curves")
     def _valid_max(self, proposal: Any) -> int:
         value = int(proposal["value"])
         if value < 1:
             raise t.TraitError(f"max_curves must be >= 1, got {value}")
         return value
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        self._recolor()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
