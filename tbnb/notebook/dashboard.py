@@ -1,93 +1,33 @@
-"""The dashboard: one tab per kind of data present, built from the kind registry.
+"""The dashboard: one tab per kind of data present, one run selection for all of them.
 
-A kind gets a tab by declaring one (:attr:`tbnb.kinds.base.Kind.tab`): the title,
-the widget builder (``"module:function"``, imported when the tab is built, so the
-dashboard loads only the widgets it shows) and whether it follows live reloads.
+Tabs come from the kind registry (:mod:`tbnb.notebook.tabs`) and are built when first
+opened. A bar above them (:class:`tbnb.widgets.selection.RunSelectionWidget`) is the one
+run selector: every tab that shows runs follows it, a run has one colour everywhere,
+and the hparams tab's selection filters every tab.
 
 Examples
 --------
->>> titles = [spec.title for spec in tabs()]
->>> titles[0], "HParams" in titles
-('Scalars', True)
+>>> from tbnb.notebook.tabs import tabs
+>>> [spec.title for spec in tabs()][:2]
+['Scalars', 'Custom scalars']
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import ipywidgets
 
-from tbnb.kinds import KINDS, Kind
 from tbnb.loader.overview import time_span
 from tbnb.loader.report import plural
+from tbnb.notebook.tabs import LazyTabs, LazyViews, TabSpec, tabs
+from tbnb.widgets.selection import RunSelectionWidget, follow_hparams, share_runs
 
-__all__ = ["LINKS", "Dashboard", "TabSpec", "tabs"]
-
-
-@dataclass(frozen=True)
-class TabSpec:
-    """One dashboard tab: the kind it shows and how to build its widget."""
-
-    kind: Kind
-
-    @property
-    def key(self) -> str:
-        """The kind's key (``dash.views[key]``)."""
-        return self.kind.key
-
-    @property
-    def title(self) -> str:
-        """The tab label."""
-        assert self.kind.tab is not None
-        return self.kind.tab.title
-
-    def shown_for(self, experiment: Any) -> bool:
-        """Whether ``experiment`` has data for this tab."""
-        tab = self.kind.tab
-        assert tab is not None
-        frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(
-            experiment, self.key, None)
-        if frame is None:
-            return False
-        if tab.shown is not None:
-            return bool(tab.shown(frame))
-        return len(frame) > 0
-
-    def build(self, experiment: Any, *, refresh: float | None) -> ipywidgets.Widget:
-        """Build this tab's widget for ``experiment``."""
-        tab = self.kind.tab
-        assert tab is not None
-        function = _resolve(tab.factory)
-        if tab.live:
-            return function(experiment, refresh=refresh)
-        return function(experiment)
-
-
-def tabs() -> list[TabSpec]:
-    """Every kind's tab, in the registry's order."""
-    return [TabSpec(kind) for kind in KINDS.values() if kind.tab is not None]
-
-
-def _resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
-    if isinstance(target, str):
-        module, _, name = target.partition(":")
-        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
-        return function
-    return target
-
-
-#: Links between tabs present together: ``(source kind, target kind, function)``,
-#: called as ``function(views[source], views[target])``. Brushing runs in the
-#: hparams tab shows only those runs in the scalars tab.
-LINKS: list[tuple[str, str, str | Callable[..., Any]]] = [
-    ("hparams", "scalars", "tbnb.widgets.hparams:link"),
-]
+__all__ = ["Dashboard", "TabSpec", "tabs"]
 
 
 def check_regex(name: str, pattern: str | None) -> None:
@@ -112,13 +52,18 @@ def check_refresh(refresh: float | None) -> float | None:
 class Dashboard(ipywidgets.VBox):
     """Every kind of data in a logdir, one tab per kind, inline in the notebook.
 
+    Tabs are built when first opened; one run selector above them decides the runs
+    every tab shows (a run has one colour in every tab), and a selection in the
+    HParams tab filters every tab.
+
     Parameters
     ----------
     source : str, path-like or tbnb.Experiment
         A logdir (local path, ``~`` expanded, or any fsspec URL such as
         ``s3://bucket/runs``) or an already loaded experiment.
     refresh : float, optional
-        Poll for new data every ``refresh`` seconds (each tab sends only new points).
+        Poll for new data every ``refresh`` seconds (each built tab sends only new
+        points; one poller for the experiment).
     runs, tags : str, optional
         Regular expressions: load only matching runs / tags (when ``source`` is a
         logdir).
@@ -127,10 +72,13 @@ class Dashboard(ipywidgets.VBox):
     ----------
     experiment : tbnb.Experiment
         The data shown.
-    views : dict of str to ipywidgets.Widget
-        The widget of each tab, by kind (``dash.views["scalars"]``).
+    views : Mapping of str to ipywidgets.Widget
+        The widget of each tab, by kind (``dash.views["scalars"]``), built when first
+        asked for; ``dash.views.built`` holds those built so far.
+    selection : tbnb.widgets.selection.RunSelectionWidget
+        The run selection every tab follows (``dash.selection.selected_runs``).
     links : list
-        The links made between tabs (see :data:`LINKS`).
+        The links made between the selection and the tabs built so far.
     tab : ipywidgets.Tab
         The tab container.
 
@@ -141,7 +89,12 @@ class Dashboard(ipywidgets.VBox):
     >>> dash = tbnb.Dashboard(sample_logdir())
     >>> list(dash.views)[:2]
     ['scalars', 'hparams']
+    >>> list(dash.views.built)
+    ['scalars']
     >>> dash.views["scalars"].smoothing = 0.9
+    >>> dash.selection.selected_runs = dash.experiment.runs[:1]
+    >>> dash.views["scalars"].selected_runs == dash.experiment.runs[:1]
+    True
     >>> dash.close()
     """
 
@@ -175,26 +128,46 @@ class Dashboard(ipywidgets.VBox):
                 f"got {type(source).__name__}"
             )
         self.experiment = experiment
-        self.views: dict[str, ipywidgets.Widget] = {}
         self.filters = {"runs": runs, "tags": tags}
+        self._refresh = refresh
+        self.links: list[Any] = []
+        self.selection = RunSelectionWidget.of([str(r) for r in getattr(experiment, "runs", [])])
+        if hasattr(experiment, "reload"):
+            self.selection.follow(experiment)
         present = [spec for spec in tabs() if spec.shown_for(experiment)]
-        for spec in present:
-            self.views[spec.key] = spec.build(experiment, refresh=refresh)
-        self.links: list[Any] = [
-            _resolve(function)(self.views[source_kind], self.views[target_kind])
-            for source_kind, target_kind, function in LINKS
-            if source_kind in self.views and target_kind in self.views
-        ]
-        self.tab = ipywidgets.Tab(
-            children=[self.views[spec.key] for spec in present],
-            titles=[spec.title for spec in present],
-        )
-        self.tab.add_class("tbnb-dashboard-tabs")
+        self._tabs = LazyTabs(present, self._build_tab)
+        self.views = LazyViews(self._tabs)
+        self.tab = self._tabs.tab
         header = ipywidgets.HTML(self._header_html(location, present))
         header.add_class("tbnb-dashboard-header")
-        children = [header, self.tab] if present else [header]
+        children = [header, self.selection, self.tab] if present else [header]
         super().__init__(children=children)
         self.add_class("tbnb-dashboard")
+
+    def _build_tab(self, spec: TabSpec) -> ipywidgets.Widget:
+        view = spec.build(self.experiment, refresh=self._refresh)
+        if spec.key == "hparams":
+            self.links += follow_hparams(self.selection, view)
+        elif hasattr(view, "selected_runs") and getattr(view, "follows_run_selection", True):
+            self.links += share_runs(self.selection, view)
+            view.add_class("tbnb-shared-runs")
+        return view
+
+    def build_all(self) -> None:
+        """Build every tab not built yet (an exported page or report shows them all)."""
+        self._tabs.build_all()
+
+    def to_html(self, path: str | os.PathLike[str], *, title: str = "tbnb",
+                overwrite: bool = False) -> Path:
+        """Write every tab, interactive, to one self-contained HTML page.
+
+        See :func:`tbnb.notebook.export.to_html` (which this calls after building every
+        tab).
+        """
+        from tbnb.notebook.export import to_html
+
+        self.build_all()
+        return to_html(self, path, title=title, overwrite=overwrite)
 
     def close(self) -> None:
         """Close the dashboard and every tab's widget (which also stops polling)."""
@@ -206,13 +179,14 @@ class Dashboard(ipywidgets.VBox):
             unlink = getattr(link, "unlink", None)
             if callable(unlink):
                 unlink()
-        for view in getattr(self, "views", {}).values():
-            view.close()
-        tab = getattr(self, "tab", None)
-        if tab is not None:
-            tab.close()
-            for child in self.children:
-                child.close()
+        lazy = getattr(self, "_tabs", None)
+        if lazy is not None:
+            lazy.close()
+        selection = getattr(self, "selection", None)
+        if selection is not None:
+            selection.close()
+        for child in getattr(self, "children", ()):
+            child.close()
         super().close()
 
     def _header_html(self, location: str, present: list[TabSpec]) -> str:

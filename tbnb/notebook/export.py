@@ -81,6 +81,9 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
     for view in views:
         if not isinstance(view, Widget):
             raise TypeError(f"expected an ipywidgets/anywidget widget, got {type(view).__name__}")
+        build_all = getattr(view, "build_all", None)  # a dashboard's tabs not opened yet
+        if callable(build_all):
+            build_all()
     # drop_defaults=False: anywidget's _esm is a default-valued trait.
     state = dependency_state(views, drop_defaults=False)
     modules: list[str] = []

@@ -103,7 +103,8 @@ def test_dashboard_from_logdir(logdir: Path) -> None:
     assert type(scal).__name__ == "ScalarsWidget"
     assert type(hp).__name__ == "HParamsWidget"
     assert dash.tab.titles == tuple(spec.title for spec in expected)
-    assert dash.tab.children == tuple(dash.views.values())
+    views = list(dash.views.values())  # builds every tab
+    assert [page.children[0] for page in dash.tab.children] == views
     assert "tbnb-dashboard" in dash._dom_classes
     shown = set(scal.data["run"])
     assert set(SPEC.run_names()) <= shown
@@ -129,7 +130,7 @@ def test_dashboard_from_experiment(logdir: Path) -> None:
 def test_hparams_selection_drives_scalars(logdir: Path) -> None:
     dash = Dashboard(logdir)
     hp, scal = dash.views["hparams"], dash.views["scalars"]
-    assert len(dash.links) == 1
+    assert len(dash.links) == 4  # scalars <-> selection (Python, browser); hparams -> selection
     hp.brush("lr", (0.005, 1.0))  # the lr=0.01 runs only
     assert set(hp.selected_runs) >= {"lr=0.01,seed=0", "lr=0.01,seed=1"}
     data = scal.data
@@ -185,7 +186,7 @@ def test_no_hparams_tab_for_metrics_alone(tmp_path: Path) -> None:
     dash = Dashboard(tmp_path)
     assert dash.tab.titles[0] == "Scalars"
     assert "HParams" not in dash.tab.titles
-    assert dash.links == []
+    assert len(dash.links) == 2  # the scalars tab and the run selection (Python, browser)
 
 
 def test_header_escapes_paths(tmp_path: Path) -> None:
@@ -213,6 +214,8 @@ def test_a_kind_declares_its_tab(
     dash = Dashboard(logdir)
     assert "Text (test)" in dash.tab.titles
     assert "Audio (test)" not in dash.tab.titles  # the sample has no audio: no tab
+    assert calls == []  # built when first opened
+    dash.tab.selected_index = dash.tab.titles.index("Text (test)")
     assert len(calls) == 1
     assert calls[0][1] is None
     assert dash.views["text"].value == f"{len(dash.experiment.text)} texts"

@@ -2,7 +2,8 @@
 // cut), "all"/"none", and a regex filter, bound to the model's `selected_runs` (and
 // `run_filter`) traits. A run is selected when toggled on and matching the filter; a run
 // the filter hides stays toggled, so clearing the filter brings it back. A selection made
-// elsewhere (Python, a linked view) resets the toggles.
+// elsewhere (Python, a linked view) resets the toggles; a group is on when any of its
+// members is selected. Selected runs the selector does not list stay selected.
 
 import { runColor } from "../color/palettes.js";
 import { el } from "../core/dom.js";
@@ -60,8 +61,10 @@ export class RunSelector {
       this.commit();
     });
     view.listen("change:selected_runs", () => {
-      if (!sameList(this.model.get("selected_runs") || [], this.selection())) this.fromSelection();
+      const fromElsewhere = !sameList(this.model.get("selected_runs") || [], this.selection());
+      if (fromElsewhere) this.fromSelection();
       this.refresh();
+      if (fromElsewhere) this.onChange(); // Python, a linked view or a dashboard's selection
     });
     view.listen("change:run_filter", () => {
       this.filter.set(this.model.get("run_filter") || "");
@@ -103,13 +106,20 @@ export class RunSelector {
   fromSelection() {
     const { re } = compileFilter(this.model.get("run_filter") || "");
     const selected = new Set(this.model.get("selected_runs") || []);
-    this.toggled = new Set(this.runs.filter((r) => selected.has(r) || !matches(re, r)));
+    const on = (/** @type {string} */ r) => selected.has(r) || (this.members[r] || []).some((m) => selected.has(m));
+    this.toggled = new Set(this.runs.filter((r) => on(r) || !matches(re, r)));
   }
 
-  /** The runs toggled on and matching the filter, in order. */
+  /**
+   * The runs toggled on and matching the filter, in order; then the selected runs this
+   * selector does not list, kept as they are (a dashboard's tabs share one selection, and
+   * a tab lists only its own runs).
+   */
   selection() {
     const { re } = compileFilter(this.model.get("run_filter") || "");
-    return this.runs.filter((r) => this.toggled.has(r) && matches(re, r));
+    const listed = new Set(this.runs);
+    const others = (this.model.get("selected_runs") || []).filter((r) => !listed.has(r));
+    return [...this.runs.filter((r) => this.toggled.has(r) && matches(re, r)), ...others];
   }
 
   /** Write the selection to the model and tell the owner. */

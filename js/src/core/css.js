@@ -24,6 +24,7 @@ export const KIT_CSS = `
 .tbnb-root .tbnb-legend-item input{margin:1px 0 0 0;flex:0 0 auto}
 .tbnb-root .tbnb-legend-item.tbnb-filtered-out{display:none}
 .tbnb-root .tbnb-members{opacity:.6;font-size:10px;white-space:nowrap}
+.tbnb-root:is(.tbnb-shared-runs *) .tbnb-side,.tbnb-root:is(.tbnb-shared-runs *) .tbnb-run-filter{display:none}
 .tbnb-root .tbnb-canvas-stack{position:relative;width:100%}
 .tbnb-root .tbnb-canvas-stack canvas{display:block}
 .tbnb-root .tbnb-canvas-stack canvas+canvas{position:absolute;left:0;top:0}

@@ -277,7 +277,12 @@ class Manager {
     return node;
   }
 
-  /** @param {Model} model @param {HTMLElement} node */
+  /**
+   * Tabs as screen readers and keyboards expect (WAI-ARIA tabs pattern): a tablist of
+   * tab buttons, each controlling a tabpanel; arrow keys, Home and End move between tabs
+   * (selection follows focus); only the selected tab is in the Tab order.
+   * @param {Model} model @param {HTMLElement} node
+   */
   async renderTabs(model, node) {
     node.classList.add("tbnb-export-tabs");
     const bar = el("div", { class: "tbnb-export-tabbar", role: "tablist" });
@@ -287,26 +292,49 @@ class Manager {
     const panels = [];
     /** @type {HTMLButtonElement[]} */
     const buttons = [];
-    const select = (/** @type {number} */ index) => {
+    const select = (/** @type {number} */ index, focus = false) => {
       panels.forEach((p, i) => {
         p.hidden = i !== index;
       });
       buttons.forEach((b, i) => {
         b.setAttribute("aria-selected", String(i === index));
+        b.tabIndex = i === index ? 0 : -1;
       });
+      if (focus) buttons[index]?.focus();
       model.set("selected_index", index);
     };
     const children = model.get("children") || [];
+    const base = `tbnb-tabs-${model.model_id}`;
     for (let i = 0; i < children.length; i++) {
-      const button = el("button", { type: "button", role: "tab", text: titles[i] || `Tab ${i + 1}` });
+      const button = el("button", {
+        type: "button",
+        role: "tab",
+        id: `${base}-tab-${i}`,
+        "aria-controls": `${base}-panel-${i}`,
+        text: titles[i] || `Tab ${i + 1}`,
+      });
       button.addEventListener("click", () => select(i));
       bar.append(button);
       buttons.push(button);
-      const panel = el("div", { class: "tbnb-export-tabpanel" });
+      const panel = el("div", {
+        class: "tbnb-export-tabpanel",
+        role: "tabpanel",
+        id: `${base}-panel-${i}`,
+        "aria-labelledby": `${base}-tab-${i}`,
+      });
       node.append(panel);
       panels.push(panel);
       await this.render(children[i], panel);
     }
+    bar.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
+      const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (e.target));
+      if (at < 0) return;
+      const n = buttons.length;
+      const next = { ArrowRight: at + 1, ArrowLeft: at - 1 + n, Home: 0, End: n - 1 }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      select(next % n, true);
+    });
     const initial = model.get("selected_index");
     select(Number.isInteger(initial) ? initial : 0);
   }

@@ -71,6 +71,8 @@ class GraphWidget(LiveWidget, RunColored):
     """
 
     _widget_key = "graphs"
+    #: A dashboard keeps ``selected_runs`` (runs whose step statistics are shown) its own.
+    follows_run_selection = False
 
     graphs = t.List(t.Dict()).tag(sync=True)
     run = t.Unicode("").tag(sync=True)

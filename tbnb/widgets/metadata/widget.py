@@ -48,6 +48,8 @@ class RunsWidget(LiveWidget, RunColored):
     """
 
     _widget_key = "metadata"
+    #: A dashboard keeps ``selected_runs`` (the runs compared side by side) its own.
+    follows_run_selection = False
 
     selected_runs = t.List(t.Unicode()).tag(sync=True)
     run_filter = t.Unicode("").tag(sync=True)

@@ -296,6 +296,8 @@ class ScalarsWidget(LiveWidget, RunColored):
         if store is None:
             return []
         selected = set(self.selected_runs)
+        # A group (aggregating) is shown when it or any of its runs is selected.
+        selected |= {g for g, runs in self._members.items() if selected.intersection(runs)}
         try:
             tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
         except re.error:

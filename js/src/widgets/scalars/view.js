@@ -209,6 +209,10 @@ export class ScalarsView extends View {
     const store = this.store;
     const tagRe = compileFilter(this.model.get("tag_filter") || "").re;
     const selected = new Set(this.model.get("selected_runs") || []);
+    // A group (aggregating) is drawn when it or any of its runs is selected.
+    for (const [group, runs] of Object.entries(store.members || {})) {
+      if (runs.some((r) => selected.has(r))) selected.add(group);
+    }
     for (const p of this.panels.values()) {
       p.tags = p.spec.tags.filter((t) => matches(tagRe, t));
       p.records = [];

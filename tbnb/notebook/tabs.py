@@ -1,0 +1,189 @@
+"""The dashboard's tabs: one per kind present, each built when first opened.
+
+A kind gets a tab by declaring one (:attr:`tbnb.kinds.base.Kind.tab`): the title, the
+widget builder (``"module:function"``, imported when the tab is built, so the dashboard
+loads only the widgets it shows) and whether it follows live reloads. :class:`LazyTabs`
+holds an ``ipywidgets.Tab`` whose pages are boxes; a page's widget is built the first
+time its tab is selected (or asked for through :class:`LazyViews`), so a dashboard of
+twelve kinds costs one widget until the user looks further.
+
+Examples
+--------
+>>> titles = [spec.title for spec in tabs()]
+>>> titles[0], "HParams" in titles
+('Scalars', True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import importlib
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets
+
+from tbnb.kinds import KINDS, Kind
+
+__all__ = ["LazyTabs", "LazyViews", "TabSpec", "tabs"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TabSpec:
+    """One dashboard tab: the kind it shows and how to build its widget."""
+
+    kind: Kind
+
+    @property
+    def key(self) -> str:
+        """The kind's key (``dash.views[key]``)."""
+        return self.kind.key
+
+    @property
+    def title(self) -> str:
+        """The tab label."""
+        assert self.kind.tab is not None
+        return self.kind.tab.title
+
+    def shown_for(self, experiment: Any) -> bool:
+        """Whether ``experiment`` has data for this tab."""
+        tab = self.kind.tab
+        assert tab is not None
+        frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(
+            experiment, self.key, None)
+        if frame is None:
+            return False
+        if tab.shown is not None:
+            return bool(tab.shown(frame))
+        return len(frame) > 0
+
+    def build(self, experiment: Any, *, refresh: float | None) -> ipywidgets.Widget:
+        """Build this tab's widget for ``experiment``."""
+        tab = self.kind.tab
+        assert tab is not None
+        function = resolve(tab.factory)
+        if tab.live:
+            return function(experiment, refresh=refresh)
+        return function(experiment)
+
+
+def tabs() -> list[TabSpec]:
+    """Every kind's tab, in the registry's order."""
+    return [TabSpec(kind) for kind in KINDS.values() if kind.tab is not None]
+
+
+def resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The function ``"module:name"`` names (imported now), or ``target`` itself."""
+    if isinstance(target, str):
+        module, _, name = target.partition(":")
+        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+        return function
+    return target
+
+
+class LazyTabs:
+    """An ``ipywidgets.Tab`` whose pages are built when first selected.
+
+    Parameters
+    ----------
+    specs
+        The tabs, in order.
+    build
+        Builds the widget of one tab (called once per tab).
+    """
+
+    def __init__(self, specs: list[TabSpec],
+                 build: Callable[[TabSpec], ipywidgets.Widget]) -> None:
+        self.specs = specs
+        self._build = build
+        self.built: dict[str, ipywidgets.Widget] = {}
+        self.pages = [self._page(spec) for spec in specs]
+        self.tab = ipywidgets.Tab(children=self.pages, titles=[s.title for s in specs])
+        self.tab.add_class("tbnb-dashboard-tabs")
+        self.tab.observe(self._on_select, "selected_index")
+        if specs:
+            self.view(specs[0].key)
+
+    @staticmethod
+    def _page(spec: TabSpec) -> ipywidgets.VBox:
+        note = ipywidgets.HTML(f"<i>{html.escape(spec.title)}: building&hellip;</i>")
+        page = ipywidgets.VBox([note], layout=ipywidgets.Layout(width="100%"))
+        page.add_class("tbnb-dashboard-page")
+        return page
+
+    def _on_select(self, change: Any) -> None:
+        index = change["new"]
+        if isinstance(index, int) and 0 <= index < len(self.specs):
+            # A failure is logged and shown on the page; the other tabs keep working.
+            with contextlib.suppress(Exception):
+                self.view(self.specs[index].key)
+
+    def view(self, key: str) -> ipywidgets.Widget:
+        """The widget of tab ``key``, built now if it was not yet."""
+        if key in self.built:
+            return self.built[key]
+        index = next((i for i, s in enumerate(self.specs) if s.key == key), None)
+        if index is None:
+            raise KeyError(f"no {key!r} tab; tabs: {[s.key for s in self.specs]}")
+        spec = self.specs[index]
+        try:
+            widget = self._build(spec)
+        except Exception as err:  # one tab's failure leaves the others working
+            log.exception("tbnb: building the %s tab failed", spec.title)
+            message = html.escape(f"{type(err).__name__}: {err}")
+            self.pages[index].children = (ipywidgets.HTML(
+                f"<b>{html.escape(spec.title)}</b> could not be shown: <code>{message}</code>"),)
+            raise
+        self.built[key] = widget
+        self.pages[index].children = (widget,)
+        return widget
+
+    def build_all(self) -> None:
+        """Build every tab not built yet (an exported page shows them all)."""
+        for spec in self.specs:
+            if spec.key not in self.built:
+                try:
+                    self.view(spec.key)
+                except Exception:
+                    continue
+
+    def close(self) -> None:
+        """Close the tab container, its pages and every built widget."""
+        for widget in self.built.values():
+            widget.close()
+        for page in self.pages:
+            for child in page.children:
+                child.close()
+            page.close()
+        self.tab.close()
+
+
+class LazyViews(Mapping[str, ipywidgets.Widget]):
+    """``dash.views``: every present tab's widget by kind, built on first access."""
+
+    def __init__(self, tabs: LazyTabs) -> None:
+        self._tabs = tabs
+
+    def __getitem__(self, key: str) -> ipywidgets.Widget:
+        if key not in self:
+            raise KeyError(key)
+        return self._tabs.view(key)
+
+    def __contains__(self, key: object) -> bool:
+        return any(spec.key == key for spec in self._tabs.specs)
+
+    def __iter__(self) -> Iterator[str]:
+        return (spec.key for spec in self._tabs.specs)
+
+    def __len__(self) -> int:
+        return len(self._tabs.specs)
+
+    @property
+    def built(self) -> dict[str, ipywidgets.Widget]:
+        """The widgets built so far, by kind."""
+        return dict(self._tabs.built)
