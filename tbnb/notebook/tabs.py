@@ -5,7 +5,8 @@ widget builder (``"module:function"``, imported when the tab is built, so the da
 loads only the widgets it shows) and whether it follows live reloads. :class:`LazyTabs`
 holds an ``ipywidgets.Tab`` whose pages are boxes; a page's widget is built the first
 time its tab is selected (or asked for through :class:`LazyViews`), so a dashboard of
-twelve kinds costs one widget until the user looks further.
+twelve kinds costs one widget until the user looks further. The other tabs' modules are
+imported in a background thread meanwhile.
 
 Examples
 --------
@@ -20,6 +21,7 @@ import contextlib
 import html
 import importlib
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +110,20 @@ class LazyTabs:
         self.tab.observe(self._on_select, "selected_index")
         if specs:
             self.view(specs[0].key)
+        self._warm = threading.Thread(target=self._import_the_rest, name="tbnb-tab-imports",
+                                      daemon=True)
+        self._warm.start()
+
+    def _import_the_rest(self) -> None:
+        """Import the other tabs' widget modules now, so opening one costs no imports
+        (the hparams view's importance needs scikit-learn: seconds to import)."""
+        for spec in self.specs[1:]:
+            tab = spec.kind.tab
+            if tab is not None and isinstance(tab.factory, str):
+                try:
+                    resolve(tab.factory)
+                except Exception:
+                    log.debug("tbnb: importing %s failed", tab.factory, exc_info=True)
 
     @staticmethod
     def _page(spec: TabSpec) -> ipywidgets.VBox:
