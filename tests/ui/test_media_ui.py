@@ -388,7 +388,7 @@ def test_saved_notebook_keeps_the_media_shown(lab: Lab) -> None:
     state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     media = [e for e in state.values() if e.get("model_module") == "anywidget"
              and "_held" in e.get("state", {})]
-    assert len(media) == 9  # six views and the dashboard's three tabs
+    assert len(media) == 8  # six views and the two dashboard tabs opened (Audio never was)
     for entry in media:
         held = entry["state"]["_held"]
         assert held, "the items shown are saved"
