@@ -123,12 +123,16 @@ class Tab:
     shown
         ``shown(frame) -> bool``: whether the kind's frame has something to show
         (default: it has rows).
+    present
+        ``present(experiment) -> bool``, asked instead of ``shown`` when the frame is
+        costly to build (the dashboard asks it for every kind before showing anything).
     """
 
     title: str
     factory: str | Callable[..., Any]
     live: bool = True
     shown: Callable[[Any], bool] | None = None
+    present: Callable[[Any], bool] | None = None
 
 
 Normalize = Callable[[Any, TagMetadata | None], Any]

@@ -211,6 +211,21 @@ def has_hparams(frame: Any) -> bool:
     return not frame.empty and bool(frame.attrs.get("hparam_columns", list(frame.columns)))
 
 
+def logged_hparams(experiment: Any) -> bool:
+    """Whether some run logged hyperparameters, from the plugin's summaries alone (the
+    table's final metrics reduce every scalar: seconds on a big logdir).
+
+    Examples
+    --------
+    >>> class Exp:
+    ...     hparams_values = []
+    >>> logged_hparams(Exp())
+    False
+    """
+    per_run, domains, _ = read_plugin_data(experiment.hparams_values, [])
+    return bool(domains) or any(info.hparams for info in per_run.values())
+
+
 KIND = Kind(
     key=KEY,
     doc="One row per run: hparam columns, then final-metric columns.",
@@ -223,5 +238,6 @@ KIND = Kind(
     always=True,
     in_metadata=True,
     tbparse=("hparams",),
-    tab=Tab("HParams", "tbnb.widgets.hparams:hparams", live=False, shown=has_hparams),
+    tab=Tab("HParams", "tbnb.widgets.hparams:hparams", live=False, shown=has_hparams,
+            present=logged_hparams),
 )

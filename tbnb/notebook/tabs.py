@@ -56,6 +56,11 @@ class TabSpec:
         """Whether ``experiment`` has data for this tab."""
         tab = self.kind.tab
         assert tab is not None
+        if tab.present is not None:
+            try:
+                return bool(tab.present(experiment))
+            except AttributeError:  # a stand-in for an Experiment: build the frame
+                pass
         frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(
             experiment, self.key, None)
         if frame is None:

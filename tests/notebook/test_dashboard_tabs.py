@@ -60,6 +60,17 @@ def test_only_the_first_tab_is_built_until_opened(logdir: Path) -> None:
         dash.close()
 
 
+def test_the_hparams_table_waits_for_its_tab(logdir: Path) -> None:
+    dash = Dashboard(logdir)  # final metrics reduce every scalar: not before the tab opens
+    try:
+        assert "HParams" in dash.tab.titles
+        assert "hparams" not in dash.experiment._cache
+        dash.tab.selected_index = dash.tab.titles.index("HParams")
+        assert "hparams" in dash.experiment._cache
+    finally:
+        dash.close()
+
+
 def test_a_tab_that_fails_to_build_says_why_and_the_others_work(
     logdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
