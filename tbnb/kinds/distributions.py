@@ -172,5 +172,6 @@ KIND = Kind(
     columns=tuple(f"p{bp}" for bp in DISTRIBUTION_BPS),
     event_type=False,
     derive=("histograms", histogram_percentiles),
-    tab=Tab("Distributions", "tbnb.widgets.histograms:distributions"),
+    tab=Tab("Distributions", "tbnb.widgets.histograms:distributions",
+            present=lambda experiment: experiment.count("histograms") > 0),
 )

@@ -32,11 +32,19 @@ def _has_runs(frame: Any) -> bool:
     return bool(len(frame)) and bool((frame["last_step"] >= 0).any())
 
 
+def _logged_values(experiment: Any) -> bool:
+    """Whether some run logged a value, without building the table (it counts every
+    scalar: seconds on a big logdir)."""
+    from tbnb.kinds import KINDS
+
+    return any(experiment.count(key) > 0 for key in KINDS if experiment.count(key) >= 0)
+
+
 KIND = Kind(
     key=KEY,
     doc="One row per run: files, writer, host, wall times, duration, last step, counts.",
     storage="runs",
     columns=COLUMNS,
     event_type=False,
-    tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs),
+    tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs, present=_logged_values),
 )

@@ -315,6 +315,21 @@ class Experiment(RunSet):
                 cached = self._cache["info"] = module.run_info(self)
         return cached.copy(deep=False)
 
+    def count(self, key: str) -> int:
+        """How many values of kind ``key`` were read, without building its frame.
+
+        ``-1`` for kinds counted only by their frame (derived and analysis kinds).
+        """
+        kind = KINDS.get(key)
+        if kind is None:
+            raise KeyError(f"no kind {key!r}; kinds: {', '.join(KINDS)}")
+        with self.coordinator.lock:
+            if kind.storage == "columnar":
+                return self._store.n if self._store is not None else 0
+            if kind.storage == "records":
+                return sum(len(per_run.get(key, [])) for per_run in self._records.values())
+        return -1
+
     @property
     def hparams_values(self) -> list[tuple[str, str, int, bytes]]:
         """(run, tag, step, content) of every hparams-plugin summary value."""

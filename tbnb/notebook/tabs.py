@@ -56,11 +56,13 @@ class TabSpec:
         """Whether ``experiment`` has data for this tab."""
         tab = self.kind.tab
         assert tab is not None
-        if tab.present is not None:
-            try:
+        try:
+            if tab.present is not None:
                 return bool(tab.present(experiment))
-            except AttributeError:  # a stand-in for an Experiment: build the frame
-                pass
+            if tab.shown is None and experiment.count(self.key) >= 0:
+                return bool(experiment.count(self.key) > 0)  # no frame built to know
+        except AttributeError:  # a stand-in for an Experiment: build the frame
+            pass
         frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(
             experiment, self.key, None)
         if frame is None:
