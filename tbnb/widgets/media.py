@@ -189,7 +189,7 @@ class MediaWidget(LiveWidget):
         else:
             fresh = [r for r in present if r not in old_runs]
             if fresh:
-                self.selected_runs = [*self.selected_runs, *fresh]
+                self.selected_runs = list(dict.fromkeys([*self.selected_runs, *fresh]))
         self._index = payload
         self._refresh_held()
 

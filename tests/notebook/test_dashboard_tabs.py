@@ -152,15 +152,21 @@ def test_new_runs_join_the_selection_on_reload(tmp_path: Path) -> None:
 
     with SummaryWriter(str(tmp_path / "a")) as w:
         w.add_scalar("loss", 1.0, 0)
+        w.add_text("notes", "first", 0)
     dash = Dashboard(tmp_path)
     try:
+        scal, text = dash.views["scalars"], dash.views["text"]  # two built tabs
         dash.selection.selected_runs = []
         with SummaryWriter(str(tmp_path / "b")) as w:
             w.add_scalar("loss", 2.0, 0)
-        dash.experiment.reload()
+            w.add_text("notes", "second", 0)
+        dash.experiment.reload()  # one reload (the coordinator) updates every built tab
         assert dash.selection.runs == ["a", "b"]
         assert dash.selection.selected_runs == ["b"]  # new runs are shown, choices kept
         assert "b" in dash.selection.run_colors
+        assert set(scal.data["run"]) == {"b"}
+        assert text.selected_runs == ["b"]
+        assert set(text.data["run"]) == {"b"}  # what the tab shows
     finally:
         dash.close()
 

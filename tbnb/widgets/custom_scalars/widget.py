@@ -164,7 +164,7 @@ class CustomScalarsWidget(LiveWidget, RunColored):
             run_re = re.compile(self.run_filter, re.IGNORECASE) if self.run_filter else None
             self.selected_runs = [r for r in runs if run_re is None or run_re.search(r)]
         elif new_runs:
-            self.selected_runs = [*self.selected_runs, *new_runs]
+            self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
         if charts:
             self.empty_reason = ""
 

@@ -87,7 +87,7 @@ class RunSelectionWidget(LiveWidget, RunColored):
                 return
             self.runs = runs
             self.run_colors = run_colors(runs, self.palette)
-            self.selected_runs = [*self.selected_runs, *fresh]
+            self.selected_runs = list(dict.fromkeys([*self.selected_runs, *fresh]))
             self._sent += 1
 
 
