@@ -46,6 +46,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from _frames import drag_frames  # noqa: E402
 from tbnb.io.crc32c import masked_crc32c  # noqa: E402
 
 THRESHOLDS = 127
@@ -141,7 +142,7 @@ VISIBLE_JS = """() => [...document.querySelectorAll('.tbnb-pr-chart')].filter((c
 }).length"""
 
 
-def browser(widget: Any, moves: int) -> dict[str, Any]:
+def browser(widget: Any, moves: int, drag_span: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     from tbnb.notebook.export import to_html
@@ -171,6 +172,13 @@ def browser(widget: Any, moves: int) -> dict[str, Any]:
             chart_ms = [page.evaluate(SLIDER_JS, [
                 ".tbnb-pr-chart input.tbnb-step-range", int(rng.integers(0, n_global))])
                 for _ in range(moves)]
+            drags = {
+                "global_drag": drag_frames(
+                    page, ".tbnb-pr-global-step input.tbnb-step-range", span=drag_span),
+                "chart_drag": drag_frames(page, ".tbnb-pr-chart input.tbnb-step-range",
+                                          span=drag_span),
+            }
+            errors = chromium.log.console_errors + chromium.log.page_errors
         finally:
             chromium.close()
         size = page_path.stat().st_size
@@ -182,6 +190,8 @@ def browser(widget: Any, moves: int) -> dict[str, Any]:
         "global_slider_frame_ms": round(statistics.median(m[1] for m in global_ms), 1),
         "chart_slider_redraw_ms": round(statistics.median(m[0] for m in chart_ms), 1),
         "chart_slider_frame_ms": round(statistics.median(m[1] for m in chart_ms), 1),
+        **drags,
+        "errors": errors,
     }
 
 
@@ -192,6 +202,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--moves", type=int, default=15)
+    parser.add_argument("--drag-span", type=int, default=60,
+                        help="slider values one drag pass goes over (two passes per drag)")
     parser.add_argument("--tb-repeat", type=int, default=1,
                         help="TensorBoard runs (about a minute each at the default size)")
     parser.add_argument("--skip-browser", action="store_true")
@@ -232,7 +244,7 @@ def main() -> None:
             "ratio_tensorboard_over_tbnb": round(tb_s / (load_s + build_s), 1),
         })
     if not args.skip_browser:
-        result.update(browser(widget, args.moves))
+        result.update(browser(widget, args.moves, args.drag_span))
     print(json.dumps(result, indent=1))
 
 
