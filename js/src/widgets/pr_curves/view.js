@@ -263,11 +263,7 @@ export class PrCurvesView extends View {
     const view = this.model.get("view") === "roc" ? "roc" : "pr";
     showStep(this.bar.slider, this.model.get("step") ?? null);
     const out = { offline: this.offline, wanted: this.wanted, shown: /** @type {ShownCurve[]} */ ([]) };
-    for (const p of this.panels.values()) {
-      const step = this.chartStep(p.spec.key);
-      showStep(p.slider, step);
-      p.place(store, step, view, out);
-    }
+    for (const p of this.panels.values()) p.place(store, this.chartStep(p.spec.key), view, out);
     this.shown = out.shown;
     if (this.tableTimer !== null) clearTimeout(this.tableTimer);
     this.tableTimer = setTimeout(() => {
