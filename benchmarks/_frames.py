@@ -16,6 +16,7 @@ page's animation frames (16.7 ms when no frame is dropped).
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections import defaultdict
@@ -26,15 +27,17 @@ SCRIPT = {"EventDispatch", "FunctionCall", "FireAnimationFrame", "TimerFire", "E
           "V8.GC_SCAVENGER", "BlinkGC.AtomicPhase", "FireIdleCallback", "v8.callFunction",
           "ResizeObserver::BroadcastObservations", "IntersectionObserverController::"
           "computeIntersections", "V8.Execute", "ParseHTML", "XHRReadyStateChange"}
-RENDER = {"UpdateLayoutTree", "Layout", "RecalculateStyles", "HitTest", "ScheduleStyleRecalculation",
-          "InvalidateLayout", "PrePaint", "ComputeIntersections", "UpdateLayerTree"}
+RENDER = {"UpdateLayoutTree", "Layout", "RecalculateStyles", "HitTest",
+          "ScheduleStyleRecalculation", "InvalidateLayout", "PrePaint", "ComputeIntersections",
+          "UpdateLayerTree"}
 PAINT = {"Paint", "PaintImage", "Layerize", "Commit", "UpdateLayer", "CompositeLayers",
-         "PaintSetup", "Decode Image", "Decode LazyPixelRef", "ImageDecodeTask", "Draw LazyPixelRef",
-         "RasterTask", "Rasterize"}
+         "PaintSetup", "Decode Image", "Decode LazyPixelRef", "ImageDecodeTask",
+         "Draw LazyPixelRef", "RasterTask", "Rasterize"}
 CATEGORIES = ("script", "render", "paint", "other")
 
 RAF_JS = """() => { window.__tbnbFrames = []; const tick = (t) => {
-  window.__tbnbFrames.push(t); if (window.__tbnbFrames.length < 100000) requestAnimationFrame(tick); };
+  window.__tbnbFrames.push(t);
+  if (window.__tbnbFrames.length < 100000) requestAnimationFrame(tick); };
   requestAnimationFrame(tick); }"""
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
@@ -84,11 +87,12 @@ def self_times(events: list[dict[str, Any]], start: float, end: float) -> dict[s
             parent["dur"] -= own["dur"]
             parent["tdur"] -= own["tdur"]
         entry = {"dur": own["dur"], "tdur": own["tdur"]}
-        rows.append((category or "other", entry))
+        rows.append((category or "other", entry, e["name"]))
         stack.append((e["ts"] + e["dur"], category, entry))
-    for category, entry in rows:
+    for category, entry, name in rows:
         out[f"{category}_ms"] += max(entry["dur"], 0.0)
         out[f"{category}_cpu_ms"] += max(entry["tdur"], 0.0)
+        out[f"self_cpu_ms:{name}"] += max(entry["tdur"], 0.0)
     return out
 
 
@@ -185,7 +189,7 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     page.evaluate("() => { window.__tbnbFrames.length = 100000; }")  # stops the loop
     cdp.detach()
     inside = [t for t in frames if marks["t0"] <= t <= marks["t1"]]
-    intervals = sorted(b - a for a, b in zip(inside, inside[1:], strict=False))
+    intervals = sorted(b - a for a, b in itertools.pairwise(inside))
     # trace clock: the first input event's timestamp anchors the drag
     inputs = sorted(e["ts"] for e in trace if e.get("name") == "EventDispatch"
                     and e.get("args", {}).get("data", {}).get("type") in
@@ -197,7 +201,11 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     totals = analyse(trace, start, end)
     out: dict[str, Any] = {"moves": moves, "frames": len(intervals)}
     for key, v in sorted(totals.items()):
-        out[f"{key}_per_move"] = round(v / moves, 2)
+        if not key.startswith("self_cpu_ms:"):
+            out[f"{key}_per_move"] = round(v / moves, 2)
+    heaviest = sorted(((v, k.split(":", 1)[1]) for k, v in totals.items()
+                       if k.startswith("self_cpu_ms:")), reverse=True)[:8]
+    out["heaviest_cpu_ms_per_move"] = {name: round(v / moves, 2) for v, name in heaviest}
     main_wall = sum(totals.get(f"{c}_ms", 0.0) for c in CATEGORIES)
     main_cpu = sum(totals.get(f"{c}_cpu_ms", 0.0) for c in CATEGORIES)
     out["main_ms_per_move"] = round(main_wall / moves, 2)

@@ -53,6 +53,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from _frames import drag_frames  # noqa: E402
+
 from tests.ui._chromium import Chromium, missing_reason  # noqa: E402
 from tests.ui._lab import LabServer, free_port  # noqa: E402
 
@@ -173,7 +175,43 @@ def settle(page: Any, timeout_ms: int) -> None:
         timeout=timeout_ms, polling=50)
 
 
-def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str, Any]:
+GLOBAL_RANGE = ".tbnb-w-images .tbnb-global-step input[type=range]"
+
+# Every animation frame during a drag: are all cards in view showing a drawn image?
+WATCH_JS = """() => { const root = document.querySelector('.tbnb-w-images');
+  const inView = (c) => { const r = c.getBoundingClientRect();
+    return !c.hidden && r.height > 0 && r.bottom > 0 && r.top < innerHeight; };
+  window.__tbnbReady = []; const tick = () => { if (window.__tbnbReady === null) return;
+    const cards = [...root.querySelectorAll('.tbnb-card')].filter(inView);
+    window.__tbnbReady.push(cards.every((c) => c.dataset.state === 'ready'));
+    requestAnimationFrame(tick); }; requestAnimationFrame(tick); }"""
+
+SET_JS = """(e, v) => { e.value = String(v);
+  e.dispatchEvent(new Event('input', { bubbles: true })); }"""
+
+
+def prefetched_drag(page: Any, span: int, timeout_ms: int) -> dict[str, Any]:
+    """Drag the global slider over ``span`` steps every card in view has fetched and decoded.
+
+    The window below the shown step is visited first (every 4th step, each time until
+    nothing is pending: the cards' neighbours are prefetched and decoded), then dragged
+    over with real mouse events, four passes at half a pixel per move (the 260-pixel
+    slider holds 500 steps), under a trace (see ``_frames.py``).
+    """
+    start = int(page.eval_on_selector(GLOBAL_RANGE, "e => Number(e.value)"))
+    for k in [*range(0, span + 1, 4), 0]:
+        page.eval_on_selector(GLOBAL_RANGE, SET_JS, start - k)
+        settle(page, timeout_ms)
+    page.evaluate(WATCH_JS)
+    result = drag_frames(page, GLOBAL_RANGE, span=span, passes=4, px_per_move=0.5)
+    ready = page.evaluate("() => { const r = window.__tbnbReady; window.__tbnbReady = null;"
+                          " return r; }")
+    result["frames_all_cards_ready"] = round(sum(ready) / max(len(ready), 1), 3)
+    return result
+
+
+def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
+           drag_span: int = 16) -> dict[str, Any]:
     import nbformat
     from playwright.sync_api import sync_playwright
 
@@ -210,6 +248,9 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str,
                     settle(page, timeout_ms)
                     idle += page.evaluate(IDLE_JS, 5)
                     steps += page.evaluate(STEP_JS, 5)
+                settle(page, timeout_ms)
+                drag = prefetched_drag(page, drag_span, timeout_ms)
+                page.screenshot(path=str(ROOT / "tests" / "ui" / "out" / "bench_media_drag.png"))
                 clear(page)
                 run_cell(page, 1, timeout_ms)
                 settle(page, timeout_ms)
@@ -234,7 +275,7 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str,
         "idle_frame_interval_ms": statistics.median(idle),
         "ready": sum(s["ready"] for s in steps) / max(len(steps), 1), "step_samples": len(steps),
         "saved_state_kb": len(json.dumps(entry)) / 1000, "saved_items": len(held),
-        "embedded": entry["state"]["embedded"], "errors": errors,
+        "embedded": entry["state"]["embedded"], "errors": errors, "drag": drag,
     }
 
 
@@ -323,6 +364,8 @@ def main() -> None:
     ap.add_argument("--logdir", type=Path, default=HERE / "data" / "media")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cycles", type=int, default=12, help="5 prefetched steps per cycle")
+    ap.add_argument("--drag-span", type=int, default=16,
+                    help="prefetched steps the mouse drag goes over (four passes)")
     ap.add_argument("--no-tensorboard", action="store_true")
     ap.add_argument("--no-loads", action="store_true", help="skip the Python loads")
     ap.add_argument("--no-lab", action="store_true", help="skip the JupyterLab part")
@@ -348,7 +391,7 @@ def main() -> None:
 
     result: dict[str, Any] = {}
     if not args.no_lab:
-        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms))
+        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms, args.drag_span))
         keep(result)
     if not args.no_loads:
         result.update(python_loads(logdir, args.load_repeat))

@@ -47,6 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from _frames import drag_frames  # noqa: E402
+
 from tbnb.io.crc32c import masked_crc32c  # noqa: E402
 
 THRESHOLDS = 127
