@@ -35,7 +35,10 @@ PAINT = {"Paint", "PaintImage", "Layerize", "Commit", "UpdateLayer", "CompositeL
          "Draw LazyPixelRef", "RasterTask", "Rasterize"}
 CATEGORIES = ("script", "render", "paint", "other")
 
-RAF_JS = """() => { window.__tbnbFrames = []; const tick = (t) => {
+RAF_JS = """() => { window.__tbnbFrames = []; window.__tbnbInputs = 0;
+  if (!window.__tbnbCounting) { window.__tbnbCounting = true;
+    document.addEventListener('input', () => { window.__tbnbInputs += 1; }, true); }
+  const tick = (t) => {
   window.__tbnbFrames.push(t);
   if (window.__tbnbFrames.length < 100000) requestAnimationFrame(tick); };
   requestAnimationFrame(tick); }"""
@@ -140,8 +143,9 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
                 px_per_move: float = 1.0, hz: float = 60.0) -> dict[str, Any]:
     """Drag the range input ``selector`` ``passes`` times over ``span`` slider values.
 
-    Starts at the input's current value and goes down ``span`` values, then back up, and
-    so on, one move of ``px_per_move`` CSS pixels every ``1/hz`` seconds (a steady hand).
+    Starts at the input's current value and goes down ``span`` values (up when there is
+    no room below), then back, and so on, one move of ``px_per_move`` CSS pixels every
+    ``1/hz`` seconds (a steady hand).
     Returns per-move main-thread times (wall and CPU, by category), raster CPU per move,
     and the animation-frame intervals during the drag (median, p95, share over 20 ms).
     """
@@ -152,6 +156,9 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     per_value = usable / max(hi - lo, 1)
     x = box["x"] + 8 + (value - lo) * per_value
     y = box["y"] + box["height"] / 2
+    span = min(span, int(hi - lo))
+    # down first when the slider has room below, else up first
+    first_direction = -1.0 if value - lo >= span else 1.0
     moves_per_pass = max(1, round(span * per_value / px_per_move))
     cdp = page.context.new_cdp_session(page)
     page.evaluate(RAF_JS)
@@ -169,7 +176,7 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
         mouse("mousePressed", x, 1)
         period = 1.0 / hz
         next_at = time.perf_counter()
-        direction = -1.0
+        direction = first_direction
         for _ in range(passes):
             for _ in range(moves_per_pass):
                 next_at += period
@@ -186,6 +193,7 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
 
     trace = _trace(cdp, page, drag)
     frames = page.evaluate("() => window.__tbnbFrames")
+    changes = page.evaluate("() => window.__tbnbInputs")
     page.evaluate("() => { window.__tbnbFrames.length = 100000; }")  # stops the loop
     cdp.detach()
     inside = [t for t in frames if marks["t0"] <= t <= marks["t1"]]
@@ -199,7 +207,7 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
         return {"moves": moves, "frame_intervals": len(intervals)}
     start, end = inputs[0] - 1000, inputs[-1] + 100_000
     totals = analyse(trace, start, end)
-    out: dict[str, Any] = {"moves": moves, "frames": len(intervals)}
+    out: dict[str, Any] = {"moves": moves, "slider_changes": changes, "frames": len(intervals)}
     for key, v in sorted(totals.items()):
         if not key.startswith("self_cpu_ms:"):
             out[f"{key}_per_move"] = round(v / moves, 2)
