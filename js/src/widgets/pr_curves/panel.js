@@ -217,9 +217,12 @@ export class PrPanel {
     }
   }
 
-  /** Draw what changed (the view calls this for visible panels, once per frame). */
-  draw() {
-    if (this.legendStale) this.showLegend();
+  /**
+   * Draw what changed (the view calls this for visible panels, once per frame).
+   * @param {boolean} [legend]  write the legend's numbers too (else they stay stale)
+   */
+  draw(legend = true) {
+    if (this.legendStale && legend) this.showLegend();
     if (this.curveDirty) this.chart.draw(this.curveDirty);
     if (this.aucDirty === "all" || !this.auc.maps) this.auc.draw();
     else if (this.aucDirty === "over") this.auc.placeMarker();
