@@ -130,7 +130,7 @@ async (n) => { const frame = () => new Promise((r) => requestAnimationFrame(r));
 """
 
 
-def notebook(logdir: Path) -> Any:
+def notebook(logdir: Path, bundle: Path | None = None) -> Any:
     from nbformat.v4 import new_code_cell, new_notebook
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
@@ -140,7 +140,9 @@ def notebook(logdir: Path) -> Any:
         f"import json, time, tbnb\nLOGDIR = {str(logdir)!r}\n"
         "exp = tbnb.load(LOGDIR, progress=False)",
         "_t = time.perf_counter(); w = tbnb.images(exp)\n"
-        "print('BUILD', time.perf_counter() - _t)\nw",
+        "print('BUILD', time.perf_counter() - _t)\n"
+        + (f"w._esm = open({str(bundle)!r}, encoding='utf-8').read()\n" if bundle else "")
+        + "w",
         "cold = tbnb.images(LOGDIR)\ncold",
     ]
     for source in cells:
@@ -211,14 +213,14 @@ def prefetched_drag(page: Any, span: int, timeout_ms: int) -> dict[str, Any]:
 
 
 def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
-           drag_span: int = 16) -> dict[str, Any]:
+           drag_span: int = 16, bundle: Path | None = None) -> dict[str, Any]:
     import nbformat
     from playwright.sync_api import sync_playwright
 
     firsts, readies, builds, colds, steps, idle = [], [], [], [], [], []
     with tempfile.TemporaryDirectory(prefix="tbnb-bench-media-") as tmp:
         root = Path(tmp)
-        nbformat.write(notebook(logdir), root / NB)  # type: ignore[no-untyped-call]
+        nbformat.write(notebook(logdir, bundle), root / NB)  # type: ignore[no-untyped-call]
         with LabServer(root) as lab, sync_playwright() as pw:
             browser = Chromium(pw, viewport=(1400, 1000))
             try:
@@ -366,6 +368,9 @@ def main() -> None:
     ap.add_argument("--cycles", type=int, default=12, help="5 prefetched steps per cycle")
     ap.add_argument("--drag-span", type=int, default=16,
                     help="prefetched steps the mouse drag goes over (four passes)")
+    ap.add_argument("--bundle", type=Path,
+                    help="another build of the images front end for the measured widget (e.g. "
+                         "`git show REV:tbnb/static/images.js > old.js`), to compare")
     ap.add_argument("--no-tensorboard", action="store_true")
     ap.add_argument("--no-loads", action="store_true", help="skip the Python loads")
     ap.add_argument("--no-lab", action="store_true", help="skip the JupyterLab part")
@@ -391,7 +396,8 @@ def main() -> None:
 
     result: dict[str, Any] = {}
     if not args.no_lab:
-        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms, args.drag_span))
+        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms, args.drag_span,
+                             args.bundle.resolve() if args.bundle else None))
         keep(result)
     if not args.no_loads:
         result.update(python_loads(logdir, args.load_repeat))
