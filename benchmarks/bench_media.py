@@ -53,7 +53,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from _frames import drag_frames  # noqa: E402
+from _media_drag import prefetched_drag, settle  # noqa: E402
 
 from tests.ui._chromium import Chromium, missing_reason  # noqa: E402
 from tests.ui._lab import LabServer, free_port  # noqa: E402
@@ -169,47 +169,6 @@ def timed_cell(page: Any, index: int, timeout_ms: int) -> dict[str, float]:
     b = page.evaluate("() => window.__bench")
     page.wait_for_function(KERNEL_IDLE_JS, arg=NB, timeout=timeout_ms)
     return {"first": b["first"] - b["t0"], "ready": b["ready"] - b["t0"]}
-
-
-def settle(page: Any, timeout_ms: int) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('.tbnb-w-images').dataset.pending === '0'",
-        timeout=timeout_ms, polling=50)
-
-
-GLOBAL_RANGE = ".tbnb-w-images .tbnb-global-step input[type=range]"
-
-# Every animation frame during a drag: are all cards in view showing a drawn image?
-WATCH_JS = """() => { const root = document.querySelector('.tbnb-w-images');
-  const inView = (c) => { const r = c.getBoundingClientRect();
-    return !c.hidden && r.height > 0 && r.bottom > 0 && r.top < innerHeight; };
-  window.__tbnbReady = []; const tick = () => { if (window.__tbnbReady === null) return;
-    const cards = [...root.querySelectorAll('.tbnb-card')].filter(inView);
-    window.__tbnbReady.push(cards.every((c) => c.dataset.state === 'ready'));
-    requestAnimationFrame(tick); }; requestAnimationFrame(tick); }"""
-
-SET_JS = """(e, v) => { e.value = String(v);
-  e.dispatchEvent(new Event('input', { bubbles: true })); }"""
-
-
-def prefetched_drag(page: Any, span: int, timeout_ms: int) -> dict[str, Any]:
-    """Drag the global slider over ``span`` steps every card in view has fetched and decoded.
-
-    The window below the shown step is visited first (every 4th step, each time until
-    nothing is pending: the cards' neighbours are prefetched and decoded), then dragged
-    over with real mouse events, four passes at half a pixel per move (the 260-pixel
-    slider holds 500 steps), under a trace (see ``_frames.py``).
-    """
-    start = int(page.eval_on_selector(GLOBAL_RANGE, "e => Number(e.value)"))
-    for k in [*range(0, span + 1, 4), 0]:
-        page.eval_on_selector(GLOBAL_RANGE, SET_JS, start - k)
-        settle(page, timeout_ms)
-    page.evaluate(WATCH_JS)
-    result = drag_frames(page, GLOBAL_RANGE, span=span, passes=4, px_per_move=0.5)
-    ready = page.evaluate("() => { const r = window.__tbnbReady; window.__tbnbReady = null;"
-                          " return r; }")
-    result["frames_all_cards_ready"] = round(sum(ready) / max(len(ready), 1), 3)
-    return result
 
 
 def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
