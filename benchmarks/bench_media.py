@@ -53,6 +53,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from _media_drag import prefetched_drag, settle  # noqa: E402
+
 from tests.ui._chromium import Chromium, missing_reason  # noqa: E402
 from tests.ui._lab import LabServer, free_port  # noqa: E402
 
@@ -128,7 +130,7 @@ async (n) => { const frame = () => new Promise((r) => requestAnimationFrame(r));
 """
 
 
-def notebook(logdir: Path) -> Any:
+def notebook(logdir: Path, bundle: Path | None = None) -> Any:
     from nbformat.v4 import new_code_cell, new_notebook
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
@@ -138,7 +140,9 @@ def notebook(logdir: Path) -> Any:
         f"import json, time, tbnb\nLOGDIR = {str(logdir)!r}\n"
         "exp = tbnb.load(LOGDIR, progress=False)",
         "_t = time.perf_counter(); w = tbnb.images(exp)\n"
-        "print('BUILD', time.perf_counter() - _t)\nw",
+        "print('BUILD', time.perf_counter() - _t)\n"
+        + (f"w._esm = open({str(bundle)!r}, encoding='utf-8').read()\n" if bundle else "")
+        + "w",
         "cold = tbnb.images(LOGDIR)\ncold",
     ]
     for source in cells:
@@ -167,20 +171,15 @@ def timed_cell(page: Any, index: int, timeout_ms: int) -> dict[str, float]:
     return {"first": b["first"] - b["t0"], "ready": b["ready"] - b["t0"]}
 
 
-def settle(page: Any, timeout_ms: int) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('.tbnb-w-images').dataset.pending === '0'",
-        timeout=timeout_ms, polling=50)
-
-
-def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str, Any]:
+def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
+           drag_span: int = 16, bundle: Path | None = None) -> dict[str, Any]:
     import nbformat
     from playwright.sync_api import sync_playwright
 
     firsts, readies, builds, colds, steps, idle = [], [], [], [], [], []
     with tempfile.TemporaryDirectory(prefix="tbnb-bench-media-") as tmp:
         root = Path(tmp)
-        nbformat.write(notebook(logdir), root / NB)  # type: ignore[no-untyped-call]
+        nbformat.write(notebook(logdir, bundle), root / NB)  # type: ignore[no-untyped-call]
         with LabServer(root) as lab, sync_playwright() as pw:
             browser = Chromium(pw, viewport=(1400, 1000))
             try:
@@ -210,6 +209,9 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str,
                     settle(page, timeout_ms)
                     idle += page.evaluate(IDLE_JS, 5)
                     steps += page.evaluate(STEP_JS, 5)
+                settle(page, timeout_ms)
+                drag = prefetched_drag(page, drag_span, timeout_ms)
+                page.screenshot(path=str(ROOT / "tests" / "ui" / "out" / "bench_media_drag.png"))
                 clear(page)
                 run_cell(page, 1, timeout_ms)
                 settle(page, timeout_ms)
@@ -234,7 +236,7 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int) -> dict[str,
         "idle_frame_interval_ms": statistics.median(idle),
         "ready": sum(s["ready"] for s in steps) / max(len(steps), 1), "step_samples": len(steps),
         "saved_state_kb": len(json.dumps(entry)) / 1000, "saved_items": len(held),
-        "embedded": entry["state"]["embedded"], "errors": errors,
+        "embedded": entry["state"]["embedded"], "errors": errors, "drag": drag,
     }
 
 
@@ -323,6 +325,11 @@ def main() -> None:
     ap.add_argument("--logdir", type=Path, default=HERE / "data" / "media")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cycles", type=int, default=12, help="5 prefetched steps per cycle")
+    ap.add_argument("--drag-span", type=int, default=16,
+                    help="prefetched steps the mouse drag goes over (four passes)")
+    ap.add_argument("--bundle", type=Path,
+                    help="another build of the images front end for the measured widget (e.g. "
+                         "`git show REV:tbnb/static/images.js > old.js`), to compare")
     ap.add_argument("--no-tensorboard", action="store_true")
     ap.add_argument("--no-loads", action="store_true", help="skip the Python loads")
     ap.add_argument("--no-lab", action="store_true", help="skip the JupyterLab part")
@@ -348,7 +355,8 @@ def main() -> None:
 
     result: dict[str, Any] = {}
     if not args.no_lab:
-        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms))
+        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms, args.drag_span,
+                             args.bundle.resolve() if args.bundle else None))
         keep(result)
     if not args.no_loads:
         result.update(python_loads(logdir, args.load_repeat))

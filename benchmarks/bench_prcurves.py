@@ -17,7 +17,11 @@
    slider: from the input event to the end of the animation frame that redraws
    (``*_redraw_ms``) and to the start of the next one (``*_frame_ms``: rasterisation
    included). Medians of ``--moves``, each after the previous move's table update (the
-   areas table follows the slider 100 ms after it rests).
+   areas table follows the slider 100 ms after it rests). Then a mouse drag of each slider
+   (real input events at 60 Hz, two passes over ``--drag-span`` steps) under a Chromium
+   trace (``_frames.py``): the renderer main thread's CPU time per move by category
+   (script, style and layout, paint and commit), which machine load barely changes, and
+   the animation-frame intervals during the drag.
 
 Run::
 
@@ -25,6 +29,8 @@ Run::
     .venv/bin/python benchmarks/bench_prcurves.py --runs 5 --steps 50 --repeat 5
     .venv/bin/python benchmarks/bench_prcurves.py --skip-browser
     .venv/bin/python benchmarks/bench_prcurves.py --skip-tensorboard   # ~2 min less
+    git show REV:tbnb/static/pr_curves.js > /tmp/old.js   # an earlier front end beside this one
+    .venv/bin/python benchmarks/bench_prcurves.py --skip-tensorboard --compare-bundle /tmp/old.js
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from _frames import drag_frames  # noqa: E402
 
 from tbnb.io.crc32c import masked_crc32c  # noqa: E402
 
@@ -141,7 +149,7 @@ VISIBLE_JS = """() => [...document.querySelectorAll('.tbnb-pr-chart')].filter((c
 }).length"""
 
 
-def browser(widget: Any, moves: int) -> dict[str, Any]:
+def browser(widget: Any, moves: int, drag_span: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     from tbnb.notebook.export import to_html
@@ -171,6 +179,13 @@ def browser(widget: Any, moves: int) -> dict[str, Any]:
             chart_ms = [page.evaluate(SLIDER_JS, [
                 ".tbnb-pr-chart input.tbnb-step-range", int(rng.integers(0, n_global))])
                 for _ in range(moves)]
+            drags = {
+                "global_drag": drag_frames(
+                    page, ".tbnb-pr-global-step input.tbnb-step-range", span=drag_span),
+                "chart_drag": drag_frames(page, ".tbnb-pr-chart input.tbnb-step-range",
+                                          span=drag_span),
+            }
+            errors = chromium.log.console_errors + chromium.log.page_errors
         finally:
             chromium.close()
         size = page_path.stat().st_size
@@ -182,7 +197,36 @@ def browser(widget: Any, moves: int) -> dict[str, Any]:
         "global_slider_frame_ms": round(statistics.median(m[1] for m in global_ms), 1),
         "chart_slider_redraw_ms": round(statistics.median(m[0] for m in chart_ms), 1),
         "chart_slider_frame_ms": round(statistics.median(m[1] for m in chart_ms), 1),
+        **drags,
+        "errors": errors,
     }
+
+
+DRAG_FIGURES = ("main_cpu_ms_per_move", "script_cpu_ms_per_move", "render_cpu_ms_per_move",
+                "paint_cpu_ms_per_move", "raster_cpu_ms_per_move", "main_ms_per_move",
+                "frame_interval_ms", "frame_interval_p95_ms", "frames_over_20ms")
+
+
+def compare_bundles(widget: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The browser part with the current bundle and with ``--compare-bundle`` in turn."""
+    bundles = {"current": widget._esm, "compared": args.compare_bundle.read_text("utf-8")}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in bundles}
+    for _ in range(args.rounds):
+        for name, esm in bundles.items():
+            widget._esm = esm
+            runs[name].append(browser(widget, args.moves, args.drag_span))
+    widget._esm = bundles["current"]
+    out: dict[str, Any] = {}
+    for name, results in runs.items():
+        figures: dict[str, Any] = {}
+        for key in ("first_chart_ms", "global_slider_redraw_ms", "chart_slider_redraw_ms"):
+            figures[key] = statistics.median(r[key] for r in results)
+        for drag in ("global_drag", "chart_drag"):
+            figures[drag] = {k: statistics.median(r[drag][k] for r in results)
+                             for k in DRAG_FIGURES}
+        figures["errors"] = [e for r in results for e in r["errors"]]
+        out[name] = figures
+    return out
 
 
 def main() -> None:
@@ -192,8 +236,18 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--moves", type=int, default=15)
+    parser.add_argument("--drag-span", type=int, default=60,
+                        help="slider values one drag pass goes over (two passes per drag)")
     parser.add_argument("--tb-repeat", type=int, default=1,
                         help="TensorBoard runs (about a minute each at the default size)")
+    parser.add_argument("--compare-bundle", type=Path,
+                        help="another build of the widget's front end (e.g. `git show "
+                             "REV:tbnb/static/pr_curves.js > old.js`): the browser part runs "
+                             "with it and with the current one in turn, --rounds times")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--max-curves", type=int, default=2000,
+                        help="curves the page holds (the widget's default 2000; 40000: every "
+                             "step exact, as with a kernel that sends the rest)")
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-tensorboard", action="store_true")
     args = parser.parse_args()
@@ -216,7 +270,8 @@ def main() -> None:
         return exp
 
     load_s, exp = _median(load, args.repeat)
-    build_s, widget = _median(lambda: tbnb.pr_curves(exp), args.repeat)
+    build_s, widget = _median(lambda: tbnb.pr_curves(exp, max_curves=args.max_curves),
+                              args.repeat)
     result: dict[str, Any] = {
         "curves": len(exp.pr_curves), "thresholds": THRESHOLDS,
         "logdir_mb": round(sum(p.stat().st_size for p in logdir.rglob("*tfevents*")) / 1e6),
@@ -231,8 +286,10 @@ def main() -> None:
             "tensorboard_curves_served": served,
             "ratio_tensorboard_over_tbnb": round(tb_s / (load_s + build_s), 1),
         })
-    if not args.skip_browser:
-        result.update(browser(widget, args.moves))
+    if not args.skip_browser and args.compare_bundle:
+        result.update(compare_bundles(widget, args))
+    elif not args.skip_browser:
+        result.update(browser(widget, args.moves, args.drag_span))
     print(json.dumps(result, indent=1))
 
 

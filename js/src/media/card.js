@@ -69,7 +69,7 @@ export class CardView {
     this.samples.node.classList.add("tbnb-card-samples");
     keysStayHere(hooks.on, this.steps.node, this.samples.node);
     this.info = el("div", { class: "tbnb-card-info" });
-    this.message = el("div", { class: "tbnb-card-msg", role: "status" });
+    this.message = el("div", { class: "tbnb-card-msg", role: "status", hidden: true });
     this.node = el(
       "div",
       { class: "tbnb-card", "data-run": card.run, "data-tag": card.tag, "data-key": card.key },
@@ -119,13 +119,14 @@ export class CardView {
    * @param {string} [message]
    */
   setState(state, message = "") {
-    this.node.setAttribute("data-state", state);
+    if (this.node.getAttribute("data-state") !== state) this.node.setAttribute("data-state", state);
+    if (this.message.textContent === message) return; // a drag redraws cards many times a second
     setText(this.message, message);
     this.message.hidden = !message;
   }
 
   /** @param {string} text */
   setInfo(text) {
-    setText(this.info, text);
+    if (this.info.textContent !== text) setText(this.info, text);
   }
 }

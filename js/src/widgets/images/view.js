@@ -90,7 +90,13 @@ export class ImagesView extends MediaView {
   /** Filters, sizes and scaling of every image shown, from the model (no redraw needed). */
   applyDisplay() {
     const o = this.options();
-    this.root.style.setProperty("--tbnb-img-filter", `brightness(${o.brightness}) contrast(${o.contrast})`);
+    // no filter at all at 1 and 1: even an identity filter makes every image a filtered
+    // layer the compositor redraws on each step
+    const identity = o.brightness === 1 && o.contrast === 1;
+    this.root.style.setProperty(
+      "--tbnb-img-filter",
+      identity ? "none" : `brightness(${o.brightness}) contrast(${o.contrast})`,
+    );
     this.root.style.setProperty("--tbnb-img-size", `${o.size}px`);
     this.main.classList.toggle("tbnb-actual", o.fit === "actual");
     syncControls(this.controls, { ...o, comparing: this.model.get("compare")?.tag !== undefined });

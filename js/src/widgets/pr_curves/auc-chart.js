@@ -1,7 +1,8 @@
 // The area under each run's curve over every step, under the curve chart: the kit's line
 // chart (zoom by dragging, double-click to reset) with its own readout (run, area, step)
-// and a mark at the step the curve chart shows.
+// and a mark at the step the curve chart shows (an element over the canvases).
 import { LineChart, MARGIN } from "../../chart/line-chart.js";
+import { el } from "../../core/dom.js";
 import { formatNumber } from "../../core/format.js";
 
 /** @typedef {import("../../chart/readout").LineSeries} LineSeries */
@@ -49,24 +50,31 @@ export class AucChart extends LineChart {
     this.marker = null;
     /** the area's name in the readout */
     this.metric = "AP";
+    this.mark = el("div", { class: "tbnb-pr-auc-mark", hidden: true });
+    container.append(this.mark);
   }
 
   drawOver() {
     super.drawOver();
-    if (this.marker === null || !this.maps) return;
-    const ctx = this.surface.canvases[2].getContext("2d");
-    if (!ctx) return;
-    const x = this.maps.fx(this.marker);
-    if (!Number.isFinite(x) || x < MARGIN.left || x > this.maps.w - MARGIN.right) return;
-    ctx.save();
-    ctx.strokeStyle = this.maps.fg;
-    ctx.globalAlpha = 0.6;
-    ctx.setLineDash([4, 3]);
-    ctx.beginPath();
-    ctx.moveTo(x, MARGIN.top);
-    ctx.lineTo(x, this.maps.h - MARGIN.bottom);
-    ctx.stroke();
-    ctx.restore();
+    this.placeMarker();
+  }
+
+  /**
+   * The mark at the shown step: a line element moved by a transform, so a step change
+   * redraws no canvas of this chart.
+   */
+  placeMarker() {
+    const maps = this.maps;
+    const x = this.marker === null || !maps ? Number.NaN : maps.fx(this.marker);
+    const show = Number.isFinite(x) && x >= MARGIN.left && x <= maps.w - MARGIN.right;
+    if (this.mark.hidden === show) this.mark.hidden = !show;
+    if (!show) return;
+    const top = `${MARGIN.top}px`;
+    const height = `${Math.max(maps.h - MARGIN.top - MARGIN.bottom, 0)}px`;
+    const style = this.mark.style;
+    if (style.top !== top) style.top = top;
+    if (style.height !== height) style.height = height;
+    style.transform = `translateX(${Math.round(x)}px)`;
   }
 
   /**

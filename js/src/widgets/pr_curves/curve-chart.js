@@ -45,6 +45,8 @@ export class CurveChart {
     this.pointer = null;
     /** @type {any} */
     this.maps = null;
+    /** whether the hover layer holds marks */
+    this.overDrawn = false;
     this.bind();
   }
 
@@ -124,7 +126,9 @@ export class CurveChart {
     ctx.beginPath();
     ctx.rect(MARGIN.left - 3, MARGIN.top - 3, w - MARGIN.left - MARGIN.right + 6, h - MARGIN.top - MARGIN.bottom + 6);
     ctx.clip();
-    ctx.lineWidth = this.curves.length > 24 ? 1 : 1.6;
+    // over 8 curves: 1 px lines, easier to tell apart, and drawn by the 2D canvas as
+    // hairlines (a 1.6 px stroke is filled as a polygon: twice the raster time per step)
+    ctx.lineWidth = this.curves.length > 8 ? 1 : 1.6;
     for (const c of this.curves) {
       const { x: xs, y: ys } = curvePoints(c.curve, this.view);
       ctx.globalAlpha = c.exact ? 1 : 0.55;
@@ -161,12 +165,18 @@ export class CurveChart {
   }
 
   drawOver() {
-    const ctx = this.surface.context(2);
-    if (!ctx || !this.maps) return;
+    if (!this.maps) return;
     if (!this.pointer || !this.curves.length) {
+      // a blank hover layer stays untouched: clearing it would make the browser upload
+      // and composite the canvas again on every step of a slider drag
+      if (this.overDrawn) this.surface.context(2);
+      this.overDrawn = false;
       this.options.tooltip.hide(this);
       return;
     }
+    const ctx = this.surface.context(2);
+    if (!ctx) return;
+    this.overDrawn = true;
     const { fx, fy } = this.maps;
     const { x: px, y: py } = this.pointer;
     const rows = [];

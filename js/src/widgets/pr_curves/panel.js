@@ -2,6 +2,7 @@
 // chart, a legend (each run's step and areas) and the area over steps. A step change
 // (place) touches only the curves, the legend's text and the areas chart's step mark.
 import { StepSlider } from "../../controls/step-slider.js";
+import { nearestSorted } from "../../core/arrays.js";
 import { el, setText } from "../../core/dom.js";
 import { formatNumber } from "../../core/format.js";
 import { AucChart, areaSeries } from "./auc-chart.js";
@@ -18,6 +19,14 @@ import { CurveChart } from "./curve-chart.js";
  * @property {string} run
  * @property {Series} series
  * @property {string} color
+ */
+
+/**
+ * One member's place at a step: its row and the curve drawn for it (null while none is held).
+ * @typedef {object} Placed
+ * @property {string} run
+ * @property {number} row
+ * @property {DrawnCurve | null} drawn
  */
 
 /**
@@ -90,6 +99,10 @@ export class PrPanel {
     this.auc = new AucChart(this.aucBody, { height: 130, tooltip: hooks.tooltip, on: hooks.on, onZoom: () => {} });
     /** @type {Map<string, {node: HTMLElement, step: HTMLElement, ap: HTMLElement, roc: HTMLElement}>} */
     this.entries = new Map();
+    /** @type {{store: PrStore, rows: Placed[], offline: boolean, index: number} | null} what the last place chose */
+    this.placed = null;
+    /** the legend does not show `placed` yet (written when the card is drawn) */
+    this.legendStale = false;
   }
 
   /**
@@ -153,6 +166,8 @@ export class PrPanel {
   place(store, step, view, out) {
     /** @type {DrawnCurve[]} */
     const curves = [];
+    /** @type {Placed[]} */
+    const placed = [];
     for (const m of this.members) {
       const row = store.rowAt(m.series, step);
       const held = store.curveFor(m.series, row);
@@ -162,12 +177,37 @@ export class PrPanel {
         : null;
       if (drawn) curves.push(drawn);
       if (this.shown) out.shown.push({ run: m.run, tag: this.spec.tag, row, color: m.color, drawn });
-      const entry = this.entries.get(m.run);
+      placed.push({ run: m.run, row, drawn });
+    }
+    const steps = this.slider.steps;
+    const index = step === null ? steps.length - 1 : nearestSorted(steps, step);
+    const at = steps.length ? steps[index] : Number.NaN;
+    this.placed = { store, rows: placed, offline: out.offline, index };
+    this.legendStale = true;
+    this.chart.setData(curves, view);
+    this.auc.marker = steps.length ? at : null;
+    showAttribute(this.node, "data-series-count", String(curves.length));
+    showAttribute(this.node, "data-step", String(at));
+    if (!this.curveDirty) this.curveDirty = "curves";
+    if (!this.aucDirty) this.aucDirty = "over";
+  }
+
+  /**
+   * The card's step slider and legend numbers of what `place` chose: written when the card
+   * is drawn, so a card out of view costs no DOM change (and no layout) while a slider moves.
+   */
+  showLegend() {
+    this.legendStale = false;
+    if (!this.placed) return;
+    const { store, rows, offline, index } = this.placed;
+    if (this.slider.steps.length && this.slider.index !== index) this.slider.select(index, false);
+    for (const { run, row, drawn } of rows) {
+      const entry = this.entries.get(run);
       if (!entry) continue;
       const at = store.steps.step[row];
       const note = drawn?.exact
         ? ""
-        : ` (curve of step ${drawn ? drawn.step : "—"}, ${out.offline ? "nearest sent" : "loading"})`;
+        : ` (curve of step ${drawn ? drawn.step : "—"}, ${offline ? "nearest sent" : "loading"})`;
       showText(entry.step, `step ${at}${note}`);
       showText(entry.ap, `PR-AUC (AP) ${formatNumber(store.steps.average_precision[row], 3)}`);
       showText(entry.roc, `ROC-AUC ${formatNumber(store.steps.roc_auc[row], 3)}`);
@@ -175,25 +215,23 @@ export class PrPanel {
       showAttribute(entry.node, "data-exact", String(!!drawn?.exact));
       showAttribute(entry.node, "data-curve-step", drawn ? String(drawn.step) : "");
     }
-    this.chart.setData(curves, view);
-    this.auc.marker = this.slider.steps.length ? this.slider.value : null;
-    showAttribute(this.node, "data-series-count", String(curves.length));
-    showAttribute(this.node, "data-step", String(this.slider.value));
-    if (!this.curveDirty) this.curveDirty = "curves";
-    if (!this.aucDirty) this.aucDirty = "over";
   }
 
-  /** Draw what changed (the view calls this for visible panels, once per frame). */
-  draw() {
+  /**
+   * Draw what changed (the view calls this for visible panels, once per frame).
+   * @param {boolean} [legend]  write the legend's numbers too (else they stay stale)
+   */
+  draw(legend = true) {
+    if (this.legendStale && legend) this.showLegend();
     if (this.curveDirty) this.chart.draw(this.curveDirty);
     if (this.aucDirty === "all" || !this.auc.maps) this.auc.draw();
-    else if (this.aucDirty === "over") this.auc.drawOver();
+    else if (this.aucDirty === "over") this.auc.placeMarker();
     this.curveDirty = false;
     this.aucDirty = false;
   }
 
   get dirty() {
-    return this.curveDirty || !!this.aucDirty;
+    return this.curveDirty || !!this.aucDirty || this.legendStale;
   }
 
   markAll() {

@@ -22,6 +22,8 @@ export const CSS = `
 .tbnb-w-pr_curves .tbnb-pr-run{overflow-wrap:anywhere;font-weight:600}
 .tbnb-w-pr_curves .tbnb-pr-step,.tbnb-w-pr_curves .tbnb-pr-ap,.tbnb-w-pr_curves .tbnb-pr-roc{font-variant-numeric:tabular-nums;white-space:nowrap}
 .tbnb-w-pr_curves .tbnb-pr-entry[data-exact=false] .tbnb-pr-step{opacity:.7;font-style:italic}
+.tbnb-w-pr_curves .tbnb-pr-auc-mark{position:absolute;left:0;width:0;border-left:1px dashed currentColor;opacity:.6;pointer-events:none}
+.tbnb-w-pr_curves .tbnb-pr-auc-mark[hidden]{display:none}
 .tbnb-w-pr_curves .tbnb-pr-auc-title{font-size:10px;opacity:.75;margin-top:2px}
 .tbnb-w-pr_curves .tbnb-pr-table{margin-top:8px}
 .tbnb-w-pr_curves .tbnb-pr-table>summary,.tbnb-w-pr_curves .tbnb-pr-problems>summary{cursor:pointer;font-weight:600}

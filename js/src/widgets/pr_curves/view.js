@@ -19,6 +19,9 @@ import { buildToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").PrCurvesTraits} PrCurvesTraits */
 
+/** Milliseconds between two writes of the legends while a slider moves (10 a second). */
+export const LEGEND_MS = 100;
+
 /**
  * Show a step on a slider without telling its owner (the latest for null).
  * @param {import("../../controls/step-slider").StepSlider} slider
@@ -88,6 +91,10 @@ export class PrCurvesView extends View {
     this.stepsDirty = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.tableTimer = null;
+    /** when the legends were last written (performance.now()) */
+    this.legendAt = Number.NEGATIVE_INFINITY;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.legendTimer = null;
     this.frames = this.scheduler(() => this.onFrame());
     this.seen = this.visibilityObserver((entry) => {
       const panel = /** @type {any} */ (entry.target).__tbnbPanel;
@@ -98,6 +105,7 @@ export class PrCurvesView extends View {
     this.disposers.push(() => {
       if (this.fetchTimer !== null) clearTimeout(this.fetchTimer);
       if (this.tableTimer !== null) clearTimeout(this.tableTimer);
+      if (this.legendTimer !== null) clearTimeout(this.legendTimer);
     });
   }
 
@@ -263,11 +271,7 @@ export class PrCurvesView extends View {
     const view = this.model.get("view") === "roc" ? "roc" : "pr";
     showStep(this.bar.slider, this.model.get("step") ?? null);
     const out = { offline: this.offline, wanted: this.wanted, shown: /** @type {ShownCurve[]} */ ([]) };
-    for (const p of this.panels.values()) {
-      const step = this.chartStep(p.spec.key);
-      showStep(p.slider, step);
-      p.place(store, step, view, out);
-    }
+    for (const p of this.panels.values()) p.place(store, this.chartStep(p.spec.key), view, out);
     this.shown = out.shown;
     if (this.tableTimer !== null) clearTimeout(this.tableTimer);
     this.tableTimer = setTimeout(() => {
@@ -308,14 +312,33 @@ export class PrCurvesView extends View {
     this.frames.request();
   }
 
-  /** One frame: place what changed, then draw the visible charts that need it. */
+  /**
+   * One frame: place what changed, then draw the visible charts that need it. The curves
+   * follow a slider every frame; the legends' numbers (text: layout and paint of every card)
+   * at most every LEGEND_MS while it moves, and at once after a pause.
+   */
   onFrame() {
     if (this.fullDirty) this.refresh();
     if (this.fullDirty || this.stepsDirty) this.place();
     this.fullDirty = false;
     this.stepsDirty = false;
+    const now = performance.now();
+    const legends = now - this.legendAt >= LEGEND_MS;
+    let behind = false;
     for (const p of this.panels.values()) {
-      if (p.dirty && p.shown && p.visible) p.draw();
+      if (!(p.dirty && p.shown && p.visible)) continue;
+      if (legends && p.legendStale) this.legendAt = now;
+      p.draw(legends);
+      behind = behind || p.legendStale;
+    }
+    if (behind && this.legendTimer === null) {
+      this.legendTimer = setTimeout(
+        () => {
+          this.legendTimer = null;
+          this.frames.request();
+        },
+        Math.max(LEGEND_MS - (now - this.legendAt), 0),
+      );
     }
   }
 
