@@ -102,22 +102,28 @@ export class Card {
     return Math.max(Math.round(box.right - box.left), 10);
   }
 
+  /** The card's width now (a layout read: measure every card before drawing any). */
+  measure() {
+    return this.body.clientWidth;
+  }
+
   /**
    * Draw with `paint(ctx, box)` at the current size.
    * @param {(ctx: CanvasRenderingContext2D, box: import("./frame").Box) => Drawn} paint
    * @param {any} data
+   * @param {number} [width]  measured beforehand (else read now)
    */
-  draw(paint, data) {
+  draw(paint, data, width) {
     const stack = this.ensureStack();
-    stack.resize(this.body.clientWidth || stack.width, this.height);
+    stack.resize(width || this.body.clientWidth || stack.width, this.height);
     const ctx = stack.context(0);
     stack.context(1);
     if (!ctx) return;
     this.data = data;
     this.unhover();
     this.drawn = paint(ctx, plotBox(stack.width, stack.height));
-    this.node.setAttribute("data-state", data?.exact ? "exact" : "approximate");
-    this.node.setAttribute("data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
+    setAttr(this.node, "data-state", data?.exact ? "exact" : "approximate");
+    setAttr(this.node, "data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
   }
 
   /**
@@ -171,4 +177,14 @@ export class Card {
       ),
     );
   }
+}
+
+/**
+ * Set an attribute only when it changes (an unchanged write still invalidates styles).
+ * @param {Element} node
+ * @param {string} name
+ * @param {string} value
+ */
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }

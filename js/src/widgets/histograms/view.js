@@ -41,6 +41,8 @@ export class HistogramsView extends View {
     this.groupNodes = new Map();
     this.layout = "";
     this.shownCount = 0;
+    /** @type {{steps: ArrayLike<number> | null, lo: number, hi: number}} what the step controls hold */
+    this.controlSteps = { steps: null, lo: Number.NaN, hi: Number.NaN };
     const on = this.on.bind(this);
     this.runs = new RunSelector(this, { onChange: () => this.update() });
     const csv = csvButton({
@@ -76,15 +78,19 @@ export class HistogramsView extends View {
       (text) => this.setStatus(text),
     );
     this.frames = this.scheduler(() => this.drawDirty());
+    /** whether the cards in view are known (the observer has reported once) */
+    this.looked = false;
     this.seen = this.visibilityObserver(
       (entry) => {
         const card = /** @type {any} */ (entry.target).__tbnbCard;
         if (!card) return;
         card.visible = entry.isIntersecting;
-        if (card.visible && card.dirty) this.frames.request();
+        if ((card.visible && card.dirty) || !this.looked) this.frames.request();
+        this.looked = true;
       },
       { rootMargin: "200px" },
     );
+    if (!this.seen) this.looked = true;
     this.observeSize(this.groups, () => this.redrawAll());
   }
 
@@ -120,6 +126,11 @@ export class HistogramsView extends View {
     on(bar.logColor, "change", () => this.save({ log_color: bar.logColor.checked }));
     on(bar.allSteps, "click", () => this.save({ step_window: [] }));
     this.listen("change:_data", () => this.rebuild());
+    this.listen("change:_preview", () => {
+      this.store.setPreview(this.model.get("_preview"));
+      this.setStatus();
+      this.redrawAll();
+    });
     this.listen("change:mode change:height", () => this.relayout());
     this.listen("change:bins change:time_axis change:max_steps change:log_color change:run_colors change:step", () => {
       this.syncControls();
@@ -151,6 +162,7 @@ export class HistogramsView extends View {
 
   rebuild() {
     this.store.load(this.model.get("_data"));
+    this.store.setPreview(this.model.get("_preview"));
     this.requests.reset();
     this.runs.setRuns(this.store.runs);
     this.layout = "";
@@ -158,15 +170,21 @@ export class HistogramsView extends View {
     this.showMessage();
   }
 
-  /** Cards for the mode's layout (one per tag and run, or one per tag for runs). */
+  /**
+   * Cards for the mode's layout (one per tag and run, or one per tag for runs). Between the
+   * modes of one layout the cards stay: only the charts in view are redrawn.
+   */
   relayout() {
     const layout = this.mode === "runs" ? "runs" : "grid";
     if (layout !== this.layout) {
       this.layout = layout;
       this.buildCards();
+      this.syncControls();
+      this.update();
+      return;
     }
     this.syncControls();
-    this.update();
+    this.redrawAll();
   }
 
   buildCards() {
@@ -233,15 +251,20 @@ export class HistogramsView extends View {
     bar.axisLabel.classList.toggle("tbnb-hidden", this.mode === "runs");
     const steps = this.store.stepValues;
     const [lo, hi] = this.windowOr();
-    bar.from.setSteps(steps);
-    bar.to.setSteps(steps);
+    // the step controls are set again only when their steps change (thousands of steps)
+    if (this.controlSteps.steps !== steps) {
+      bar.from.setSteps(steps);
+      bar.to.setSteps(steps);
+    }
     bar.from.select(nearestIndex(bar.from.steps, lo), false);
     bar.to.select(nearestIndex(bar.to.steps, hi), false);
-    const inside = Array.from(steps).filter((s) => s >= lo && s <= hi);
-    bar.step.setSteps(inside);
+    if (this.controlSteps.steps !== steps || this.controlSteps.lo !== lo || this.controlSteps.hi !== hi) {
+      bar.step.setSteps(Array.from(steps).filter((s) => s >= lo && s <= hi));
+      this.controlSteps = { steps, lo, hi };
+    }
     const step = model.get("step");
     bar.step.select(
-      step === null || step === undefined ? inside.length - 1 : nearestIndex(bar.step.steps, step),
+      step === null || step === undefined ? bar.step.steps.length - 1 : nearestIndex(bar.step.steps, step),
       false,
     );
   }
@@ -312,29 +335,35 @@ export class HistogramsView extends View {
   }
 
   drawDirty() {
-    for (const card of this.cards.values()) {
-      if (!card.dirty || !card.shown || !card.visible) continue;
+    const due = [...this.cards.values()].filter((card) => card.dirty && card.shown && card.visible);
+    // every width read before any drawing writes: one layout per frame, not one per card
+    for (const card of due) card.ensureStack();
+    const widths = due.map((card) => card.measure());
+    due.forEach((card, i) => {
       card.dirty = false;
-      this.draw(card);
-    }
+      this.draw(card, widths[i]);
+    });
     this.requests.flush();
   }
 
-  /** @param {Card} card */
-  draw(card) {
+  /**
+   * @param {Card} card
+   * @param {number} [width]  the card's width, measured beforehand
+   */
+  draw(card, width) {
     const { tag, run } = card.spec;
     const colors = this.model.get("run_colors") || {};
     const axis = this.model.get("time_axis") || "step";
     const styled = this.root;
     if (run === null) {
       const data = this.atStep(card);
-      card.draw((ctx, box) => drawRuns(ctx, box, data, { colors, styled, axis }), data);
+      card.draw((ctx, box) => drawRuns(ctx, box, data, { colors, styled, axis }), data, width);
       return;
     }
     const params = this.params(card);
     const data = this.store.best(run, tag, params);
+    if (!data?.exact) this.requests.wantSeries(run, tag, params);
     if (!data) return;
-    if (!data.exact) this.requests.wantSeries(run, tag, params);
     const o = {
       axis,
       color: runColor(colors, run, this.store.runs.indexOf(run)),
@@ -347,7 +376,7 @@ export class HistogramsView extends View {
       if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log: !!this.model.get("log_color") });
       if (mode === "distribution") return drawBands(ctx, box, data, o);
       return drawOffset(ctx, box, data, o);
-    }, data);
+    }, data, width);
   }
 
   /**
@@ -357,8 +386,8 @@ export class HistogramsView extends View {
    * @param {ChartData} data
    */
   wall0(run, tag, data) {
-    const preview = this.store.previewOf(run, tag);
-    return preview?.wall.length ? preview.wall[0] : data.wall[0];
+    const first = this.store.wall0Of(run, tag);
+    return Number.isFinite(first) ? first : data.wall[0];
   }
 
   /**
