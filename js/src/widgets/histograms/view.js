@@ -85,6 +85,7 @@ export class HistogramsView extends View {
         const card = /** @type {any} */ (entry.target).__tbnbCard;
         if (!card) return;
         card.visible = entry.isIntersecting;
+        if (!card.visible) card.pictures.clear(); // pictures are kept for the cards in view only
         if ((card.visible && card.dirty) || !this.looked) this.frames.request();
         this.looked = true;
       },
@@ -129,7 +130,9 @@ export class HistogramsView extends View {
     this.listen("change:_preview", () => {
       this.store.setPreview(this.model.get("_preview"));
       this.setStatus();
-      this.redrawAll();
+      // the charts drawn from the kernel's exact data stay as they are (and their hover)
+      for (const card of this.cards.values()) if (!card.data?.exact) card.dirty = true;
+      this.frames.request();
     });
     this.listen("change:mode change:height", () => this.relayout());
     this.listen("change:bins change:time_axis change:max_steps change:log_color change:run_colors change:step", () => {
@@ -184,7 +187,7 @@ export class HistogramsView extends View {
       return;
     }
     this.syncControls();
-    this.redrawAll();
+    this.redrawAll(true);
   }
 
   buildCards() {
@@ -321,8 +324,15 @@ export class HistogramsView extends View {
     }
   }
 
-  redrawAll() {
-    for (const card of this.cards.values()) card.dirty = true;
+  /**
+   * Mark every card for redrawing at the next frame.
+   * @param {boolean} [keepPictures]  a mode switch: the cards' pictures of other modes stay
+   */
+  redrawAll(keepPictures = false) {
+    for (const card of this.cards.values()) {
+      card.dirty = true;
+      if (!keepPictures) card.pictures.clear();
+    }
     this.frames.request();
   }
 
@@ -371,12 +381,20 @@ export class HistogramsView extends View {
       styled,
     };
     const mode = this.mode;
-    card.draw((ctx, box) => {
-      if (mode === "overlay") return drawOverlay(ctx, box, data, o);
-      if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log: !!this.model.get("log_color") });
-      if (mode === "distribution") return drawBands(ctx, box, data, o);
-      return drawOffset(ctx, box, data, o);
-    }, data, width);
+    const log = !!this.model.get("log_color");
+    // a picture drawn for the same data and looks is reused (switching back to a mode)
+    const looks = `${mode}|${axis}|${o.color}|${o.wall0}|${mode === "heatmap" && log}`;
+    card.draw(
+      (ctx, box) => {
+        if (mode === "overlay") return drawOverlay(ctx, box, data, o);
+        if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log });
+        if (mode === "distribution") return drawBands(ctx, box, data, o);
+        return drawOffset(ctx, box, data, o);
+      },
+      data,
+      width,
+      looks,
+    );
   }
 
   /**
