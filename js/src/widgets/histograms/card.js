@@ -157,7 +157,8 @@ export class Card {
     canvas.getContext("2d")?.drawImage(source, 0, 0);
     this.pictures.delete(key);
     this.pictures.set(key, { data, drawn: this.drawn, canvas });
-    while (this.pictures.size > PICTURES) this.pictures.delete(/** @type {string} */ (this.pictures.keys().next().value));
+    while (this.pictures.size > PICTURES)
+      this.pictures.delete(/** @type {string} */ (this.pictures.keys().next().value));
   }
 
   /**

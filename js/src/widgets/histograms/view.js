@@ -14,11 +14,10 @@ import { drawBands, drawRuns } from "./bands.js";
 import { Card } from "./card.js";
 import { BAND_HEADER, BIN_HEADER, bandRows, binRows } from "./csv.js";
 import { drawHeatmap } from "./heatmap.js";
-import { nearestIndex } from "./math.js";
 import { Requests } from "./requests.js";
 import { drawOffset, drawOverlay } from "./ridges.js";
 import { atStepFrom, ChartStore } from "./store.js";
-import { buildToolbar } from "./toolbar.js";
+import { buildToolbar, syncToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").HistogramsTraits} HistogramsTraits */
 /** @typedef {import("./model").ChartData} ChartData */
@@ -41,7 +40,7 @@ export class HistogramsView extends View {
     this.groupNodes = new Map();
     this.layout = "";
     this.shownCount = 0;
-    /** @type {{steps: ArrayLike<number> | null, lo: number, hi: number}} what the step controls hold */
+    /** @type {import("./toolbar").ControlSteps} what the step controls hold */
     this.controlSteps = { steps: null, lo: Number.NaN, hi: Number.NaN };
     const on = this.on.bind(this);
     this.runs = new RunSelector(this, { onChange: () => this.update() });
@@ -240,35 +239,13 @@ export class HistogramsView extends View {
   }
 
   syncControls() {
-    const { bar, model } = this;
-    bar.mode.value = this.mode;
-    if (document.activeElement !== bar.bins) bar.bins.value = String(model.get("bins"));
-    bar.axis.value = model.get("time_axis") || "step";
-    bar.steps.value = String(model.get("max_steps"));
-    bar.logColor.checked = !!model.get("log_color");
-    bar.tagFilter.set(model.get("tag_filter") || "");
-    bar.stepsLabel.classList.toggle("tbnb-hidden", !["offset", "overlay"].includes(this.mode));
-    bar.logLabel.classList.toggle("tbnb-hidden", this.mode !== "heatmap");
-    bar.stepRow.classList.toggle("tbnb-hidden", this.mode !== "runs");
-    bar.binsLabel.classList.toggle("tbnb-hidden", this.mode === "distribution");
-    bar.axisLabel.classList.toggle("tbnb-hidden", this.mode === "runs");
-    const steps = this.store.stepValues;
-    const [lo, hi] = this.windowOr();
-    // the step controls are set again only when their steps change (thousands of steps)
-    if (this.controlSteps.steps !== steps) {
-      bar.from.setSteps(steps);
-      bar.to.setSteps(steps);
-    }
-    bar.from.select(nearestIndex(bar.from.steps, lo), false);
-    bar.to.select(nearestIndex(bar.to.steps, hi), false);
-    if (this.controlSteps.steps !== steps || this.controlSteps.lo !== lo || this.controlSteps.hi !== hi) {
-      bar.step.setSteps(Array.from(steps).filter((s) => s >= lo && s <= hi));
-      this.controlSteps = { steps, lo, hi };
-    }
-    const step = model.get("step");
-    bar.step.select(
-      step === null || step === undefined ? bar.step.steps.length - 1 : nearestIndex(bar.step.steps, step),
-      false,
+    this.controlSteps = syncToolbar(
+      this.bar,
+      this.model,
+      this.mode,
+      this.store.stepValues,
+      this.windowOr(),
+      this.controlSteps,
     );
   }
 
