@@ -16,7 +16,13 @@ is ``w = tbnb.histograms(exp); w``. Per run (fresh kernel, fresh page) the scrip
   end of the animation frame that redraws the charts in view (target < 50 ms), median of
   ``--changes``; ``*_frame_ms``: to the start of the next frame (rasterisation counted);
 - ``bins_exact_ms``: after a bin-count change, until the first chart in view holds the
-  kernel's exact data again (a round trip through the request channel).
+  kernel's exact data again (a round trip through the request channel);
+- CPU beside the wall times (a shared machine inflates wall time): ``build_cpu_s`` (the
+  kernel's process time of ``tbnb.histograms(exp)``), and the renderer's main-thread task
+  time from Chromium's own counters (CDP ``Performance.getMetrics``: ``TaskDuration``,
+  ``ScriptDuration``) over the cell run to the first chart (``first_chart_task_s``) and
+  over each change to the end of its redraw frame (``mode_task_ms``, ``mode_script_ms``,
+  ``bins_task_ms``).
 
 Medians of ``--repeat`` runs (default 3) in a table on stdout; ``.md`` and ``.json`` in
 ``benchmarks/results/`` (git-ignored).
@@ -32,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -58,9 +65,9 @@ _n = len(exp.histograms)
 _T = {"load_s": _time.perf_counter() - _t, "histograms": _n}"""
 
 MEASURED = """\
-_t = _time.perf_counter()
+_t, _c = _time.perf_counter(), _time.process_time()
 w = tbnb.histograms(exp)
-_T["build_s"] = _time.perf_counter() - _t
+_T["build_s"], _T["build_cpu_s"] = _time.perf_counter() - _t, _time.process_time() - _c
 w"""
 
 READOUT = """\
@@ -98,11 +105,12 @@ START_JS = """
 }
 """
 
-# One change: set the control, dispatch its event (the view schedules its redraw in a
-# frame callback), wait for that frame and the next; return both times and whether the
-# first chart in view changed its pixels.
-CHANGE_JS = """
-async ([kind, value]) => {
+# One change in three steps, so Chromium's main-thread counters can be read around the
+# change alone: note the first chart in view and its pixels; set the control, dispatch its
+# event (the view schedules its redraw in a frame callback) and wait for that frame; wait
+# for the next frame and compare the pixels (and, for bins, wait for the exact data).
+CHANGE_PREPARE_JS = """
+async () => {
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
   const root = document.querySelector(".tbnb-w-histograms");
   const inView = [...root.querySelectorAll(".tbnb-chart:not(.tbnb-hidden)")].find((c) => {
@@ -110,28 +118,62 @@ async ([kind, value]) => {
     return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
   });
   const sig = () => [...inView.querySelectorAll("canvas")].map((c) => c.toDataURL()).join();
-  const before = sig();
+  window.__change = { frame, root, inView, sig, before: sig() };
   await frame();
-  const t0 = performance.now();
-  const input = root.querySelector(kind === "mode" ? "select.tbnb-mode" : "input.tbnb-bins");
-  input.value = value;
-  input.dispatchEvent(new Event("change"));
-  await frame();
-  const drawn = performance.now() - t0;
-  await frame();
-  const framed = performance.now() - t0;
-  const changed = sig() !== before;
-  let exact = null;
-  if (kind === "bins") {
-    const deadline = t0 + 60000;
-    while (inView.getAttribute("data-state") !== "exact" && performance.now() < deadline) {
-      await frame();
-    }
-    exact = performance.now() - t0;
-  }
-  return { drawn, framed, changed, exact };
 }
 """
+
+CHANGE_JS = """
+async ([kind, value]) => {
+  const c = window.__change;
+  c.t0 = performance.now();
+  const input = c.root.querySelector(kind === "mode" ? "select.tbnb-mode" : "input.tbnb-bins");
+  input.value = value;
+  input.dispatchEvent(new Event("change"));
+  await c.frame();
+  c.drawn = performance.now() - c.t0;
+}
+"""
+
+CHANGE_FINISH_JS = """
+async (kind) => {
+  const c = window.__change;
+  await c.frame();
+  const framed = performance.now() - c.t0;
+  const changed = c.sig() !== c.before;
+  let exact = null;
+  if (kind === "bins") {
+    const deadline = c.t0 + 60000;
+    while (c.inView.getAttribute("data-state") !== "exact" && performance.now() < deadline) {
+      await c.frame();
+    }
+    exact = performance.now() - c.t0;
+  }
+  return { drawn: c.drawn, framed, changed, exact };
+}
+"""
+
+
+def main_thread(cdp: Any) -> dict[str, float]:
+    """Chromium's cumulative main-thread counters of the page, in seconds."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return {m["name"]: float(m["value"]) for m in metrics
+            if m["name"] in ("TaskDuration", "ScriptDuration", "LayoutDuration",
+                             "RecalcStyleDuration")}
+
+
+def change(page: Any, cdp: Any, kind: str, value: str) -> dict[str, Any]:
+    """One control change: wall times, pixels changed, main-thread time of the redraw."""
+    page.evaluate(CHANGE_PREPARE_JS)
+    before = main_thread(cdp)
+    page.evaluate(CHANGE_JS, [kind, value])
+    after = main_thread(cdp)
+    out: dict[str, Any] = page.evaluate(CHANGE_FINISH_JS, kind)
+    out["task"] = (after["TaskDuration"] - before["TaskDuration"]) * 1000
+    out["script"] = (after["ScriptDuration"] - before["ScriptDuration"]) * 1000
+    out["layout"] = sum(after[k] - before[k] for k in ("LayoutDuration",
+                                                       "RecalcStyleDuration")) * 1000
+    return out
 
 IDLE_JS = """nb => { const w = window.jupyterapp.shell.currentWidget;
   return !!(w && w.context && w.context.path === nb && w.sessionContext &&
@@ -177,18 +219,25 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
         page.wait_for_function(IDLE_JS, arg=NB, timeout=timeout_ms)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
         run_cell(page, 0, timeout_ms)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        start = main_thread(cdp)
+        load_avg = os.getloadavg()[0]
         page.evaluate(START_JS, 1)
-        page.wait_for_function("() => window.__bench.drawn !== null && window.__bench.exact "
-                               "!== null", timeout=timeout_ms, polling=100)
+        page.wait_for_function("() => window.__bench.drawn !== null", timeout=timeout_ms,
+                               polling=20)
+        first_task = main_thread(cdp)["TaskDuration"] - start["TaskDuration"]
+        page.wait_for_function("() => window.__bench.exact !== null", timeout=timeout_ms,
+                               polling=100)
         bench = page.evaluate("() => window.__bench")
         page.wait_for_function(IDLE_JS, arg=NB, timeout=timeout_ms)
         page.locator(".tbnb-w-histograms .tbnb-chart[data-state='exact']").first.wait_for()
         mode, bins = [], []
         for i in range(changes):
-            mode.append(page.evaluate(CHANGE_JS, ["mode", MODES[i % len(MODES)]]))
+            mode.append(change(page, cdp, "mode", MODES[i % len(MODES)]))
         page.locator(".tbnb-w-histograms select.tbnb-mode").select_option("offset")
         for i in range(changes):
-            bins.append(page.evaluate(CHANGE_JS, ["bins", "64" if i % 2 == 0 else "30"]))
+            bins.append(change(page, cdp, "bins", "64" if i % 2 == 0 else "30"))
         run_cell(page, 2, timeout_ms)
         out = page.locator(".jp-Cell").nth(2).locator(".jp-OutputArea-output")
         out.filter(has_text="TIMINGS").wait_for(timeout=timeout_ms)
@@ -203,15 +252,23 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
               file=sys.stderr)
     return {
         "first_chart_s": (bench["drawn"] - bench["t0"]) / 1000,
+        "first_chart_task_s": first_task,
         "build_s": kernel["build_s"],
+        "build_cpu_s": kernel["build_cpu_s"],
         "exact_s": (bench["exact"] - bench["t0"]) / 1000,
         "state_mb": kernel["state_mb"],
         "load_s": kernel["load_s"],
         "mode_redraw_ms": statistics.median(c["drawn"] for c in mode),
         "mode_frame_ms": statistics.median(c["framed"] for c in mode),
+        "mode_task_ms": statistics.median(c["task"] for c in mode),
+        "mode_script_ms": statistics.median(c["script"] for c in mode),
+        "mode_layout_ms": statistics.median(c["layout"] for c in mode),
+        "mode_first_task_ms": statistics.median(c["task"] for c in mode[:len(MODES)]),
         "bins_redraw_ms": statistics.median(c["drawn"] for c in bins),
         "bins_frame_ms": statistics.median(c["framed"] for c in bins),
+        "bins_task_ms": statistics.median(c["task"] for c in bins),
         "bins_exact_ms": statistics.median(c["exact"] for c in bins),
+        "load_avg": load_avg,
         "histograms": kernel["histograms"],
     }
 

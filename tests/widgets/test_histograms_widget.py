@@ -135,9 +135,25 @@ def test_runs_at_one_step_share_bins(exp: tbnb.Experiment) -> None:
     assert reply["left"] <= reply["right"]
 
 
+def test_preview_waits_for_the_first_charts_then_comes_on_request(exp: tbnb.Experiment
+                                                                   ) -> None:
+    w = tbnb.histograms(exp, bins=30)
+    assert w._preview == {}  # the first charts are the kernel's answers, not the preview
+    assert w._data["series"]["wall0"].dtype == np.float64
+    reply = w.answer({"type": "preview", "id": "p"})
+    assert reply is not None
+    assert reply["charts"] == len(w._data["series"]["run"])
+    made = w._preview
+    assert made["counts"].dtype == np.uint8
+    w.answer({"type": "preview", "id": "again"})
+    assert w._preview is made  # made once until the data changes
+
+
 def test_preview_is_small_and_close_to_the_exact_data(exp: tbnb.Experiment) -> None:
     w = tbnb.histograms(exp, bins=30)
-    preview = w._data["preview"]
+    whole = w.get_state()  # saving or exporting reads the whole state: the preview is in it
+    preview = w._preview
+    assert set(whole["_preview"]) == set(preview)
     assert preview["counts"].dtype == np.uint8
     assert preview["bands"].dtype == np.uint16
     offsets = preview["offsets"]
@@ -150,17 +166,18 @@ def test_preview_is_small_and_close_to_the_exact_data(exp: tbnb.Experiment) -> N
     np.testing.assert_allclose(counts, exact["counts"].reshape(n, 30),
                                atol=float(preview["scale"][:n].max()) / 255)
     state, paths, buffers = _remove_buffers(w.get_state())
-    assert {p[0] for p in paths} == {"_data"}  # every array of the state is a binary buffer
+    assert {p[0] for p in paths} == {"_data", "_preview"}  # every array: a binary buffer
     assert len(buffers) >= 10
-    assert len(json.dumps(state["_data"])) < 20_000  # names and shapes only
+    assert len(json.dumps(state["_data"])) + len(json.dumps(state["_preview"])) < 20_000
 
 
 def test_state_budget_bounds_the_preview(exp: tbnb.Experiment) -> None:
     small = tbnb.histograms(exp, state_budget=10_000)
     big = tbnb.histograms(exp)
-    steps = small._data["preview"]["offsets"]
-    assert 2 <= np.diff(steps).max() < np.diff(big._data["preview"]["offsets"]).max()
-    size = sum(v.nbytes for v in small._data["preview"].values() if isinstance(v, np.ndarray))
+    small.get_state(), big.get_state()
+    steps = small._preview["offsets"]
+    assert 2 <= np.diff(steps).max() < np.diff(big._preview["offsets"]).max()
+    size = sum(v.nbytes for v in small._preview.values() if isinstance(v, np.ndarray))
     assert size < 12_000
     with pytest.raises(ValueError, match="state_budget"):
         tbnb.histograms(exp, state_budget=10)

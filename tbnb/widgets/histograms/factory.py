@@ -139,7 +139,7 @@ def histograms(
     widget._build["empty"] = empty
     if empty:
         warn_empty(empty)
-    widget._set_frame(frame)
+    widget._set_frame(frame, preview_now=False)
     run_re = re.compile(widget.run_filter, re.IGNORECASE) if widget.run_filter else None
     widget.selected_runs = [r for r in widget._legend if run_re is None or run_re.search(r)]
     if refresh is not None:

@@ -2,9 +2,11 @@
 
 :class:`HistogramStore` sorts a histograms frame (``exp.histograms`` or any frame with
 ``run``, ``tag``, ``step``, ``edges``, ``counts``) by series and step once, and keeps
-per-histogram numbers as arrays (step, wall time, bucket count, outer edges); the
-buckets stay the frame's own arrays and are gathered only for the histograms a chart
-draws (:meth:`HistogramStore.buckets`), where each is checked: a histogram whose edges
+per-histogram numbers as arrays (step, wall time, outer edges); the buckets stay the
+frame's own arrays, in the frame's order, and are gathered (and counted) only for the
+histograms a chart draws (:meth:`HistogramStore.buckets`): indexing a large frame is a
+sort of its numbers, no per-histogram Python work. Each gathered histogram is checked: one
+whose edges
 are not finite or not increasing, or whose counts are negative or not finite, is left
 out of the chart and reported once, naming its run, tag and step.
 
@@ -69,23 +71,45 @@ class HistogramStore:
         ``(run, tag)`` of each series, in first-seen order.
     bounds
         Histograms of series ``i`` are ``bounds[i]:bounds[i + 1]`` of the arrays below.
-    steps, wall, lengths, lo, hi
-        Per histogram: step, wall time (NaN if unknown), bucket count, outer edges.
+    steps, wall, lo, hi
+        Per histogram: step, wall time (NaN if unknown), outer edges.
+    order
+        Per histogram: its row in the frame (where its buckets are).
     edges, counts
-        Per histogram: the frame's own bucket arrays (never copied or changed).
+        The frame's own bucket arrays, in the frame's order (never copied or changed).
     """
 
     keys: list[tuple[str, str]]
     bounds: npt.NDArray[np.int64]
     steps: npt.NDArray[np.int64]
     wall: npt.NDArray[np.float64]
-    lengths: npt.NDArray[np.int64]
     lo: npt.NDArray[np.float64]
     hi: npt.NDArray[np.float64]
+    order: npt.NDArray[np.int64]
     edges: npt.NDArray[Any]
     counts: npt.NDArray[Any]
     _bad: dict[int, str] = field(default_factory=dict)
     _reported: set[int] = field(default_factory=set)
+    _lengths: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    def __post_init__(self) -> None:
+        if self._lengths.size != self.steps.size:
+            self._lengths = np.full(self.steps.size, -1, dtype=np.int64)  # -1: not counted yet
+
+    def lengths_of(self, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Buckets of each histogram of ``rows`` (counted on first use, then kept)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        known = self._lengths[rows]
+        todo = rows[known < 0]
+        if todo.size:
+            self._lengths[todo] = _lengths(self.counts[self.order[todo]])
+            known = self._lengths[rows]
+        return known
+
+    @property
+    def lengths(self) -> npt.NDArray[np.int64]:
+        """Buckets of every histogram (counts them all: prefer :meth:`lengths_of`)."""
+        return self.lengths_of(np.arange(self.steps.size, dtype=np.int64))
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame) -> HistogramStore:
@@ -101,21 +125,21 @@ class HistogramStore:
         bounds = np.r_[first, len(series)].astype(np.int64)
         keys = [(str(run_names[s // max(len(tag_names), 1)]),
                  str(tag_names[s % max(len(tag_names), 1)])) for s in series[first].tolist()]
-        edges = frame["edges"].to_numpy(dtype=object)[order]
-        counts = frame["counts"].to_numpy(dtype=object)[order]
-        lengths = _lengths(counts)
+        edges = frame["edges"].to_numpy(dtype=object)
+        counts = frame["counts"].to_numpy(dtype=object)
         if {"min", "max"} <= set(frame.columns):  # exp.histograms: the outer edges
             lo = frame["min"].to_numpy(dtype=np.float64)[order]
             hi = frame["max"].to_numpy(dtype=np.float64)[order]
         else:
-            lo = np.fromiter((e[0] if np.size(e) else np.nan for e in edges), np.float64,
-                             count=len(edges))
-            hi = np.fromiter((e[-1] if np.size(e) else np.nan for e in edges), np.float64,
-                             count=len(edges))
+            ordered = edges[order]
+            lo = np.fromiter((e[0] if np.size(e) else np.nan for e in ordered), np.float64,
+                             count=len(ordered))
+            hi = np.fromiter((e[-1] if np.size(e) else np.nan for e in ordered), np.float64,
+                             count=len(ordered))
         wall = (frame["wall_time"].to_numpy(dtype=np.float64)[order] if "wall_time" in frame
                 else np.full(len(order), np.nan))
-        return cls(keys=keys, bounds=bounds, steps=steps[order], wall=wall, lengths=lengths,
-                   lo=lo, hi=hi, edges=edges, counts=counts)
+        return cls(keys=keys, bounds=bounds, steps=steps[order], wall=wall, lo=lo, hi=hi,
+                   order=order.astype(np.int64), edges=edges, counts=counts)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -136,7 +160,7 @@ class HistogramStore:
 
     def bounds_of(self, rows: npt.NDArray[np.int64]) -> tuple[float, float] | None:
         """``(left, right)``: every histogram of ``rows`` with buckets inside, or None."""
-        usable = rows[(self.lengths[rows] > 0) & np.isfinite(self.lo[rows])
+        usable = rows[(self.lengths_of(rows) > 0) & np.isfinite(self.lo[rows])
                       & np.isfinite(self.hi[rows])]
         usable = usable[[r not in self._bad for r in usable.tolist()]] if self._bad else usable
         if usable.size == 0:
@@ -155,12 +179,14 @@ class HistogramStore:
         rows = np.asarray(rows, dtype=np.int64)
         if self._bad:
             rows = rows[[r not in self._bad for r in rows.tolist()]]
-        full = rows[self.lengths[rows] > 0]
-        e_list = [np.asarray(self.edges[r], dtype=np.float64) for r in full.tolist()]
-        c_list = [np.asarray(self.counts[r], dtype=np.float64) for r in full.tolist()]
+        lengths = self.lengths_of(rows)
+        full = rows[lengths > 0]
+        at = self.order[full].tolist()
+        e_list = [np.asarray(self.edges[r], dtype=np.float64) for r in at]
+        c_list = [np.asarray(self.counts[r], dtype=np.float64) for r in at]
         edges = np.concatenate(e_list) if e_list else np.zeros(0)
         counts = np.concatenate(c_list) if c_list else np.zeros(0)
-        n = self.lengths[full]
+        n = lengths[lengths > 0]
         sizes = np.fromiter((e.size for e in e_list), dtype=np.int64, count=len(e_list))
         if full.size and (not (sizes == n + 1).all() or not _all_good(edges, counts, n)):
             for row, e, c in zip(full.tolist(), e_list, c_list, strict=True):
@@ -168,7 +194,7 @@ class HistogramStore:
                 if reason:
                     self._flag(row, reason)
             return self.buckets(rows)
-        return edges, counts, self.lengths[rows], rows
+        return edges, counts, lengths, rows
 
     @property
     def problems(self) -> list[str]:
@@ -198,8 +224,8 @@ class HistogramStore:
 
     def check_outer_edges(self) -> None:
         """Flag every histogram whose outer edges are not finite (one vectorised pass)."""
-        odd = np.flatnonzero((self.lengths > 0) & ~(np.isfinite(self.lo) & np.isfinite(self.hi)))
-        for row in odd.tolist():
+        odd = np.flatnonzero(~(np.isfinite(self.lo) & np.isfinite(self.hi)))
+        for row in odd[self.lengths_of(odd) > 0].tolist():
             self._flag(row, "its edges are not finite (were NaN or inf values logged?)")
 
 

@@ -10,10 +10,14 @@ other modes draw one chart per tag and run, grouped by tag prefix.
 Python keeps every histogram (:class:`~tbnb.widgets.histograms.store.HistogramStore`)
 and answers the browser's ``"series"`` and ``"at_step"`` requests with exact data for
 the charts in view (re-binned on TensorBoard's common bins, the step window applied,
-evenly spaced steps, first and last always). The ``_data`` trait holds a compact copy of
-every chart (:func:`~tbnb.widgets.histograms.prepare.preview_payload`) within
-``state_budget`` bytes, so a saved notebook or an exported page draws every chart and
-every control works without a kernel, on that copy. Run colours come from
+evenly spaced steps, first and last always). The ``_data`` trait holds the index (runs,
+tags, series); the charts in view are drawn from the kernel's first answers. The
+``_preview`` trait then holds a compact copy of every chart
+(:func:`~tbnb.widgets.histograms.prepare.preview_payload`) within ``state_budget`` bytes,
+so a saved notebook or an exported page draws every chart and every control works
+without a kernel, on that copy. It is made when the browser asks for it (once the charts
+in view are answered) or when the widget's whole state is read (saving, exporting),
+whichever comes first, so the first charts do not wait for it. Run colours come from
 :func:`tbnb.widgets.colors.run_colors` in the experiment's run order.
 """
 
@@ -93,6 +97,7 @@ class HistogramsWidget(LiveWidget):
     height = t.Int(170).tag(sync=True)
     problems = t.List(t.Unicode()).tag(sync=True)
     _data = t.Dict().tag(sync=True, **tree_serialization)
+    _preview = t.Dict().tag(sync=True, **tree_serialization)
 
     @t.validate("mode")
     def _valid_mode(self, proposal: Any) -> str:
@@ -142,13 +147,16 @@ class HistogramsWidget(LiveWidget):
         self._store: HistogramStore | None = None
         self._build: dict[str, Any] = {}
         self._legend: list[str] = []
+        self._preview_due = False
 
     # ----------------------------------------------------------------- data
-    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
-        """(Re)index ``frame`` and send every chart's preview."""
+    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True,
+                   preview_now: bool = True) -> None:
+        """(Re)index ``frame`` and send the index (and every chart's preview, unless
+        ``preview_now`` is false: then it is made when first needed)."""
         opts = self._build
-        names = [str(r) for r in pd.unique(frame["run"].astype(str))]
-        tags = [str(g) for g in pd.unique(frame["tag"].astype(str))]
+        names = list(dict.fromkeys(str(r) for r in pd.unique(frame["run"])))
+        tags = list(dict.fromkeys(str(g) for g in pd.unique(frame["tag"])))
         keep_runs = pick(names, opts.get("runs"), "runs")
         keep_tags = pick(tags, opts.get("tags"), "tags")
         if len(keep_runs) < len(names) or len(keep_tags) < len(tags):
@@ -162,19 +170,18 @@ class HistogramsWidget(LiveWidget):
         self._color_order = color_order(present, getattr(self._source, "runs", None))
         self.run_colors = run_colors(self._color_order, self.palette)
         if send:
-            self._send_all()
+            self._send_all(preview_now=preview_now)
 
-    def _send_all(self) -> None:
+    def _send_all(self, *, preview_now: bool = True) -> None:
         store = self._store
         assert store is not None
         tags = prepare.ordered_names(sorted({tag for _, tag in store.keys}))
         run_index = {r: i for i, r in enumerate(self._legend)}
         tag_index = {g: i for i, g in enumerate(tags)}
-        limit = max(self.max_steps, prepare.PREVIEW_MAX_STEPS)
-        steps = prepare.preview_steps(len(store), self.bins, self._build.get("budget", 1_300_000),
-                                      limit)
-        preview = prepare.preview_payload(store, bins=self.bins, steps=steps)
         self.problems = store.problems
+        self._preview_due = True
+        if not preview_now:
+            self._preview = {}
         self._data = {
             "runs": self._legend,
             "tags": tags,
@@ -183,11 +190,33 @@ class HistogramsWidget(LiveWidget):
                 "run": np.array([run_index[r] for r, _ in store.keys], dtype=np.int32),
                 "tag": np.array([tag_index[g] for _, g in store.keys], dtype=np.int32),
                 "total": np.diff(store.bounds).astype(np.int32),
+                "wall0": store.wall[store.bounds[:-1]],
             },
             "step_values": prepare.step_values(store),
-            "preview": preview,
             "empty": self._build.get("empty", "") if len(store) == 0 else "",
         }
+        if preview_now:
+            self._make_preview()
+
+    def _make_preview(self) -> None:
+        """Send every chart's preview (if not sent since the data last changed)."""
+        store = self._store
+        if store is None or not self._preview_due:
+            return
+        self._preview_due = False
+        limit = max(self.max_steps, prepare.PREVIEW_MAX_STEPS)
+        steps = prepare.preview_steps(len(store), self.bins, self._build.get("budget", 1_300_000),
+                                      limit)
+        self._preview = prepare.preview_payload(store, bins=self.bins, steps=steps)
+        self.problems = store.problems
+
+    def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        """The widget's state; the whole state (a notebook saved, a page exported) holds
+        every chart's preview, made now if the browser has not asked for it yet."""
+        if key is None and getattr(self, "_preview_due", False):
+            with self._lock:
+                self._make_preview()
+        return dict(super().get_state(key=key, drop_defaults=drop_defaults))
 
     def _window(self, value: Any = None) -> tuple[float, float] | None:
         window = self.step_window if value is None else value
@@ -198,6 +227,12 @@ class HistogramsWidget(LiveWidget):
         return {key: i for i, key in enumerate(store.keys)} if store is not None else {}
 
     # ------------------------------------------------------------- requests
+    def _request_preview(self, _content: dict[str, Any]) -> dict[str, Any]:
+        """Make the preview of every chart (sent as the ``_preview`` trait) if not made."""
+        with self._lock:
+            self._make_preview()
+        return {"charts": len(self._store) if self._store is not None else 0}
+
     def _request_series(self, content: dict[str, Any]) -> dict[str, Any]:
         """Exact data of some charts: ``{keys: [[run, tag], ...], bins, limit, window,
         hist, bands}``."""
@@ -287,7 +322,10 @@ class HistogramsWidget(LiveWidget):
         of the window, in ``runs`` each run at :attr:`step`). ``distribution``: ``run``,
         ``tag``, ``step``, ``wall_time`` and the nine bands ``p0`` ... ``p10000``.
         """
-        return shown_frame(self)
+        frame = shown_frame(self)
+        if self._store is not None:  # what reading them found wrong
+            self.problems = self._store.problems
+        return frame
 
     def to_plotly(self, max_charts: int = 24) -> go.Figure:
         """A ``plotly.graph_objects.Figure`` of the first ``max_charts`` charts shown."""

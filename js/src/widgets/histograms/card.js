@@ -23,6 +23,8 @@ import { plotBox } from "./frame.js";
  * @property {(card: Card, run: string) => void} onToggleRun
  */
 
+const PICTURES = 5;
+
 export class Card {
   /**
    * @param {CardSpec} spec
@@ -45,6 +47,8 @@ export class Card {
     this.hiddenRuns = new Set();
     /** @type {any} the data drawn last */
     this.data = null;
+    /** @type {Map<string, {data: any, drawn: Drawn | null, canvas: HTMLCanvasElement}>} pictures kept by looks */
+    this.pictures = new Map();
     this.swatch = el("span", { class: "tbnb-swatch" });
     this.legend = el("span", { class: "tbnb-card-legend" });
     this.note = el("span", { class: "tbnb-card-note" });
@@ -102,22 +106,59 @@ export class Card {
     return Math.max(Math.round(box.right - box.left), 10);
   }
 
+  /** The card's width now (a layout read: measure every card before drawing any). */
+  measure() {
+    return this.body.clientWidth;
+  }
+
   /**
    * Draw with `paint(ctx, box)` at the current size.
    * @param {(ctx: CanvasRenderingContext2D, box: import("./frame").Box) => Drawn} paint
    * @param {any} data
+   * @param {number} [width]  measured beforehand (else read now)
+   * @param {string} [looks]  what else the picture depends on: kept under it (with the
+   *   data and size), a later draw of the same data and looks copies it back
    */
-  draw(paint, data) {
+  draw(paint, data, width, looks) {
     const stack = this.ensureStack();
-    stack.resize(this.body.clientWidth || stack.width, this.height);
+    stack.resize(width || this.body.clientWidth || stack.width, this.height);
     const ctx = stack.context(0);
     stack.context(1);
     if (!ctx) return;
     this.data = data;
     this.unhover();
-    this.drawn = paint(ctx, plotBox(stack.width, stack.height));
-    this.node.setAttribute("data-state", data?.exact ? "exact" : "approximate");
-    this.node.setAttribute("data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
+    const key = looks === undefined ? "" : `${looks}|${stack.width}x${stack.height}@${stack.dpr}`;
+    const kept = key ? this.pictures.get(key) : undefined;
+    if (kept && kept.data === data) {
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(kept.canvas, 0, 0);
+      ctx.restore();
+      this.drawn = kept.drawn;
+    } else {
+      this.drawn = paint(ctx, plotBox(stack.width, stack.height));
+      if (key) this.keep(key, data, ctx.canvas);
+    }
+    setAttr(this.node, "data-state", data?.exact ? "exact" : "approximate");
+    setAttr(this.node, "data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
+  }
+
+  /**
+   * Keep a copy of the picture just drawn (at most PICTURES per card: one per mode).
+   * @param {string} key
+   * @param {any} data
+   * @param {HTMLCanvasElement} source
+   */
+  keep(key, data, source) {
+    const old = this.pictures.get(key);
+    const canvas = old?.canvas ?? document.createElement("canvas");
+    canvas.width = source.width;
+    canvas.height = source.height;
+    canvas.getContext("2d")?.drawImage(source, 0, 0);
+    this.pictures.delete(key);
+    this.pictures.set(key, { data, drawn: this.drawn, canvas });
+    while (this.pictures.size > PICTURES)
+      this.pictures.delete(/** @type {string} */ (this.pictures.keys().next().value));
   }
 
   /**
@@ -171,4 +212,14 @@ export class Card {
       ),
     );
   }
+}
+
+/**
+ * Set an attribute only when it changes (an unchanged write still invalidates styles).
+ * @param {Element} node
+ * @param {string} name
+ * @param {string} value
+ */
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }

@@ -21,7 +21,8 @@
  * @property {string} palette
  * @property {number} height                    chart height in pixels
  * @property {string[]} problems                histograms left out, and why
- * @property {Record<string, any>} _data        every chart's preview (binary buffers)
+ * @property {Record<string, any>} _data        runs, tags, series index (binary buffers)
+ * @property {Record<string, any>} _preview     every chart's preview, once made (binary buffers)
  */
 
 /** @typedef {import("../../core/types").Model<HistogramsTraits>} HistogramsModel */

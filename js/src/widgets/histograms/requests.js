@@ -3,6 +3,8 @@
 // at-step chart each. A want is asked once while in flight (again later if the store has
 // dropped the answer; never again after the kernel answered it with an error); the reply
 // goes into the store and redraws.
+// The preview of every chart (the `_preview` trait) is asked for once, when the charts in view
+// have their answers (or none is in view), so the kernel answers those first.
 // Without a kernel (an exported page: sending throws; a notebook whose kernel is gone: the
 // request times out) the view stops asking and draws from what it holds.
 import { RequestError } from "../../core/request.js";
@@ -36,6 +38,7 @@ export class Requests {
     this.steps = new Map();
     /** @type {Map<string, Record<string, any>>} */
     this.stepQueue = new Map();
+    this.previewAsked = false;
   }
 
   /** Forget every answer and want (the data changed). */
@@ -46,6 +49,7 @@ export class Requests {
     this.queue.clear();
     this.steps.clear();
     this.stepQueue.clear();
+    this.previewAsked = false;
   }
 
   /**
@@ -118,6 +122,10 @@ export class Requests {
       );
     }
     this.stepQueue.clear();
+    if (!this.previewAsked && !this.offline && !this.view.store.preview && this.view.looked && !this.pending.size) {
+      this.previewAsked = true;
+      this.send("preview", {}, [], () => {}, generation);
+    }
   }
 
   /**

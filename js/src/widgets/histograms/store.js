@@ -1,6 +1,6 @@
 // What the view knows of each chart: the preview in the saved state (every series, few
-// steps, 8-bit counts and 16-bit bands) and the exact data the kernel sent for the settings
-// asked; `best()` gives a chart's data for any settings at once, exact when the kernel sent
+// steps, 8-bit counts and 16-bit bands; it comes after the first charts, which the kernel
+// answers first) and the exact data the kernel sent for the settings asked; `best()` gives a chart's data for any settings at once, exact when the kernel sent
 // it, else derived here from the richest data held (re-binned with TensorBoard's rule,
 // cut to the step window, sampled as Python samples).
 import { decodeTree } from "../../core/codecs.js";
@@ -40,6 +40,8 @@ export class ChartStore {
     this.exact = new Map();
     /** @type {Map<number, ChartData>} */
     this.previews = new Map();
+    /** @type {ArrayLike<number>} each series' first wall time */
+    this.wall0 = [];
     this.stepValues = new Float64Array(0);
     this.empty = "";
     /** @type {any} */
@@ -47,7 +49,10 @@ export class ChartStore {
     this.previewSteps = 0;
   }
 
-  /** @param {Record<string, any>} raw  the `_data` trait */
+  /**
+   * The index of every series (the preview, made for it, comes next: `setPreview`).
+   * @param {Record<string, any>} raw  the `_data` trait
+   */
   load(raw) {
     const data = decodeTree(raw || {});
     this.runs = data.runs || [];
@@ -55,18 +60,39 @@ export class ChartStore {
     this.groups = data.groups || [];
     this.empty = data.empty || "";
     this.stepValues = Float64Array.from(data.step_values || []);
-    this.preview = data.preview || null;
     this.index.clear();
     this.exact.clear();
-    this.previews.clear();
     const series = data.series || { run: [], tag: [] };
+    this.wall0 = series.wall0 || [];
     for (let i = 0; i < series.run.length; i++) {
       this.index.set(seriesKey(this.runs[series.run[i]], this.tags[series.tag[i]]), i);
     }
-    const offsets = this.preview?.offsets || [0];
+    this.setPreview(null);
+  }
+
+  /**
+   * Hold every chart's preview (or none, until the kernel sends it).
+   * @param {Record<string, any> | null} raw  the `_preview` trait
+   */
+  setPreview(raw) {
+    const preview = raw ? decodeTree(raw) : null;
+    const offsets = preview?.offsets;
+    this.preview = offsets && offsets.length === this.index.size + 1 ? preview : null;
+    this.previews.clear();
     let most = 0;
-    for (let i = 1; i < offsets.length; i++) most = Math.max(most, offsets[i] - offsets[i - 1]);
+    const at = this.preview?.offsets || [0];
+    for (let i = 1; i < at.length; i++) most = Math.max(most, at[i] - at[i - 1]);
     this.previewSteps = most;
+  }
+
+  /**
+   * A series' first wall time (relative time counts from it), or NaN.
+   * @param {string} run
+   * @param {string} tag
+   */
+  wall0Of(run, tag) {
+    const i = this.index.get(seriesKey(run, tag));
+    return i === undefined ? Number.NaN : Number(this.wall0[i] ?? Number.NaN);
   }
 
   /** @param {string} run @param {string} tag */

@@ -16,7 +16,7 @@ export const CSS = `
 .tbnb-w-histograms .tbnb-group-count{font-weight:400;opacity:.6}
 .tbnb-w-histograms .tbnb-hidden,.tbnb-w-histograms .tbnb-bars .tbnb-hidden{display:none}
 .tbnb-w-histograms .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:10px}
-.tbnb-w-histograms .tbnb-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0}
+.tbnb-w-histograms .tbnb-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0;content-visibility:auto;contain-intrinsic-size:auto 214px}
 .tbnb-w-histograms .tbnb-chart-head{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center;font-size:11px;margin-bottom:2px}
 .tbnb-w-histograms .tbnb-chart-title{font-weight:600;flex:1 1 100%;overflow-wrap:anywhere}
 .tbnb-w-histograms .tbnb-card-run{display:inline-flex;gap:4px;align-items:center;overflow-wrap:anywhere;min-width:0}

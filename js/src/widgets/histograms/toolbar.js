@@ -5,6 +5,7 @@
 import { filterInput } from "../../controls/filter-input.js";
 import { StepSlider } from "../../controls/step-slider.js";
 import { el } from "../../core/dom.js";
+import { nearestIndex } from "./math.js";
 
 /** @typedef {(t: EventTarget, type: string, h: (e: any) => void) => void} On */
 
@@ -104,4 +105,46 @@ export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
     step,
     stepRow,
   };
+}
+
+/** @typedef {{steps: ArrayLike<number> | null, lo: number, hi: number}} ControlSteps */
+
+/**
+ * Show the model's settings in the toolbar (the controls of the mode only). The step
+ * controls are set again only when their steps change (thousands of steps).
+ * @param {ReturnType<typeof buildToolbar>} bar
+ * @param {import("./model").HistogramsModel} model
+ * @param {string} mode
+ * @param {ArrayLike<number>} steps  every step
+ * @param {[number, number]} window  the step window
+ * @param {ControlSteps} held  what the step controls hold
+ * @returns {ControlSteps} what they hold now
+ */
+export function syncToolbar(bar, model, mode, steps, [lo, hi], held) {
+  bar.mode.value = mode;
+  if (document.activeElement !== bar.bins) bar.bins.value = String(model.get("bins"));
+  bar.axis.value = model.get("time_axis") || "step";
+  bar.steps.value = String(model.get("max_steps"));
+  bar.logColor.checked = !!model.get("log_color");
+  bar.tagFilter.set(model.get("tag_filter") || "");
+  bar.stepsLabel.classList.toggle("tbnb-hidden", !["offset", "overlay"].includes(mode));
+  bar.logLabel.classList.toggle("tbnb-hidden", mode !== "heatmap");
+  bar.stepRow.classList.toggle("tbnb-hidden", mode !== "runs");
+  bar.binsLabel.classList.toggle("tbnb-hidden", mode === "distribution");
+  bar.axisLabel.classList.toggle("tbnb-hidden", mode === "runs");
+  if (held.steps !== steps) {
+    bar.from.setSteps(steps);
+    bar.to.setSteps(steps);
+  }
+  bar.from.select(nearestIndex(bar.from.steps, lo), false);
+  bar.to.select(nearestIndex(bar.to.steps, hi), false);
+  if (held.steps !== steps || held.lo !== lo || held.hi !== hi) {
+    bar.step.setSteps(Array.from(steps).filter((s) => s >= lo && s <= hi));
+  }
+  const step = model.get("step");
+  bar.step.select(
+    step === null || step === undefined ? bar.step.steps.length - 1 : nearestIndex(bar.step.steps, step),
+    false,
+  );
+  return { steps, lo, hi };
 }

@@ -14,11 +14,10 @@ import { drawBands, drawRuns } from "./bands.js";
 import { Card } from "./card.js";
 import { BAND_HEADER, BIN_HEADER, bandRows, binRows } from "./csv.js";
 import { drawHeatmap } from "./heatmap.js";
-import { nearestIndex } from "./math.js";
 import { Requests } from "./requests.js";
 import { drawOffset, drawOverlay } from "./ridges.js";
 import { atStepFrom, ChartStore } from "./store.js";
-import { buildToolbar } from "./toolbar.js";
+import { buildToolbar, syncToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").HistogramsTraits} HistogramsTraits */
 /** @typedef {import("./model").ChartData} ChartData */
@@ -41,6 +40,8 @@ export class HistogramsView extends View {
     this.groupNodes = new Map();
     this.layout = "";
     this.shownCount = 0;
+    /** @type {import("./toolbar").ControlSteps} what the step controls hold */
+    this.controlSteps = { steps: null, lo: Number.NaN, hi: Number.NaN };
     const on = this.on.bind(this);
     this.runs = new RunSelector(this, { onChange: () => this.update() });
     const csv = csvButton({
@@ -76,15 +77,20 @@ export class HistogramsView extends View {
       (text) => this.setStatus(text),
     );
     this.frames = this.scheduler(() => this.drawDirty());
+    /** whether the cards in view are known (the observer has reported once) */
+    this.looked = false;
     this.seen = this.visibilityObserver(
       (entry) => {
         const card = /** @type {any} */ (entry.target).__tbnbCard;
         if (!card) return;
         card.visible = entry.isIntersecting;
-        if (card.visible && card.dirty) this.frames.request();
+        if (!card.visible) card.pictures.clear(); // pictures are kept for the cards in view only
+        if ((card.visible && card.dirty) || !this.looked) this.frames.request();
+        this.looked = true;
       },
       { rootMargin: "200px" },
     );
+    if (!this.seen) this.looked = true;
     this.observeSize(this.groups, () => this.redrawAll());
   }
 
@@ -120,6 +126,13 @@ export class HistogramsView extends View {
     on(bar.logColor, "change", () => this.save({ log_color: bar.logColor.checked }));
     on(bar.allSteps, "click", () => this.save({ step_window: [] }));
     this.listen("change:_data", () => this.rebuild());
+    this.listen("change:_preview", () => {
+      this.store.setPreview(this.model.get("_preview"));
+      this.setStatus();
+      // the charts drawn from the kernel's exact data stay as they are (and their hover)
+      for (const card of this.cards.values()) if (!card.data?.exact) card.dirty = true;
+      this.frames.request();
+    });
     this.listen("change:mode change:height", () => this.relayout());
     this.listen("change:bins change:time_axis change:max_steps change:log_color change:run_colors change:step", () => {
       this.syncControls();
@@ -151,6 +164,7 @@ export class HistogramsView extends View {
 
   rebuild() {
     this.store.load(this.model.get("_data"));
+    this.store.setPreview(this.model.get("_preview"));
     this.requests.reset();
     this.runs.setRuns(this.store.runs);
     this.layout = "";
@@ -158,15 +172,21 @@ export class HistogramsView extends View {
     this.showMessage();
   }
 
-  /** Cards for the mode's layout (one per tag and run, or one per tag for runs). */
+  /**
+   * Cards for the mode's layout (one per tag and run, or one per tag for runs). Between the
+   * modes of one layout the cards stay: only the charts in view are redrawn.
+   */
   relayout() {
     const layout = this.mode === "runs" ? "runs" : "grid";
     if (layout !== this.layout) {
       this.layout = layout;
       this.buildCards();
+      this.syncControls();
+      this.update();
+      return;
     }
     this.syncControls();
-    this.update();
+    this.redrawAll(true);
   }
 
   buildCards() {
@@ -219,30 +239,13 @@ export class HistogramsView extends View {
   }
 
   syncControls() {
-    const { bar, model } = this;
-    bar.mode.value = this.mode;
-    if (document.activeElement !== bar.bins) bar.bins.value = String(model.get("bins"));
-    bar.axis.value = model.get("time_axis") || "step";
-    bar.steps.value = String(model.get("max_steps"));
-    bar.logColor.checked = !!model.get("log_color");
-    bar.tagFilter.set(model.get("tag_filter") || "");
-    bar.stepsLabel.classList.toggle("tbnb-hidden", !["offset", "overlay"].includes(this.mode));
-    bar.logLabel.classList.toggle("tbnb-hidden", this.mode !== "heatmap");
-    bar.stepRow.classList.toggle("tbnb-hidden", this.mode !== "runs");
-    bar.binsLabel.classList.toggle("tbnb-hidden", this.mode === "distribution");
-    bar.axisLabel.classList.toggle("tbnb-hidden", this.mode === "runs");
-    const steps = this.store.stepValues;
-    const [lo, hi] = this.windowOr();
-    bar.from.setSteps(steps);
-    bar.to.setSteps(steps);
-    bar.from.select(nearestIndex(bar.from.steps, lo), false);
-    bar.to.select(nearestIndex(bar.to.steps, hi), false);
-    const inside = Array.from(steps).filter((s) => s >= lo && s <= hi);
-    bar.step.setSteps(inside);
-    const step = model.get("step");
-    bar.step.select(
-      step === null || step === undefined ? inside.length - 1 : nearestIndex(bar.step.steps, step),
-      false,
+    this.controlSteps = syncToolbar(
+      this.bar,
+      this.model,
+      this.mode,
+      this.store.stepValues,
+      this.windowOr(),
+      this.controlSteps,
     );
   }
 
@@ -298,8 +301,15 @@ export class HistogramsView extends View {
     }
   }
 
-  redrawAll() {
-    for (const card of this.cards.values()) card.dirty = true;
+  /**
+   * Mark every card for redrawing at the next frame.
+   * @param {boolean} [keepPictures]  a mode switch: the cards' pictures of other modes stay
+   */
+  redrawAll(keepPictures = false) {
+    for (const card of this.cards.values()) {
+      card.dirty = true;
+      if (!keepPictures) card.pictures.clear();
+    }
     this.frames.request();
   }
 
@@ -312,29 +322,35 @@ export class HistogramsView extends View {
   }
 
   drawDirty() {
-    for (const card of this.cards.values()) {
-      if (!card.dirty || !card.shown || !card.visible) continue;
+    const due = [...this.cards.values()].filter((card) => card.dirty && card.shown && card.visible);
+    // every width read before any drawing writes: one layout per frame, not one per card
+    for (const card of due) card.ensureStack();
+    const widths = due.map((card) => card.measure());
+    due.forEach((card, i) => {
       card.dirty = false;
-      this.draw(card);
-    }
+      this.draw(card, widths[i]);
+    });
     this.requests.flush();
   }
 
-  /** @param {Card} card */
-  draw(card) {
+  /**
+   * @param {Card} card
+   * @param {number} [width]  the card's width, measured beforehand
+   */
+  draw(card, width) {
     const { tag, run } = card.spec;
     const colors = this.model.get("run_colors") || {};
     const axis = this.model.get("time_axis") || "step";
     const styled = this.root;
     if (run === null) {
       const data = this.atStep(card);
-      card.draw((ctx, box) => drawRuns(ctx, box, data, { colors, styled, axis }), data);
+      card.draw((ctx, box) => drawRuns(ctx, box, data, { colors, styled, axis }), data, width);
       return;
     }
     const params = this.params(card);
     const data = this.store.best(run, tag, params);
+    if (!data?.exact) this.requests.wantSeries(run, tag, params);
     if (!data) return;
-    if (!data.exact) this.requests.wantSeries(run, tag, params);
     const o = {
       axis,
       color: runColor(colors, run, this.store.runs.indexOf(run)),
@@ -342,12 +358,20 @@ export class HistogramsView extends View {
       styled,
     };
     const mode = this.mode;
-    card.draw((ctx, box) => {
-      if (mode === "overlay") return drawOverlay(ctx, box, data, o);
-      if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log: !!this.model.get("log_color") });
-      if (mode === "distribution") return drawBands(ctx, box, data, o);
-      return drawOffset(ctx, box, data, o);
-    }, data);
+    const log = !!this.model.get("log_color");
+    // a picture drawn for the same data and looks is reused (switching back to a mode)
+    const looks = `${mode}|${axis}|${o.color}|${o.wall0}|${mode === "heatmap" && log}`;
+    card.draw(
+      (ctx, box) => {
+        if (mode === "overlay") return drawOverlay(ctx, box, data, o);
+        if (mode === "heatmap") return drawHeatmap(ctx, box, data, { ...o, log });
+        if (mode === "distribution") return drawBands(ctx, box, data, o);
+        return drawOffset(ctx, box, data, o);
+      },
+      data,
+      width,
+      looks,
+    );
   }
 
   /**
@@ -357,8 +381,8 @@ export class HistogramsView extends View {
    * @param {ChartData} data
    */
   wall0(run, tag, data) {
-    const preview = this.store.previewOf(run, tag);
-    return preview?.wall.length ? preview.wall[0] : data.wall[0];
+    const first = this.store.wall0Of(run, tag);
+    return Number.isFinite(first) ? first : data.wall[0];
   }
 
   /**
