@@ -221,7 +221,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     dash = cell.locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
     titles = dash.locator(".lm-TabBar-tab").all_text_contents()
-    assert titles[:2] == ["Scalars", "HParams"]
+    assert titles[:3] == ["Scalars", "Custom scalars", "HParams"]  # the layout of add_custom_scalars
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
     charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect_runs_per_tag))
