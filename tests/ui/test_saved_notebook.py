@@ -141,7 +141,7 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
         reopened = float(scalars.locator("input.tbnb-smoothing").input_value())
         assert reopened == pytest.approx(smoothing, abs=1e-6)  # as dragged, not the default
         for title, folder in TABS.items():
-            dash.locator(".lm-TabBar-tab", has_text=title).first.click()
+            dash.get_by_role("tab", name=title, exact=True).click()
             view = dash.locator(f".tbnb-w-{folder}:visible")
             expect(view.first).to_be_visible(timeout=30_000)
             page.screenshot(path=out_dir / f"saved_02_reopened_{folder}_{title[:4]}.png")
