@@ -102,6 +102,11 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
         dash = cells.nth(2).locator(".tbnb-dashboard")
         expect(dash.locator(".lm-TabBar-tab")).to_have_count(len(TABS))
         assert dash.locator(".lm-TabBar-tab").all_text_contents() == list(TABS)
+        # Open every tab (a dashboard may build a tab when first opened): all are saved.
+        for title, folder in TABS.items():
+            dash.get_by_role("tab", name=title, exact=True).click()
+            expect(dash.locator(f".tbnb-w-{folder}:visible").first).to_be_visible(timeout=60_000)
+        dash.get_by_role("tab", name="Scalars", exact=True).click()
         scalars = dash.locator(".tbnb-w-scalars").first
         expect(scalars.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
             "data-series-count", "9")
