@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# tbnb demo: set up, write the sample logdir, open JupyterLab on notebooks/quickstart.ipynb.
+# tbnb demo: set up, write the sample logdir, open JupyterLab on notebooks/quickstart.ipynb
+# (notebooks/tour.ipynb, beside it, shows every kind of data on the same sample).
 #
 #   ./scripts/demo.sh                  # JupyterLab on 127.0.0.1 (opens a browser when there is a display)
-#   DEMO_SMOKE=1 ./scripts/demo.sh     # run the quick-start notebook headless instead (CI)
+#   DEMO_SMOKE=1 ./scripts/demo.sh     # run the quick start and the tour headless instead (CI)
 #   DEMO_PORT=8899 ./scripts/demo.sh   # pick the port (default: a free one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ LOGDIR=$("$PY" -c "from tbnb.notebook.samples import sample_logdir; print(sample
 echo "demo: sample logdir: $LOGDIR"
 
 if [ "${DEMO_SMOKE:-0}" = "1" ]; then
-  echo "demo: DEMO_SMOKE=1: running notebooks/quickstart.ipynb headless"
+  echo "demo: DEMO_SMOKE=1: running notebooks/quickstart.ipynb and notebooks/tour.ipynb headless"
   "$PY" - <<'PYEOF'
 import sys
 import time
@@ -26,19 +27,19 @@ import time
 import nbformat
 from nbclient import NotebookClient
 
-path = "notebooks/quickstart.ipynb"
-nb = nbformat.read(path, as_version=4)
-t0 = time.perf_counter()
-NotebookClient(nb, timeout=600, kernel_name="python3",
-               resources={"metadata": {"path": "notebooks"}}).execute()
-code = [c for c in nb.cells if c.cell_type == "code"]
-widgets = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
-              for c in code for o in c.outputs)
-errors = [o for c in code for o in c.outputs if o.output_type == "error"]
-if errors or widgets < 3:
-    sys.exit(f"demo smoke FAILED: {len(errors)} errors, {widgets} widget outputs")
-print(f"demo smoke OK: {len(code)} code cells ran, {widgets} widgets shown, "
-      f"{time.perf_counter() - t0:.1f} s")
+for path, min_widgets in (("notebooks/quickstart.ipynb", 3), ("notebooks/tour.ipynb", 13)):
+    nb = nbformat.read(path, as_version=4)
+    t0 = time.perf_counter()
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": "notebooks"}}).execute()
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    widgets = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                  for c in code for o in c.outputs)
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    if errors or widgets < min_widgets:
+        sys.exit(f"demo smoke FAILED ({path}): {len(errors)} errors, {widgets} widget outputs")
+    print(f"demo smoke OK ({path}): {len(code)} code cells ran, {widgets} widgets shown, "
+          f"{time.perf_counter() - t0:.1f} s")
 PYEOF
   exit 0
 fi

@@ -27,6 +27,7 @@ from dataclasses import replace
 from tbnb.io.remote import is_storage_error
 from tbnb.jit import available, compile_in_background, ready
 from tbnb.jit import load as load_kernels
+from tbnb.loader.progress import progress_bar
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
 
@@ -78,8 +79,9 @@ def run_tasks(tasks: list[RunTask], executor: Executor | None,
     """Load every task (on ``executor``, or a thread pool as large as the machine).
 
     Results come in task order. ``progress``: ``None`` shows a bar for loads longer
-    than a second, ``True`` always, ``False`` never; ``unread`` is the bar's total
-    (the tasks' unread bytes, counted if not given).
+    than a second, ``True`` always, ``False`` never (in a notebook an HTML bar that
+    leaves nothing behind, :mod:`tbnb.loader.progress`; else tqdm's); ``unread`` is the
+    bar's total (the tasks' unread bytes, counted if not given).
     """
     if not tasks:
         return iter(())
@@ -88,11 +90,8 @@ def run_tasks(tasks: list[RunTask], executor: Executor | None,
         load_kernels("loader")  # once, here, rather than in the first task while others wait
     bar = None
     if progress is not False:
-        from tqdm.auto import tqdm
-
         total = sum(unread_bytes(t) for t in tasks) if unread is None else unread
-        bar = tqdm(total=total, unit="B", unit_scale=True,
-                   desc="tbnb.load", delay=0.0 if progress else 1.0, leave=False)
+        bar = progress_bar(total, "tbnb.load", delay=0.0 if progress else 1.0)
     own = None
     if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1 and (
             unread is None or unread >= PARALLEL_MIN_BYTES):

@@ -88,7 +88,7 @@ class Dashboard(ipywidgets.VBox):
     >>> from tbnb.notebook.samples import sample_logdir
     >>> dash = tbnb.Dashboard(sample_logdir())
     >>> list(dash.views)[:2]
-    ['scalars', 'hparams']
+    ['scalars', 'custom_scalars']
     >>> list(dash.views.built)
     ['scalars']
     >>> dash.views["scalars"].smoothing = 0.9

@@ -2,12 +2,15 @@
 
 The sample is a hyper-parameter sweep (learning rate x seed) of a simulated
 classifier, written with a real TensorBoard writer (tensorboardX) exactly as a
-training script would write it: per-step training scalars, periodic validation
-scalars, the learning-rate schedule, weight histograms, a few images, text notes
-and hparams through ``add_hparams``. Every logged value, step and wall time is
-derived from a fixed seed, so two generations hold the same data; only what the
-writer adds on its own (event file names with the clock and host name, the
-file-version record and the wall time of the hparams sub-run's metric scalars)
+training script would write it, and it holds every kind tbnb shows: per-step
+training scalars, periodic validation scalars, the learning-rate schedule, a
+custom-scalars layout, weight histograms (also shown as distributions), images and
+audio of sample predictions, text notes in markdown, PR curves, a projector
+embedding with metadata and a sprite, the model graph, hparams as ``add_hparams``
+writes them, and so run information. Every logged value, step and wall time is
+derived from a fixed seed (the sweep starts 2024-01-01 00:00 UTC, runs one hour
+apart), so two generations hold the same data; only what the writer adds on its
+own (event file names with the clock and host name, the file-version record)
 differs, as in any real logdir.
 
 Nothing large is kept in git: the logdir is generated on first use and cached.
@@ -32,10 +35,12 @@ from typing import Any
 
 import numpy as np
 
+from tbnb.notebook import sample_kinds
+
 __all__ = ["SAMPLE_VERSION", "SampleSpec", "cache_dir", "sample_logdir", "write_sample"]
 
 #: Bumped whenever the generated content changes, so stale caches are not reused.
-SAMPLE_VERSION = 2
+SAMPLE_VERSION = 4
 
 _COMPLETE = ".tbnb-sample-complete"
 
@@ -57,7 +62,10 @@ class SampleSpec:
     hist_every : int
         Weight-histogram interval in steps.
     image_steps : tuple of int
-        Steps at which a sample-predictions image is logged.
+        Steps at which sample predictions (an image, an audio clip) and PR curves
+        are logged.
+    embedding_seeds : tuple of int
+        Seeds whose runs log a projector embedding at their last step.
     """
 
     learning_rates: tuple[float, ...] = (1e-3, 3e-3, 1e-2)
@@ -66,6 +74,7 @@ class SampleSpec:
     val_every: int = 100
     hist_every: int = 200
     image_steps: tuple[int, ...] = (0, 1000, 1999)
+    embedding_seeds: tuple[int, ...] = (0,)
 
     def run_names(self) -> list[str]:
         """Run directory names, e.g. ``'lr=0.001,seed=0'``."""
@@ -206,11 +215,12 @@ def write_sample(logdir: str | os.PathLike[str], spec: SampleSpec = DEFAULT_SPEC
         lr = spec.learning_rates[index // len(spec.seeds)]
         seed = spec.seeds[index % len(spec.seeds)]
         t0 = _T0 + index * _RUN_SPACING
-        writer = SummaryWriter(logdir=str(root / name), flush_secs=3600, max_queue=1000)
+        writer = SummaryWriter(logdir=str(root / name), flush_secs=3600, max_queue=100_000)
         try:
-            _write_run(writer, spec, lr=lr, seed=seed, t0=t0)
+            _write_run(writer, spec, lr=lr, seed=seed, t0=t0, first=index == 0)
         finally:
             writer.close()
+        sample_kinds.stamp_file_versions(str(root / name), t0)
     return names
 
 
@@ -249,19 +259,22 @@ def _curves(spec: SampleSpec, lr: float, seed: int) -> dict[str, np.ndarray]:
     }
 
 
-def _write_run(writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float) -> None:
+def _write_run(writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float,
+               first: bool) -> None:
     curves = _curves(spec, lr, seed)
     rng = np.random.default_rng([seed, round(lr * 1e6), 1])
+    last = spec.steps - 1
 
     def wall(step: int) -> float:
         return t0 + step * _STEP_SECONDS
 
-    writer.add_text(
-        "config",
-        f"**model**: mlp-2x256  \n**optimizer**: adam  \n**lr**: {lr:g}  \n**seed**: {seed}",
-        0,
-        walltime=wall(0),
-    )
+    def quality(step: int) -> float:
+        return step / max(1, last)
+
+    if first:  # the layout is written once, by the first run, as scripts do
+        sample_kinds.write_layout(writer, wall(0))
+    sample_kinds.write_graph(writer, wall(0))
+    writer.add_text("config", _config_markdown(lr, seed), 0, walltime=wall(0))
     val_at = {int(s): i for i, s in enumerate(curves["val_steps"])}
     hist_scale = {"weights/layer1": 0.5, "weights/layer2": 0.2}
     for step in range(spec.steps):
@@ -273,43 +286,48 @@ def _write_run(writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float
         if i is not None:
             writer.add_scalar("val/loss", float(curves["val/loss"][i]), step, walltime=t + 1.0)
             writer.add_scalar("val/acc", float(curves["val/acc"][i]), step, walltime=t + 1.0)
-        if step % spec.hist_every == 0 or step == spec.steps - 1:
+        if step % spec.hist_every == 0 or step == last:
             spread = 1 + 2 * lr * 100 * step / spec.steps
             for tag, scale in hist_scale.items():
                 values = rng.normal(0.0, scale * spread, size=2048)
                 writer.add_histogram(tag, values, step, bins="tensorflow", walltime=t)
         if step in spec.image_steps:
-            writer.add_image("samples/predictions", _image(rng, step, spec.steps), step,
-                             walltime=t, dataformats="HWC")
-    last_val = int(curves["val_steps"][-1])
-    writer.add_text(
-        "notes",
-        f"finished {spec.steps} steps; best val/acc {float(curves['val/acc'].max()):.3f}",
-        spec.steps - 1,
-        walltime=wall(spec.steps - 1),
-    )
-    # tensorboardX names the hparams sub-run after time.time(); use the run's own
-    # (simulated) end time so the sample stays deterministic.
-    writer.add_hparams(
+            q = quality(step)
+            writer.add_image("samples/predictions", sample_kinds.prediction_image(rng, q), step,
+                             walltime=t + 1.0, dataformats="HWC")
+            writer.add_audio("samples/chime", sample_kinds.prediction_audio(rng, q), step,
+                             sample_rate=sample_kinds.AUDIO_RATE, walltime=t + 1.0)
+            skill = q * float(curves["val/acc"][-1])  # better runs separate classes better
+            sample_kinds.write_pr_curves(writer, rng, step, skill, walltime=t + 1.0)
+    if seed in spec.embedding_seeds:
+        sample_kinds.write_embedding(writer, rng, last, quality(last))
+    best = float(curves["val/acc"].max())
+    writer.add_text("notes", _notes_markdown(spec.steps, best), last, walltime=wall(last) + 1.0)
+    # add_hparams' sub-run, named after the run's own (simulated) end time.
+    sample_kinds.write_hparams(
+        writer.file_writer.get_logdir(),
         {"lr": lr, "seed": seed, "optimizer": "adam", "batch_size": 64},
         {
             "hparam/val_loss": float(curves["val/loss"][-1]),
             "hparam/val_acc": float(curves["val/acc"][-1]),
         },
-        name=f"{wall(spec.steps - 1) + 2.0:.6f}",
-        global_step=last_val,
+        int(curves["val_steps"][-1]),
+        wall(last) + 2.0,
     )
 
 
-def _image(rng: np.random.Generator, step: int, total: int) -> np.ndarray:
-    """A 64x64 RGB uint8 'prediction grid' that sharpens as training goes on."""
-    size, cells = 64, 4
-    quality = step / max(1, total - 1)
-    yy, xx = np.mgrid[0:size, 0:size] / size
-    img = np.zeros((size, size, 3), dtype=np.float64)
-    for c in range(3):
-        phase = rng.uniform(0, 2 * np.pi)
-        img[..., c] = 0.5 + 0.5 * np.sin(2 * np.pi * cells * (xx + yy * (c + 1) / 3) + phase)
-    noise = rng.uniform(0, 1, size=img.shape)
-    mixed = quality * img + (1 - quality) * noise
-    return (np.clip(mixed, 0, 1) * 255).astype(np.uint8)
+def _config_markdown(lr: float, seed: int) -> str:
+    return (
+        "**model**: mlp-2x256  \n**optimizer**: adam  \n"
+        f"**lr**: {lr:g}  \n**seed**: {seed}\n\n"
+        "| setting | value |\n|---|---|\n"
+        f"| learning rate | {lr:g} |\n| batch size | 64 |\n| schedule | warm-up + cosine |"
+    )
+
+
+def _notes_markdown(steps: int, best: float) -> str:
+    return (
+        f"finished {steps} steps; best val/acc **{best:.3f}**\n\n"
+        "- weights stay centred; their spread grows with the learning rate\n"
+        "- see the *PR curves* and *Projector* tabs for the classifier's last state"
+    )

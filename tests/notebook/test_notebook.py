@@ -97,7 +97,8 @@ def test_dashboard_from_logdir(logdir: Path) -> None:
     dash = Dashboard(str(logdir))
     assert isinstance(dash, ipywidgets.VBox)
     expected = [spec for spec in tabs() if spec.shown_for(dash.experiment)]
-    assert list(dash.views)[:2] == ["scalars", "hparams"]  # the sample has add_hparams
+    # the sample has a custom-scalars layout and add_hparams
+    assert list(dash.views)[:3] == ["scalars", "custom_scalars", "hparams"]
     assert list(dash.views) == [spec.key for spec in expected]
     scal, hp = dash.views["scalars"], dash.views["hparams"]
     assert type(scal).__name__ == "ScalarsWidget"
@@ -207,13 +208,13 @@ def test_a_kind_declares_its_tab(
         calls.append((exp, refresh))
         return ipywidgets.HTML(f"{len(exp.text)} texts")
 
-    for key, title in (("text", "Text (test)"), ("audio", "Audio (test)")):
+    for key, title in (("text", "Text (test)"), ("tensors", "Tensors (test)")):
         monkeypatch.setitem(KINDS, key, dataclasses.replace(KINDS[key], tab=Tab(title, texts)))
     titles = [spec.title for spec in tabs()]
-    assert titles.index("Audio (test)") < titles.index("Text (test)")  # the registry's order
+    assert titles.index("Text (test)") < titles.index("Tensors (test)")  # the registry's order
     dash = Dashboard(logdir)
     assert "Text (test)" in dash.tab.titles
-    assert "Audio (test)" not in dash.tab.titles  # the sample has no audio: no tab
+    assert "Tensors (test)" not in dash.tab.titles  # the sample logs no plain tensor: no tab
     assert calls == []  # built when first opened
     dash.tab.selected_index = dash.tab.titles.index("Text (test)")
     assert len(calls) == 1

@@ -26,7 +26,7 @@ def _run(path: Path, cwd: Path) -> Any:
 
 
 def test_notebooks_found() -> None:
-    assert [p.name for p in NOTEBOOKS] >= ["quickstart.ipynb"]
+    assert {"quickstart.ipynb", "tour.ipynb"} <= {p.name for p in NOTEBOOKS}
 
 
 @pytest.mark.slow
@@ -47,6 +47,15 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     stderr = [o.text for c in code for o in c.outputs
               if o.output_type == "stream" and o.name == "stderr" and "Traceback" in o.text]
     assert stderr == []
+    if path.name == "tour.ipynb":  # every kind with a tab, each as its own widget
+        from tbnb.kinds import KINDS
+
+        builders = [kind.tab.factory.rpartition(":")[2] for kind in KINDS.values() if kind.tab]
+        sources = "\n".join(c.source for c in code)
+        assert [b for b in builders if f"tbnb.{b}(" not in sources] == []
+        widgets = [c for c in code for o in c.outputs if WIDGET_MIME in o.get("data", {})]
+        assert len(widgets) == len(builders) + 1  # and the %tbnb dashboard
+        assert any("Custom scalars, HParams" in o.get("text", "") for c in code for o in c.outputs)
     if path.name == "quickstart.ipynb":
         widgets = [c for c in code for o in c.outputs if WIDGET_MIME in o.get("data", {})]
         assert len(widgets) >= 3  # scalars, the aggregated scalars, the %tbnb dashboard

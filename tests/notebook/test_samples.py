@@ -36,7 +36,15 @@ def _read_run(run_dir: Path) -> dict[str, Any]:
         },
         "hist_steps": {t: [e.step for e in ea.Histograms(t)] for t in tags["histograms"]},
         "images": [(e.step, e.width, e.height) for t in tags["images"] for e in ea.Images(t)],
-        "text": {t: [e.tensor_proto.string_val[0] for e in ea.Tensors(t)] for t in tags["tensors"]},
+        "text": {t: [e.tensor_proto.string_val[0] for e in ea.Tensors(t)]
+                 for t in tags["tensors"] if t.endswith("/text_summary")},
+        "audio": [(e.step, e.sample_rate, e.length_frames) for t in tags["audio"]
+                  for e in ea.Audio(t)],
+        "pr_steps": {t: [e.step for e in ea.Tensors(t)] for t in tags["tensors"]
+                     if t.startswith("pr/")},
+        "graph": ea.Graph() if tags["graph"] else None,
+        "walls": [e.wall_time for t in tags["scalars"] for e in ea.Scalars(t)]
+                 + [e.wall_time for t in tags["tensors"] for e in ea.Tensors(t)],
     }
 
 
@@ -52,6 +60,10 @@ def test_write_sample_contents(tmp_path: Path) -> None:
     assert run["hist_steps"] == {"weights/layer1": [0, 30, 59], "weights/layer2": [0, 30, 59]}
     assert run["images"] == [(0, 64, 64), (59, 64, 64)]
     assert b"seed**: 0" in run["text"]["config/text_summary"][0]
+    assert b"| learning rate | 0.001 |" in run["text"]["config/text_summary"][0]  # a table
+    assert run["audio"] == [(0, 8000, 4000), (59, 8000, 4000)]
+    assert run["pr_steps"] == {"pr/cat": [0, 59], "pr/dog": [0, 59]}
+    assert "layer1/MatMul" in {node.name for node in run["graph"].node}
     # losses fall, the schedule warms up then decays
     loss = np.array([v for _, _, v in scalars["train/loss"]])
     assert loss[-10:].mean() < loss[:10].mean()
@@ -64,8 +76,8 @@ def test_write_sample_contents(tmp_path: Path) -> None:
 def test_hparams_written_by_add_hparams(tmp_path: Path) -> None:
     names = write_sample(tmp_path, SMALL)
     subruns = [p for p in (tmp_path / names[-1]).iterdir() if p.is_dir()]
-    assert len(subruns) == 1  # tensorboardX's sub-run, named like its timestamp
-    float(subruns[0].name)
+    assert len(subruns) == 1  # the add_hparams sub-run, named like its (simulated) timestamp
+    assert float(subruns[0].name) == pytest.approx(samples._T0 + 3 * 3600 + 59 * 0.05 + 2)
     sub = _read_run(subruns[0])
     assert sorted(sub["tags"]["scalars"]) == ["hparam/val_acc", "hparam/val_loss"]
     parent = _read_run(tmp_path / names[-1])
@@ -136,3 +148,71 @@ def test_loads_with_tbnb(tmp_path: Path) -> None:
     hp = exp.hparams  # add_hparams' sub-run merged into its run
     assert sorted(hp.index.astype(str)) == sorted(names)
     assert sorted(hp["lr"].unique()) == [1e-3, 1e-2]
+
+
+def test_every_tab_kind_has_sample_data(tmp_path: Path) -> None:
+    """Each kind of the registry that has a dashboard tab has data in the sample."""
+    import tbnb
+    from tbnb.kinds import KINDS
+    from tbnb.notebook.dashboard import TabSpec
+
+    write_sample(tmp_path, SMALL)
+    exp = tbnb.load(tmp_path, progress=False)
+    with_tab = [TabSpec(kind) for kind in KINDS.values() if kind.tab is not None]
+    assert len(with_tab) >= 12
+    missing = [spec.title for spec in with_tab if not spec.shown_for(exp)]
+    assert missing == [], f"the sample logdir has no data for these tabs: {missing}"
+
+
+def test_wall_times_are_simulated(tmp_path: Path) -> None:
+    """Every record, the file-version record and add_hparams' included, has a simulated time."""
+    from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
+
+    import tbnb
+    from tbnb.loader.overview import time_span
+
+    names = write_sample(tmp_path, SMALL)
+    start = samples._T0
+    end = start + (len(names) - 1) * samples._RUN_SPACING + SMALL.steps * samples._STEP_SECONDS + 3
+    files = sorted(tmp_path.rglob("events.out.tfevents.*"))
+    assert len(files) == 2 * len(names)  # each run and its add_hparams sub-run
+    for path in files:
+        walls = [event.wall_time for event in EventFileLoader(str(path)).Load()]
+        assert walls, path
+        assert all(start <= w <= end for w in walls), path
+    assert time_span(tbnb.load(tmp_path, progress=False)) == "2024-01-01 00:00 UTC, over 3 h 00 min"
+
+
+def test_embedding_equals_tensorboard_projector(tmp_path: Path) -> None:
+    """The sample's embedding reads as TensorBoard's projector plugin serves it."""
+    import tbnb
+    from tests.writers_embeddings import projector_reference
+
+    write_sample(tmp_path, SMALL)
+    exp = tbnb.load(tmp_path, progress=False)
+    reference = projector_reference(tmp_path)
+    assert sorted(ref["run"] for ref in reference) == ["lr=0.001,seed=0", "lr=0.01,seed=0"]
+    for ref in reference:
+        vectors, metadata = exp.embedding(ref["name"], run=ref["run"])
+        np.testing.assert_array_equal(vectors, ref["tensor"])
+        assert list(metadata.columns) == ["label", "predicted"]
+        assert metadata.astype(str).values.tolist() == ref["metadata"].values.tolist()
+        assert ref["sprite"] is not None
+        assert ref["single_image_dim"] == [12, 12]
+
+
+def test_default_sample_fits_the_budgets() -> None:
+    """The default sample: a dashboard with every tab, its page well under 5 MB."""
+    import tbnb
+    from tbnb.notebook.dashboard import tabs
+    from tbnb.notebook.export import render_html
+
+    dash = tbnb.Dashboard(sample_logdir())
+    try:
+        assert list(dash.tab.titles) == [spec.title for spec in tabs()]
+        header = dash.children[0].value
+        assert "9 runs" in header
+        assert "over 8 h 01 min" in header
+        assert len(render_html(dash).encode()) <= 5_000_000
+    finally:
+        dash.close()

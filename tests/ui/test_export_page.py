@@ -115,7 +115,7 @@ def test_dashboard_page_keeps_hparams_scalars_link(
     assert loss.get_attribute("data-series-count") == "2"
     page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
     page.locator("button.tbnb-hp-reset").click()  # the browser-side link updates the scalars
-    page.locator(".tbnb-export-tabbar button", has_text="Scalars").click()
+    page.locator(".tbnb-export-tabbar button").get_by_text("Scalars", exact=True).click()
     page.wait_for_function("el => el.getAttribute('data-series-count') === '4'",
                            arg=loss.element_handle())
     page.screenshot(path=out_dir / "export_03_linked_dashboard.png", full_page=True)

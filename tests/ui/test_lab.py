@@ -221,7 +221,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     dash = cell.locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
     titles = dash.locator(".lm-TabBar-tab").all_text_contents()
-    assert titles[:2] == ["Scalars", "HParams"]
+    assert titles[:3] == ["Scalars", "Custom scalars", "HParams"]  # add_custom_scalars layout
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
     charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect_runs_per_tag))
@@ -234,7 +234,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     expect(hp).to_be_visible()
     expect(hp.locator("canvas.tbnb-hp-canvas").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
-    dash.locator(".lm-TabBar-tab", has_text="Scalars").click()
+    dash.get_by_role("tab", name="Scalars", exact=True).click()  # not "Custom scalars"
 
 
 def test_saved_notebook_size_budget(session: Session) -> None:

@@ -281,7 +281,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     dash.locator(".lm-TabBar-tab", has_text="HParams").click()
     expect(dash.locator(".tbnb-w-hparams .tbnb-axis").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
-    dash.locator(".lm-TabBar-tab", has_text="Scalars").click()
+    dash.get_by_role("tab", name="Scalars", exact=True).click()  # not "Custom scalars"
 
 
 def test_no_errors_and_nothing_left_localhost(session: Session) -> None:

@@ -10,12 +10,14 @@ Examples
 --------
 >>> import tbnb
 >>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
->>> len(graph_list(exp))                 # the sample logs no graph
-0
+>>> len(graph_list(exp))                 # the sample logs its model's graph in every run
+9
 >>> model_graph(exp, "lr=0.001,seed=0")
+<tbnb.ModelGraph 'lr=0.001,seed=0' 'graph_def' (graph_def): 19 nodes, 18 edges>
+>>> model_graph(exp, "lr=0.001,seed=0/1704067301.950000")   # add_hparams' sub-run
 Traceback (most recent call last):
 ...
-KeyError: "run 'lr=0.001,seed=0' has no graph (no run of this experiment has one)"
+KeyError: "run 'lr=0.001,seed=0/1704067301.950000' has no graph (runs with graphs: ..."
 """
 
 from __future__ import annotations
