@@ -2,7 +2,8 @@
 
 A :class:`Projection` holds the vectors and computes on demand, caching by (data,
 parameters) so that asking again, or building another view of the same data, costs
-nothing: the PCA (3 components) at once; t-SNE and UMAP in a background
+nothing: the PCA (3 components) at once (for a large matrix, a row sample's axes first,
+:meth:`Projection.pca_first`, and the exact ones in a job); t-SNE and UMAP in a background
 :class:`~tbnb.analysis.projection.jobs.Job` that reports progress and intermediate
 layouts and can be cancelled. Both reduce the data to 50 principal components, then
 compute one exact kNN graph per metric (:mod:`~tbnb.analysis.projection.neighbors`),
@@ -46,7 +47,7 @@ from tbnb.analysis.projection.neighbors import (
     reduce_for_neighbors,
 )
 from tbnb.analysis.projection.params import layout_params
-from tbnb.analysis.projection.pca import PCAResult, pca
+from tbnb.analysis.projection.pca import PCAResult, pca, pca_sample
 
 __all__ = ["CACHE_BYTES", "Projection", "warm_up"]
 
@@ -124,16 +125,26 @@ class Projection:
             return self._fingerprint
 
     def pca(self) -> PCAResult:
-        """The first three principal components (computed once)."""
+        """The first three principal components, exactly (computed once)."""
+        with self._lock:
+            if self._pca is None or not self._pca.exact:
+                self._pca = pca(self.vectors, 3, start=self._pca)
+            return self._pca
+
+    def pca_first(self) -> PCAResult:
+        """The PCA to show at once: the exact one when ready or cheap, else a row sample's
+        (:func:`~tbnb.analysis.projection.pca.pca_sample`; :meth:`pca` refines it)."""
         with self._lock:
             if self._pca is None:
-                self._pca = pca(self.vectors, 3)
+                self._pca = pca_sample(self.vectors, 3)
             return self._pca
 
     # ----------------------------------------------------------------- layouts
     def cached(self, method: str, params: dict[str, Any] | None = None) -> np.ndarray | None:
         """The finished layout of ``method`` with ``params``, if it was computed."""
         checked = layout_params(method, params)
+        if method == "pca" and (self._pca is None or not self._pca.exact):
+            return None  # the exact PCA is computed by a job (or :meth:`layout`)
         if method in ("pca", "raw"):
             return self.layout(method, params)
         return CACHE.get((self.fingerprint, method, checked))  # type: ignore[no-any-return]
@@ -143,6 +154,8 @@ class Projection:
         """Compute ``method``'s layout now, in this thread (``(n, dims)`` float32)."""
         checked = layout_params(method, params)
         if method == "pca":
+            if progress is not None and (self._pca is None or not self._pca.exact):
+                progress.update("exact", 0, 1, "principal axes of every row")
             return np.ascontiguousarray(self.pca().coords[:, :checked.dims])
         if method == "raw":
             if self.dims > 3:
