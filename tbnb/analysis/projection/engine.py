@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from tbnb.analysis.projection.jobs import Job, Progress
+from tbnb.analysis.projection.kernels import ensure as ensure_kernels
 from tbnb.analysis.projection.layout_tsne import TSNEOptimizer, neighbors_needed
-from tbnb.analysis.projection.layout_umap import UMAPOptimizer, fuzzy_graph
 from tbnb.analysis.projection.neighbors import (
     Metric,
     check_metric,
@@ -234,7 +234,10 @@ class Projection:
         if self.n < 3:
             raise ValueError(f"UMAP needs at least 3 points, got {self.n}")
         metric = params.metric
+        ensure_kernels(progress)
         indices, distances = self.knn(metric, max(params.n_neighbors - 1, 1), progress)
+        from tbnb.analysis.projection.layout_umap import UMAPOptimizer, fuzzy_graph
+
         progress.update("graph", 0, 1, "fuzzy simplicial set")
         graph = fuzzy_graph(indices, distances, params.n_neighbors)
         optimizer = UMAPOptimizer(graph, self._init(metric, params.dims),
@@ -246,6 +249,7 @@ class Projection:
     def _tsne(self, params: Any, progress: Progress) -> np.ndarray:
         metric = params.metric
         k = neighbors_needed(params.perplexity, self.n)
+        ensure_kernels(progress)
         indices, distances = self.knn(metric, k, progress)
         progress.update("affinities", 0, 1, f"perplexity {params.perplexity:g}")
         optimizer = TSNEOptimizer(indices, distances, self._init(metric, params.dims),
@@ -280,15 +284,20 @@ _warming: threading.Thread | None = None
 def warm_up() -> threading.Thread:
     """Load the compiled kernels (and openTSNE) in a background thread, once per process.
 
-    The kernels compile once per install (seconds), then load from numba's cache; a
-    view starts this when it opens, so the first t-SNE or UMAP click finds them ready.
+    The kernels compile once per install in a detached process that this starts
+    (:func:`~tbnb.analysis.projection.kernels.prepare`), then load from tbnb's cache; a
+    view starts this once its PCA is shown, so the first t-SNE or UMAP click finds
+    them ready.
     """
     global _warming  # noqa: PLW0603 - one warm-up per process
     if _warming is None:
         def work() -> None:
-            from tbnb.analysis.projection.layout_umap import warm
+            import scipy.optimize  # UMAP's curve fit
+            import scipy.sparse  # noqa: F401
 
-            warm()
+            from tbnb.analysis.projection.kernels import prepare
+
+            prepare()
             with contextlib.suppress(ImportError):
                 import openTSNE  # noqa: F401
 

@@ -196,15 +196,27 @@ class _Rows:
 def _exact(rows: _Rows, k: int, width: int = 0) -> np.ndarray:
     """The covariance's ``k`` leading eigenvectors as rows (``max(k, width)`` rows: the
     first ``k`` exact, the rest a basis to start an iteration from)."""
-    data, n = rows.data, len(rows.data)
-    if rows.scale is None:
-        gram = (data.T @ data).astype(np.float64)
-    else:
-        gram = (data.T @ (data * rows.scale**2)).astype(np.float64)
-    cov = gram - n * np.outer(rows.mean, rows.mean)
+    cov = _covariance(rows)
     with one_blas_thread():
         top = _top_eigenvectors(cov, k, width)
     return np.ascontiguousarray(top.T, dtype=np.float32)
+
+
+def _covariance(rows: _Rows, block: int = 16384) -> np.ndarray:
+    """``A.T @ A`` in float64, from centred blocks of rows (float32 products).
+
+    Centring before the product, not after (``X.T X - n m m.T``), keeps the precision
+    when the mean is large beside the spread, as it often is for embeddings.
+    """
+    data = rows.data
+    cov = np.zeros((data.shape[1], data.shape[1]))
+    for start in range(0, len(data), block):
+        part = data[start:start + block]
+        if rows.scale is not None:
+            part = part * rows.scale[start:start + block]
+        part = part - rows.mean
+        cov += (part.T @ part).astype(np.float64)
+    return cov
 
 
 FEW = 8
@@ -236,7 +248,7 @@ def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
             values, small = np.linalg.eigh(q.T @ product)
             order = np.argsort(values)[::-1]
             values, small = values[order], small[:, order]
-            ritz = q @ small
+            ritz: np.ndarray = q @ small
             residual = np.linalg.norm(product @ small[:, :k] - ritz[:, :k] * values[:k], axis=0)
             if residual.max() <= tolerance * max(float(values[0]), 1e-300):
                 return ritz[:, :wanted]
@@ -245,7 +257,8 @@ def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
 
     values, vectors = scipy.linalg.eigh(matrix, subset_by_index=[d - wanted, d - 1],
                                         driver="evr")
-    return vectors[:, np.argsort(values)[::-1]]
+    top: np.ndarray = vectors[:, np.argsort(values)[::-1]]
+    return top
 
 
 def _subspace(rows: _Rows, k: int, seed: int, power_steps: int,

@@ -180,8 +180,8 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             self.status = {"state": "idle", "method": self.method}
             if self.method == "raw" and vectors.shape[1] > 3:
                 self.method = "pca"
-        self._show()
-        warm_up()
+        if self._show() is None:
+            warm_up()  # else once the exact PCA is in (kernels loading beside it slow it)
 
     def _on_show(self, _change: Any = None) -> None:
         if not self._showing:
@@ -219,6 +219,8 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         self._version += 1
         if final or keep:
             self._coords = np.ascontiguousarray(coords, dtype=np.float32)
+        if final:
+            warm_up()  # the kernels load while the user looks (once per process)
         if final and method == "pca" and self._projection is not None:
             self.explained = [float(v) for v in
                               self._projection.pca_first().explained_variance_ratio]
