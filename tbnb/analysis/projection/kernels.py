@@ -31,9 +31,9 @@ POLL_SECONDS = 0.5
 
 def prepare() -> bool:
     """Load the kernels if they are compiled, else start their compile; True if loaded."""
-    from tbnb import jit
+    from tbnb.jit import available, load
 
-    return bool(jit.available() and jit.load(GROUP))
+    return bool(available() and load(GROUP))
 
 
 def ensure(progress: Any = None) -> bool:
@@ -42,14 +42,14 @@ def ensure(progress: Any = None) -> bool:
     Waits while a detached process compiles them (``progress.update("compiling", ...)``
     each poll, which also raises when the job is cancelled).
     """
-    from tbnb import jit
+    from tbnb.jit import available, load
     from tbnb.jit.build import compiling
 
-    if not jit.available():
+    if not available():
         return False
     started = time.monotonic()
     while time.monotonic() - started < WAIT_SECONDS:
-        if jit.load(GROUP):
+        if load(GROUP):
             return True
         if not compiling(GROUP):
             break  # a failed or impossible compile: numba compiles here on first call
