@@ -1,9 +1,9 @@
 """Compiled kernels that never make a user wait for the compiler.
 
-tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder) are numba
-kernels. numba compiles them once per machine (tens of seconds) into its on-disk
-cache; afterwards a process loads them in a fraction of a second. This room makes
-sure that no process ever waits for that compile:
+tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder, the projector's
+kNN graph and UMAP) are numba kernels. numba compiles them once per machine (tens of
+seconds) into its on-disk cache; afterwards a process loads them in a fraction of a
+second. This room makes sure that no process ever waits for that compile:
 
 - **A group of kernels is used only once it loads from the cache without compiling**
   (:func:`load`): every kernel of the group, with the argument types it is called
@@ -28,7 +28,7 @@ argument types are exactly those of every call.
 Examples
 --------
 >>> sorted(GROUPS)
-['loader']
+['loader', 'projection']
 >>> isinstance(ready("loader"), bool)
 True
 """

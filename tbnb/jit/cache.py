@@ -30,6 +30,8 @@ __all__ = ["GROUPS", "available", "cache_dir", "group_dir", "ready", "write_mark
 GROUPS: dict[str, tuple[str, ...]] = {
     "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
                "tbnb.decode.compiled.group"),
+    "projection": ("tbnb.analysis.projection.compiled.knn",
+                   "tbnb.analysis.projection.compiled.umap"),
 }
 """Each group's modules (each defines ``KERNELS``); every ``.py`` file in their folders
 is part of the group's source hash."""

@@ -179,3 +179,18 @@ def test_checkpoint_embeddings_are_listed_with_a_clear_message(tmp_path: Path) -
     assert any(e["note"] == note for e in w.embeddings)
     with pytest.raises(ValueError, match="only TensorFlow reads"):
         tbnb.projector(exp, embedding="word_emb")
+
+
+def test_run_colours_and_palette_come_from_the_run_colored_mixin() -> None:
+    import traitlets
+
+    from tbnb.widgets.colors import RunColored, run_colors
+    from tbnb.widgets.embeddings import ProjectorWidget
+
+    w = ProjectorWidget()
+    assert isinstance(w, RunColored)
+    w.run_colors = run_colors(["b-run", "a-run"])
+    w.palette = "colorblind"  # recolours in the same run order
+    assert w.run_colors == run_colors(["b-run", "a-run"], "colorblind")
+    with pytest.raises(traitlets.TraitError, match="palette must be one of"):
+        w.palette = "rainbow"

@@ -2,7 +2,8 @@
 
 A :class:`Projection` holds the vectors and computes on demand, caching by (data,
 parameters) so that asking again, or building another view of the same data, costs
-nothing: the PCA (3 components) at once; t-SNE and UMAP in a background
+nothing: the PCA (3 components) at once (for a large matrix, a row sample's axes first,
+:meth:`Projection.pca_first`, and the exact ones in a job); t-SNE and UMAP in a background
 :class:`~tbnb.analysis.projection.jobs.Job` that reports progress and intermediate
 layouts and can be cancelled. Both reduce the data to 50 principal components, then
 compute one exact kNN graph per metric (:mod:`~tbnb.analysis.projection.neighbors`),
@@ -36,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from tbnb.analysis.projection.jobs import Job, Progress
+from tbnb.analysis.projection.kernels import ensure as ensure_kernels
 from tbnb.analysis.projection.layout_tsne import TSNEOptimizer, neighbors_needed
-from tbnb.analysis.projection.layout_umap import UMAPOptimizer, fuzzy_graph
 from tbnb.analysis.projection.neighbors import (
     Metric,
     check_metric,
@@ -46,7 +47,7 @@ from tbnb.analysis.projection.neighbors import (
     reduce_for_neighbors,
 )
 from tbnb.analysis.projection.params import layout_params
-from tbnb.analysis.projection.pca import PCAResult, pca
+from tbnb.analysis.projection.pca import PCAResult, pca, pca_sample
 
 __all__ = ["CACHE_BYTES", "Projection", "warm_up"]
 
@@ -124,16 +125,26 @@ class Projection:
             return self._fingerprint
 
     def pca(self) -> PCAResult:
-        """The first three principal components (computed once)."""
+        """The first three principal components, exactly (computed once)."""
+        with self._lock:
+            if self._pca is None or not self._pca.exact:
+                self._pca = pca(self.vectors, 3, start=self._pca)
+            return self._pca
+
+    def pca_first(self) -> PCAResult:
+        """The PCA to show at once: the exact one when ready or cheap, else a row sample's
+        (:func:`~tbnb.analysis.projection.pca.pca_sample`; :meth:`pca` refines it)."""
         with self._lock:
             if self._pca is None:
-                self._pca = pca(self.vectors, 3)
+                self._pca = pca_sample(self.vectors, 3)
             return self._pca
 
     # ----------------------------------------------------------------- layouts
     def cached(self, method: str, params: dict[str, Any] | None = None) -> np.ndarray | None:
         """The finished layout of ``method`` with ``params``, if it was computed."""
         checked = layout_params(method, params)
+        if method == "pca" and (self._pca is None or not self._pca.exact):
+            return None  # the exact PCA is computed by a job (or :meth:`layout`)
         if method in ("pca", "raw"):
             return self.layout(method, params)
         return CACHE.get((self.fingerprint, method, checked))  # type: ignore[no-any-return]
@@ -143,6 +154,8 @@ class Projection:
         """Compute ``method``'s layout now, in this thread (``(n, dims)`` float32)."""
         checked = layout_params(method, params)
         if method == "pca":
+            if progress is not None and (self._pca is None or not self._pca.exact):
+                progress.update("exact", 0, 1, "principal axes of every row")
             return np.ascontiguousarray(self.pca().coords[:, :checked.dims])
         if method == "raw":
             if self.dims > 3:
@@ -221,7 +234,10 @@ class Projection:
         if self.n < 3:
             raise ValueError(f"UMAP needs at least 3 points, got {self.n}")
         metric = params.metric
+        ensure_kernels(progress)
         indices, distances = self.knn(metric, max(params.n_neighbors - 1, 1), progress)
+        from tbnb.analysis.projection.layout_umap import UMAPOptimizer, fuzzy_graph
+
         progress.update("graph", 0, 1, "fuzzy simplicial set")
         graph = fuzzy_graph(indices, distances, params.n_neighbors)
         optimizer = UMAPOptimizer(graph, self._init(metric, params.dims),
@@ -233,6 +249,7 @@ class Projection:
     def _tsne(self, params: Any, progress: Progress) -> np.ndarray:
         metric = params.metric
         k = neighbors_needed(params.perplexity, self.n)
+        ensure_kernels(progress)
         indices, distances = self.knn(metric, k, progress)
         progress.update("affinities", 0, 1, f"perplexity {params.perplexity:g}")
         optimizer = TSNEOptimizer(indices, distances, self._init(metric, params.dims),
@@ -267,15 +284,20 @@ _warming: threading.Thread | None = None
 def warm_up() -> threading.Thread:
     """Load the compiled kernels (and openTSNE) in a background thread, once per process.
 
-    The kernels compile once per install (seconds), then load from numba's cache; a
-    view starts this when it opens, so the first t-SNE or UMAP click finds them ready.
+    The kernels compile once per install in a detached process that this starts
+    (:func:`~tbnb.analysis.projection.kernels.prepare`), then load from tbnb's cache; a
+    view starts this once its PCA is shown, so the first t-SNE or UMAP click finds
+    them ready.
     """
     global _warming  # noqa: PLW0603 - one warm-up per process
     if _warming is None:
         def work() -> None:
-            from tbnb.analysis.projection.layout_umap import warm
+            import scipy.optimize  # UMAP's curve fit
+            import scipy.sparse  # noqa: F401
 
-            warm()
+            from tbnb.analysis.projection.kernels import prepare
+
+            prepare()
             with contextlib.suppress(ImportError):
                 import openTSNE  # noqa: F401
 

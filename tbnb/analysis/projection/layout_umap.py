@@ -7,9 +7,10 @@ neighbours, tested), the curve parameters ``a, b`` of ``min_dist`` and ``spread`
 descent with negative sampling over the graph's edges, the learning rate decaying
 linearly over ``n_epochs``. What differs is how it runs:
 
-- the kernels are compiled once per install into numba's cache (``cache=True``), so a
-  new kernel starts UMAP in a second, where umap-learn compiles for 30-50 s in every
-  new process before its first result;
+- the kernels (:mod:`~tbnb.analysis.projection.compiled.umap`) are compiled once per
+  install by :mod:`tbnb.jit` in a detached process, so a new kernel loads them in a
+  second, where umap-learn compiles for 30-50 s in every new process (and holds the
+  GIL while it does) before its first result;
 - they release the GIL (the notebook stays responsive while they run);
 - the epochs run in chunks (:class:`UMAPOptimizer`) whose state carries over exactly,
   so intermediate layouts can be shown and a run cancelled between chunks, which
@@ -41,85 +42,14 @@ import math
 
 import numpy as np
 import scipy.sparse
-from numba import njit
 
 __all__ = ["UMAPOptimizer", "ab_params", "default_epochs", "fuzzy_graph"]
 
-SMOOTH_K_TOLERANCE = 1e-5
-MIN_K_DIST_SCALE = 1e-3
 
 
 def default_epochs(n: int) -> int:
     """umap-learn's default: 500 epochs up to 10,000 points, else 200."""
     return 500 if n <= 10000 else 200
-
-
-@njit(cache=True, nogil=True)
-def _smooth_knn_dist(distances, k, local_connectivity, n_iter):  # type: ignore[no-untyped-def]
-    """Per point: ``rho`` (distance to the nearest neighbour) and ``sigma`` such that the
-    memberships sum to ``log2(k)`` (umap-learn's ``smooth_knn_dist``)."""
-    target = np.log2(k)
-    n = distances.shape[0]
-    rho = np.zeros(n, dtype=np.float32)
-    sigma = np.zeros(n, dtype=np.float32)
-    mean_distances = np.mean(distances)
-    for i in range(n):
-        lo = 0.0
-        hi = np.inf
-        mid = 1.0
-        ith = distances[i]
-        non_zero = ith[ith > 0.0]
-        if non_zero.shape[0] >= local_connectivity:
-            index = int(np.floor(local_connectivity))
-            interpolation = local_connectivity - index
-            if index > 0:
-                rho[i] = non_zero[index - 1]
-                if interpolation > SMOOTH_K_TOLERANCE:
-                    rho[i] += interpolation * (non_zero[index] - non_zero[index - 1])
-            else:
-                rho[i] = interpolation * non_zero[0]
-        elif non_zero.shape[0] > 0:
-            rho[i] = np.max(non_zero)
-        for _ in range(n_iter):
-            psum = 0.0
-            for j in range(1, distances.shape[1]):
-                d = distances[i, j] - rho[i]
-                psum += np.exp(-(d / mid)) if d > 0 else 1.0
-            if np.fabs(psum - target) < SMOOTH_K_TOLERANCE:
-                break
-            if psum > target:
-                hi = mid
-                mid = (lo + hi) / 2.0
-            else:
-                lo = mid
-                mid = mid * 2 if hi == np.inf else (lo + hi) / 2.0
-        sigma[i] = mid
-        floor = MIN_K_DIST_SCALE * (np.mean(ith) if rho[i] > 0.0 else mean_distances)
-        sigma[i] = max(sigma[i], floor)
-    return sigma, rho
-
-
-@njit(cache=True, nogil=True)
-def _memberships(indices, distances, sigma, rho):  # type: ignore[no-untyped-def]
-    n, k = indices.shape
-    rows = np.zeros(n * k, dtype=np.int32)
-    cols = np.zeros(n * k, dtype=np.int32)
-    vals = np.zeros(n * k, dtype=np.float32)
-    for i in range(n):
-        for j in range(k):
-            other = indices[i, j]
-            if other == -1:
-                continue
-            if other == i:
-                val = 0.0
-            elif distances[i, j] - rho[i] <= 0.0 or sigma[i] == 0.0:
-                val = 1.0
-            else:
-                val = np.exp(-((distances[i, j] - rho[i]) / sigma[i]))
-            rows[i * k + j] = i
-            cols[i * k + j] = other
-            vals[i * k + j] = val
-    return rows, cols, vals
 
 
 def fuzzy_graph(indices: np.ndarray, distances: np.ndarray, n_neighbors: int | None = None,
@@ -135,8 +65,10 @@ def fuzzy_graph(indices: np.ndarray, distances: np.ndarray, n_neighbors: int | N
     self_col = np.arange(n, dtype=np.int32)[:, None]
     knn_i = np.hstack([self_col, indices[:, :k].astype(np.int32)])
     knn_d = np.hstack([np.zeros((n, 1), np.float32), distances[:, :k].astype(np.float32)])
-    sigma, rho = _smooth_knn_dist(knn_d, float(k + 1), float(local_connectivity), 64)
-    rows, cols, vals = _memberships(knn_i, knn_d, sigma, rho)
+    from tbnb.analysis.projection.compiled.umap import memberships, smooth_knn_dist
+
+    sigma, rho = smooth_knn_dist(knn_d, float(k + 1), float(local_connectivity), 64)
+    rows, cols, vals = memberships(knn_i, knn_d, sigma, rho)
     graph = scipy.sparse.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
     graph.eliminate_zeros()
     transpose = graph.transpose()
@@ -168,65 +100,6 @@ def ab_params(spread: float = 1.0, min_dist: float = 0.1) -> tuple[float, float]
     yv = np.where(xv < min_dist, 1.0, np.exp(-(xv - min_dist) / spread))
     params, _ = curve_fit(curve, xv, yv)
     return float(params[0]), float(params[1])
-
-
-@njit(cache=True, nogil=True)
-def _tau_rand_int(state):  # type: ignore[no-untyped-def]
-    state[0] = (((state[0] & 4294967294) << 12) & 0xFFFFFFFF) ^ (
-        (((state[0] << 13) & 0xFFFFFFFF) ^ state[0]) >> 19)
-    state[1] = (((state[1] & 4294967288) << 4) & 0xFFFFFFFF) ^ (
-        (((state[1] << 2) & 0xFFFFFFFF) ^ state[1]) >> 25)
-    state[2] = (((state[2] & 4294967280) << 17) & 0xFFFFFFFF) ^ (
-        (((state[2] << 3) & 0xFFFFFFFF) ^ state[2]) >> 11)
-    return state[0] ^ state[1] ^ state[2]
-
-
-@njit(cache=True, nogil=True, fastmath=True)
-def _sgd_epochs(emb, head, tail, epochs_per_sample, next_sample, next_negative,  # type: ignore[no-untyped-def]
-                per_negative, a, b, gamma, initial_alpha, n_epochs, start, stop, state):
-    n_vertices = emb.shape[0]
-    dim = emb.shape[1]
-    for epoch in range(start, stop):
-        alpha = initial_alpha * (1.0 - float(epoch) / float(n_epochs))
-        for i in range(epochs_per_sample.shape[0]):
-            if next_sample[i] > epoch:
-                continue
-            j = head[i]
-            k = tail[i]
-            dist_squared = 0.0
-            for d in range(dim):
-                diff = emb[j, d] - emb[k, d]
-                dist_squared += diff * diff
-            if dist_squared > 0.0:
-                coeff = -2.0 * a * b * dist_squared ** (b - 1.0)
-                coeff /= a * dist_squared**b + 1.0
-            else:
-                coeff = 0.0
-            for d in range(dim):
-                grad = coeff * (emb[j, d] - emb[k, d])
-                grad = min(max(grad, -4.0), 4.0)
-                emb[j, d] += grad * alpha
-                emb[k, d] -= grad * alpha
-            next_sample[i] += epochs_per_sample[i]
-            n_negative = int((epoch - next_negative[i]) / per_negative[i])
-            for _ in range(n_negative):
-                k = _tau_rand_int(state) % n_vertices
-                if k == j:
-                    continue
-                dist_squared = 0.0
-                for d in range(dim):
-                    diff = emb[j, d] - emb[k, d]
-                    dist_squared += diff * diff
-                if dist_squared > 0.0:
-                    coeff = 2.0 * gamma * b / ((0.001 + dist_squared) * (a * dist_squared**b + 1))
-                else:
-                    coeff = 0.0
-                if coeff <= 0.0:  # a different point at the same place: no push
-                    continue
-                for d in range(dim):
-                    grad = min(max(coeff * (emb[j, d] - emb[k, d]), -4.0), 4.0)
-                    emb[j, d] += grad * alpha
-            next_negative[i] += n_negative * per_negative[i]
 
 
 class UMAPOptimizer:
@@ -285,7 +158,9 @@ class UMAPOptimizer:
         """Run up to ``epochs`` more epochs; return the layout (a copy)."""
         stop = min(self.epoch + max(int(epochs), 1), self.n_epochs)
         if stop > self.epoch and len(self.head):
-            _sgd_epochs(self.embedding, self.head, self.tail, self.epochs_per_sample,
+            from tbnb.analysis.projection.compiled.umap import sgd_epochs
+
+            sgd_epochs(self.embedding, self.head, self.tail, self.epochs_per_sample,
                         self.next_sample, self.next_negative, self.per_negative,
                         self.a, self.b, self.gamma, self.alpha, self.n_epochs,
                         self.epoch, stop, self.state)
@@ -305,8 +180,11 @@ def _box(init: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def warm() -> None:
-    """Run every kernel once on a tiny graph (compiles, or loads numba's cache)."""
+    """Load the kernels (waiting for their one compile) and run each on a tiny graph."""
+    from tbnb.analysis.projection.kernels import ensure
     from tbnb.analysis.projection.neighbors import knn_graph
+
+    ensure()
 
     points = np.random.default_rng(0).normal(size=(20, 3)).astype(np.float32)
     indices, distances = knn_graph(points, 5, workers=1)

@@ -26,7 +26,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import numpy as np
-from numba import njit
 
 from tbnb.analysis.projection.pca import pca
 
@@ -68,63 +67,6 @@ def reduce_for_neighbors(data: np.ndarray, metric: Metric = "euclidean", *,
     return pca(data, dims, seed=seed, row_scale=scale).coords
 
 
-@njit(cache=True, nogil=True, fastmath=False)
-def _select_block(points, gram, sq, start, k, out_i, out_d):  # type: ignore[no-untyped-def]
-    """For rows ``start..`` of ``gram`` (their products with every point): the ``k``
-    nearest other points by ``sq[j] - 2 g`` (the squared distance less the row's own
-    norm), then exact squared distances, sorted."""
-    n = gram.shape[1]
-    dim = points.shape[1]
-    for r in range(gram.shape[0]):
-        row = start + r
-        best_i = out_i[row]
-        best_d = out_d[row]
-        count = 0
-        worst = np.inf
-        for j in range(n):
-            if j == row:
-                continue
-            v = sq[j] - 2.0 * gram[r, j]
-            if count < k:
-                p = count
-                while p > 0 and best_d[p - 1] > v:
-                    best_d[p] = best_d[p - 1]
-                    best_i[p] = best_i[p - 1]
-                    p -= 1
-                best_d[p] = v
-                best_i[p] = j
-                count += 1
-                worst = best_d[count - 1]
-            elif v < worst:
-                p = k - 1
-                while p > 0 and best_d[p - 1] > v:
-                    best_d[p] = best_d[p - 1]
-                    best_i[p] = best_i[p - 1]
-                    p -= 1
-                best_d[p] = v
-                best_i[p] = j
-                worst = best_d[k - 1]
-        for p in range(count):  # exact distances of the chosen ones, then sorted
-            j = best_i[p]
-            acc = 0.0
-            for c in range(dim):
-                diff = points[row, c] - points[j, c]
-                acc += diff * diff
-            best_d[p] = acc
-        for p in range(1, count):
-            vi = best_i[p]
-            vd = best_d[p]
-            q = p
-            while q > 0 and (best_d[q - 1] > vd or (best_d[q - 1] == vd and best_i[q - 1] > vi)):
-                best_d[q] = best_d[q - 1]
-                best_i[q] = best_i[q - 1]
-                q -= 1
-            best_d[q] = vd
-            best_i[q] = vi
-        for p in range(count):
-            best_d[p] = np.sqrt(best_d[p])
-
-
 def knn_graph(points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int = 1 << 27
               ) -> tuple[np.ndarray, np.ndarray]:
     """The exact ``k`` nearest other points of every point (euclidean).
@@ -152,12 +94,14 @@ def knn_graph(points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int 
     out_d = np.zeros((n, k), dtype=np.float32)
     if k <= 0:
         return out_i, out_d
+    from tbnb.analysis.projection.compiled.knn import select_block
+
     sq = np.einsum("ij,ij->i", points, points)
     rows = int(max(16, min(4096, block_bytes // (4 * max(n, 1)))))
 
     def block(start: int) -> None:
         gram = points[start:start + rows] @ points.T
-        _select_block(points, gram, sq, start, k, out_i, out_d)
+        select_block(points, gram, sq, start, k, out_i, out_d)
 
     starts = range(0, n, rows)
     if workers <= 1 or len(starts) == 1:

@@ -1,15 +1,19 @@
 """PCA fast enough to draw at once: 100k x 768 to 3 components in well under a second.
 
-For a few components of a large, wide matrix, :func:`pca` uses a randomized range finder with
-power iterations (Halko, Martinsson & Tropp 2011) on the implicitly centred data
-(never copied): a handful of thin matrix products instead of a full SVD (tens of
-seconds) or a d x d covariance (one n x d x d product); on embeddings, whose spectra
-decay, it gives the leading components to float32 precision (on a nearly flat spectrum
-the explained variances stay within a few percent). Narrow or small data (up to
-:data:`EXACT_DIMS` columns, or :data:`EXACT_FLOPS`) uses the covariance's exact
-eigendecomposition. Signs are
-fixed (each component's largest loading positive), so the same data always gives the
-same picture.
+For a few components of a large, wide matrix, :func:`pca` runs subspace iteration on the
+implicitly centred data (never copied): each iteration is two thin matrix products
+(``A Q``, then ``A.T`` of that), the basis is re-orthonormalised on its small ``(d,
+width)`` side, and a Rayleigh-Ritz step on the last product gives the components (Halko,
+Martinsson & Tropp 2011). That replaces a full SVD (tens of seconds) or a ``d x d``
+covariance (one ``n x d x d`` product); on embeddings, whose spectra decay, it gives the
+leading components to float32 precision. Narrow or small data (up to :data:`EXACT_DIMS`
+columns, or :data:`EXACT_FLOPS`) uses the covariance's exact eigendecomposition.
+
+:func:`pca_sample` is the first screen of a large matrix: the exact covariance of
+:data:`SAMPLE_ROWS` rows drawn with a seed gives the axes, and every row is projected
+on them (a fraction of the full cost). Its axes also start :func:`pca`'s iteration
+(``start=``), which then needs one power step instead of three. Signs are fixed (each
+component's largest loading positive), so the same data always gives the same picture.
 
 Examples
 --------
@@ -23,17 +27,22 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["EXACT_DIMS", "PCAResult", "pca"]
+__all__ = ["EXACT_DIMS", "SAMPLE_ROWS", "PCAResult", "pca", "pca_sample"]
 
 EXACT_DIMS = 128
 """Up to this many dimensions the covariance is decomposed exactly."""
 
 EXACT_FLOPS = 6e9
 """Up to ``n * d * d`` of this (10k x 768), the covariance is decomposed exactly too."""
+
+SAMPLE_ROWS = 4096
+"""Rows whose covariance gives :func:`pca_sample`'s axes."""
 
 
 @dataclass(frozen=True)
@@ -50,16 +59,25 @@ class PCAResult:
         ``(d,)`` float32 column means.
     explained_variance_ratio
         ``(k,)`` float64: each component's share of the total variance.
+    sampled
+        Rows the axes were computed from (0: all of them; see :func:`pca_sample`).
     """
 
     coords: np.ndarray
     components: np.ndarray
     mean: np.ndarray
     explained_variance_ratio: np.ndarray
+    sampled: int = 0
+    basis: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the axes come from every row (not from a sample)."""
+        return self.sampled == 0
 
 
 def pca(data: np.ndarray, n_components: int = 3, *, seed: int = 0, power_iterations: int = 3,
-        row_scale: np.ndarray | None = None) -> PCAResult:
+        row_scale: np.ndarray | None = None, start: PCAResult | None = None) -> PCAResult:
     """Principal components of ``data`` (rows are points).
 
     Parameters
@@ -71,10 +89,13 @@ def pca(data: np.ndarray, n_components: int = 3, *, seed: int = 0, power_iterati
     seed
         Seed of the random test matrix (the result is the same for the same seed).
     power_iterations
-        Power iterations of the randomized method (more: sharper on flat spectra).
+        Power steps of the iteration from a random start (more: sharper on flat spectra).
     row_scale
         ``(n,)`` factors: the PCA of ``data * row_scale[:, None]`` without making that
         copy (``1 / norms`` gives the PCA of unit vectors, for cosine geometry).
+    start
+        :func:`pca_sample`'s result on the same data: its axes start the iteration, which
+        then takes one power step.
 
     Examples
     --------
@@ -82,30 +103,73 @@ def pca(data: np.ndarray, n_components: int = 3, *, seed: int = 0, power_iterati
     >>> pca(np.array([[0.0, 0.0], [2.0, 0.0], [4.0, 0.0]]), 1).coords.ravel().tolist()
     [-2.0, 0.0, 2.0]
     """
+    data, rows, total = _prepare(data, row_scale)
+    n, d = data.shape
+    k = int(min(n_components, n, d))
+    if d <= EXACT_DIMS or k * 4 >= d or n * d * d <= EXACT_FLOPS:
+        components = _exact(rows, k)
+    elif start is not None and start.basis is not None:
+        components = _subspace(rows, k, seed, 1, start.basis)
+    else:
+        components = _subspace(rows, k, seed, power_iterations)
+    return _result(rows, components, total, 0)
+
+
+def pca_sample(data: np.ndarray, n_components: int = 3, *, rows: int = SAMPLE_ROWS,
+               seed: int = 0, row_scale: np.ndarray | None = None) -> PCAResult:
+    """PCA with the axes of ``rows`` rows drawn with ``seed``: every row projected on them.
+
+    The first screen of a large matrix (a fraction of :func:`pca`'s cost; data of at
+    most ``2 * rows`` rows gets the exact :func:`pca`). ``result.sampled`` says how many
+    rows gave the axes; pass the result as ``pca(..., start=result)`` for the exact one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.random.default_rng(0).normal(size=(5000, 3)) * [10.0, 2.0, 0.1]
+    >>> quick = pca_sample(data, 1, rows=500)
+    >>> quick.sampled, bool(abs(quick.components[0, 0]) > 0.99)
+    (500, True)
+    """
+    if len(data) <= 2 * rows:
+        return pca(data, n_components, seed=seed, row_scale=row_scale)
+    data, centred, total = _prepare(data, row_scale)
+    n, d = data.shape
+    k = int(min(n_components, d))
+    picked = np.sort(np.random.default_rng(seed).choice(n, rows, replace=False))
+    scale = None if centred.scale is None else centred.scale[picked]
+    sample = _Rows(data[picked], centred.mean, scale)
+    axes = _exact(sample, k, min(d, k + max(30, k // 2)))
+    basis = np.ascontiguousarray(axes.T)
+    return _result(centred, axes[:k], total, rows, basis)
+
+
+def _prepare(data: np.ndarray, row_scale: np.ndarray | None
+             ) -> tuple[np.ndarray, _Rows, float]:
+    """float32 data, its implicitly centred rows, and the total variance (times n)."""
     data = np.asarray(data)
     if data.dtype != np.float32:
         data = data.astype(np.float32)
-    n, d = data.shape
-    k = int(min(n_components, n, d))
+    n = len(data)
     scale = None if row_scale is None else np.asarray(row_scale, np.float32).reshape(-1, 1)
     if scale is None:
         mean = data.mean(axis=0, dtype=np.float64).astype(np.float32)
     else:
         mean = (data.T @ scale).ravel() / np.float32(n)
-    total = _total_variance(data, mean, scale)
-    rows = _Rows(data, mean, scale)
-    if d <= EXACT_DIMS or k * 4 >= d or n * d * d <= EXACT_FLOPS:
-        components = _exact(rows, k)
-    else:
-        components = _randomized(rows, k, seed, power_iterations)
+    return data, _Rows(data, mean, scale), _total_variance(data, mean, scale)
+
+
+def _result(rows: _Rows, components: np.ndarray, total: float, sampled: int,
+            basis: np.ndarray | None = None) -> PCAResult:
     components = _fix_signs(components)
     coords = rows.times(components.T)
     explained = np.einsum("ij,ij->j", coords, coords, dtype=np.float64)
-    ratio = explained / total if total > 0 else np.zeros(k)
+    ratio = explained / total if total > 0 else np.zeros(len(components))
     order = np.argsort(-ratio, kind="stable")
     return PCAResult(coords=np.ascontiguousarray(coords[:, order]),
                      components=np.ascontiguousarray(components[order]),
-                     mean=mean, explained_variance_ratio=ratio[order])
+                     mean=rows.mean, explained_variance_ratio=ratio[order],
+                     sampled=sampled, basis=basis)
 
 
 class _Rows:
@@ -129,47 +193,116 @@ class _Rows:
         return out
 
 
-def _exact(rows: _Rows, k: int) -> np.ndarray:
-    data, n = rows.data, len(rows.data)
-    if rows.scale is None:
-        gram = (data.T @ data).astype(np.float64)
-    else:
-        gram = (data.T @ (data * rows.scale**2)).astype(np.float64)
-    cov = gram - n * np.outer(rows.mean, rows.mean)
-    values, vectors = np.linalg.eigh(cov)
-    top = np.argsort(values)[::-1][:k]
-    return np.ascontiguousarray(vectors[:, top].T, dtype=np.float32)
+def _exact(rows: _Rows, k: int, width: int = 0) -> np.ndarray:
+    """The covariance's ``k`` leading eigenvectors as rows (``max(k, width)`` rows: the
+    first ``k`` exact, the rest a basis to start an iteration from)."""
+    cov = _covariance(rows)
+    with one_blas_thread():
+        top = _top_eigenvectors(cov, k, width)
+    return np.ascontiguousarray(top.T, dtype=np.float32)
 
 
-def _randomized(rows: _Rows, k: int, seed: int, iterations: int) -> np.ndarray:
-    """Top-``k`` right singular vectors of the centred data (randomized range finder)."""
+def _covariance(rows: _Rows, block: int = 16384) -> np.ndarray:
+    """``A.T @ A`` in float64, from centred blocks of rows (float32 products).
+
+    Centring before the product, not after (``X.T X - n m m.T``), keeps the precision
+    when the mean is large beside the spread, as it often is for embeddings.
+    """
+    data = rows.data
+    cov = np.zeros((data.shape[1], data.shape[1]))
+    for start in range(0, len(data), block):
+        part = data[start:start + block]
+        if rows.scale is not None:
+            part = part * rows.scale[start:start + block]
+        part = part - rows.mean
+        cov += (part.T @ part).astype(np.float64)
+    return cov
+
+
+FEW = 8
+"""Up to this many components, :func:`_top_eigenvectors` iterates instead of LAPACK."""
+
+
+def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
+                      tolerance: float = 1e-9, most: int = 30) -> np.ndarray:
+    """The ``k`` leading eigenvectors (columns) of a symmetric PSD ``(d, d)`` matrix.
+
+    A few (up to :data:`FEW`) of a wide matrix come from block iteration with
+    Rayleigh-Ritz (each step one ``(d, d) x (d, width)`` product: milliseconds) once
+    every wanted residual ``|M v - l v|`` is below ``tolerance`` times the largest
+    eigenvalue; otherwise (more wanted, or a spectrum too flat to converge in ``most``
+    steps) LAPACK computes just the wanted ones (full ``eigh`` costs a second for
+    d = 768 on two busy cores). ``width`` asks for that many columns: the rest of the
+    iterated basis after the ``k`` exact ones.
+    """
+    d = len(matrix)
+    wanted = min(max(k, width), d)
+    if d <= EXACT_DIMS or wanted * 2 >= d:
+        values, vectors = np.linalg.eigh(matrix)
+        return vectors[:, np.argsort(values)[::-1][:wanted]]
+    if k <= FEW:
+        q = _gram_orthonormal(np.random.default_rng(0).standard_normal(
+            (d, max(wanted, 2 * k + 16))))
+        for _ in range(most):
+            product = matrix @ q
+            values, small = np.linalg.eigh(q.T @ product)
+            order = np.argsort(values)[::-1]
+            values, small = values[order], small[:, order]
+            ritz: np.ndarray = q @ small
+            residual = np.linalg.norm(product @ small[:, :k] - ritz[:, :k] * values[:k], axis=0)
+            if residual.max() <= tolerance * max(float(values[0]), 1e-300):
+                return ritz[:, :wanted]
+            q = _gram_orthonormal(product @ small)
+    import scipy.linalg
+
+    values, vectors = scipy.linalg.eigh(matrix, subset_by_index=[d - wanted, d - 1],
+                                        driver="evr")
+    top: np.ndarray = vectors[:, np.argsort(values)[::-1]]
+    return top
+
+
+def _subspace(rows: _Rows, k: int, seed: int, power_steps: int,
+              start: np.ndarray | None = None) -> np.ndarray:
+    """Top-``k`` right singular vectors of the centred data by subspace iteration.
+
+    ``power_steps`` products with the covariance ``A.T A`` (two thin passes each,
+    the ``(d, width)`` result re-orthonormalised), then one more whose Rayleigh-Ritz
+    matrix ``Q.T (A.T A Q)`` gives the components.
+    """
     d = rows.data.shape[1]
     width = min(d, k + max(30, k // 2))
-    rng = np.random.default_rng(seed)
-    omega = rng.standard_normal((d, width)).astype(np.float32)
-    q = _orthonormal(rows.times(omega))
-    for _ in range(iterations):
-        q = _orthonormal(rows.times(_orthonormal(rows.times_t(q))))
-    small = rows.times_t(q).T  # (width, d): q.T @ A
-    _, _, vt = np.linalg.svd(small.astype(np.float64), full_matrices=False)
-    return np.ascontiguousarray(vt[:k], dtype=np.float32)
+    if start is not None and start.shape[1] >= width:
+        q = _orthonormal(start[:, :width])
+    else:
+        q = _orthonormal(np.random.default_rng(seed).standard_normal((d, width)))
+    for _ in range(power_steps):
+        q = _orthonormal(rows.times_t(rows.times(q)))
+    z = rows.times_t(rows.times(q)).astype(np.float64)
+    with one_blas_thread():
+        ritz = q.astype(np.float64).T @ z
+        values, vectors = np.linalg.eigh((ritz + ritz.T) / 2)
+    top = np.argsort(values)[::-1][:k]
+    return np.ascontiguousarray((q.astype(np.float64) @ vectors[:, top]).T, dtype=np.float32)
 
 
 def _orthonormal(y: np.ndarray) -> np.ndarray:
-    """An orthonormal basis of the columns of a tall ``y``: Cholesky QR done twice.
+    """An orthonormal basis of the columns of a small ``(d, width)`` ``y`` (float32).
 
-    LAPACK's QR of a 100k x 75 matrix takes seconds; two Gram matrices (one thin
-    product each) give the same basis to float32 precision. Directions with no
-    energy are dropped.
+    Gram matrix, its eigendecomposition, twice (Cholesky QR's stable variant): LAPACK's
+    QR takes most of a second on a ``768 x 33`` matrix when OpenBLAS's threads wait for
+    a busy core. Directions with no energy are dropped.
     """
+    with one_blas_thread():
+        return _gram_orthonormal(np.asarray(y, dtype=np.float64)).astype(np.float32)
+
+
+def _gram_orthonormal(y: np.ndarray) -> np.ndarray:
     for _ in range(2):
-        gram = (y.T @ y).astype(np.float64)
-        values, vectors = np.linalg.eigh(gram)
-        keep = values > values.max() * 1e-10
+        values, vectors = np.linalg.eigh(y.T @ y)
+        keep = values > values.max() * 1e-12
         if not keep.any():
             return y[:, :0]
-        scale = vectors[:, keep] / np.sqrt(values[keep])
-        y = y @ scale.astype(np.float32)
+        y = y @ (vectors[:, keep] / np.sqrt(values[keep]))
     return y
 
 
@@ -184,6 +317,23 @@ def _total_variance(data: np.ndarray, mean: np.ndarray, scale: np.ndarray | None
         block = block - mean
         total += float(np.vdot(block, block))
     return total
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Small matrices (``d x width``, ``d x d``) on one BLAS thread.
+
+    OpenBLAS parallelises even a ``768 x 33`` product; on a busy machine its second
+    thread waits for a core and a millisecond's work takes a tenth of a second. The
+    tall passes over the data keep every thread.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - scikit-learn brings it
+        yield
+        return
+    with threadpool_limits(1, user_api="blas"):
+        yield
 
 
 def _fix_signs(components: np.ndarray) -> np.ndarray:

@@ -16,7 +16,6 @@ stream to the view; a clicked point's neighbours in the original space come from
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,16 +24,16 @@ import traitlets as t
 
 from tbnb.analysis.projection import Job, Projection, layout_params, warm_up
 from tbnb.analysis.projection.params import params_dict
-from tbnb.widgets.colors import PALETTES
+from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
     encode_metadata,
     positions_payload,
     search_mask,
     selection_frame,
-    unique_rows,
 )
 from tbnb.widgets.embeddings.runner import LayoutRunner
+from tbnb.widgets.embeddings.selection import Selectable
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.serializers import tree_serialization
 
@@ -46,7 +45,7 @@ __all__ = ["ProjectorWidget"]
 log = logging.getLogger(__name__)
 
 
-class ProjectorWidget(LiveWidget):
+class ProjectorWidget(LiveWidget, Selectable, RunColored):
     """Embedding projector (build it with :func:`tbnb.projector`).
 
     Traits (synced with the browser)
@@ -108,13 +107,10 @@ class ProjectorWidget(LiveWidget):
     title = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
     run_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
     height = t.Int(520).tag(sync=True)
     _positions = t.Dict().tag(sync=True, **tree_serialization)
     _meta = t.Dict().tag(sync=True, **tree_serialization)
     _sprite = t.Dict().tag(sync=True, **tree_serialization)
-    _selection = t.Dict().tag(sync=True, **tree_serialization)
     _neighbors = t.Dict().tag(sync=True, **tree_serialization)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -123,11 +119,8 @@ class ProjectorWidget(LiveWidget):
         self._frame = pd.DataFrame()
         self._coords = np.zeros((0, 2), np.float32)
         self._version = 0
-        self._callbacks: list[Callable[[pd.DataFrame], Any]] = []
-        self._last_selection: np.ndarray = np.zeros(0, np.int64)
         self._runner = LayoutRunner(self._set_status, self._set_positions)
         self._showing = False
-        self.observe(self._on_selection, "_selection")
         self.observe(self._on_show, ["method", "dims"])
 
     # ----------------------------------------------------------------- validation
@@ -145,13 +138,6 @@ class ProjectorWidget(LiveWidget):
         value = int(proposal["value"])
         if value not in (2, 3):
             raise t.TraitError(f"dims must be 2 or 3, got {value}")
-        return value
-
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
         return value
 
     @t.validate("color_by", "label_by", "search_column")
@@ -194,8 +180,8 @@ class ProjectorWidget(LiveWidget):
             self.status = {"state": "idle", "method": self.method}
             if self.method == "raw" and vectors.shape[1] > 3:
                 self.method = "pca"
-        self._show()
-        warm_up()
+        if self._show() is None:
+            warm_up()  # else once the exact PCA is in (kernels loading beside it slow it)
 
     def _on_show(self, _change: Any = None) -> None:
         if not self._showing:
@@ -211,7 +197,10 @@ class ProjectorWidget(LiveWidget):
         if method == "raw":
             given["dims"] = min(max(projection.dims, 2), 3) if projection.dims >= 2 else 2
         if method == "pca":
-            self.explained = [float(v) for v in projection.pca().explained_variance_ratio]
+            first = projection.pca_first()
+            self.explained = [float(v) for v in first.explained_variance_ratio]
+            if not first.exact:  # a row sample's axes now, the exact ones streamed after
+                self._set_positions(method, first.coords[:, :self.dims], False, keep=True)
         cached = projection.cached(method, given)
         if cached is not None:
             self._runner.cancel()
@@ -224,11 +213,21 @@ class ProjectorWidget(LiveWidget):
     def _set_status(self, status: dict[str, Any]) -> None:
         self.status = status
 
-    def _set_positions(self, method: str, coords: np.ndarray, final: bool) -> None:
+    def _set_positions(self, method: str, coords: np.ndarray, final: bool, *,
+                       keep: bool = False) -> None:
+        """Send a layout; a final one (or ``keep``) is also :attr:`coordinates`."""
         self._version += 1
-        if final:
+        if final or keep:
             self._coords = np.ascontiguousarray(coords, dtype=np.float32)
+        if final:
+            warm_up()  # the kernels load while the user looks (once per process)
+        if final and method == "pca" and self._projection is not None:
+            self.explained = [float(v) for v in
+                              self._projection.pca_first().explained_variance_ratio]
         self._positions = positions_payload(coords, method, self._version, final=final)
+
+    def _recolor(self) -> None:
+        self.run_colors = run_colors(list(self.run_colors), self.palette)
 
     # ----------------------------------------------------------------- requests
     def _request_run(self, content: dict[str, Any]) -> dict[str, Any]:
@@ -289,42 +288,6 @@ class ProjectorWidget(LiveWidget):
         with self._lock:
             self.embeddings = listing_of(self._source, self.palette, self)
 
-    # ----------------------------------------------------------------- selection
-    def _on_selection(self, change: Any) -> None:
-        raw = (change["new"] or {}).get("indices")
-        indices = np.zeros(0, np.int64) if raw is None else np.asarray(raw, np.int64).ravel()
-        n = len(self._frame)
-        if len(indices) and (indices.min() < 0 or indices.max() >= n):
-            log.warning("tbnb projector: selection outside 0..%d ignored", n - 1)
-            indices = indices[(indices >= 0) & (indices < n)]
-        indices = unique_rows(indices, n)
-        if np.array_equal(indices, self._last_selection):
-            return
-        self._last_selection = indices
-        if self._callbacks:
-            selected = self.selected
-            for callback in list(self._callbacks):
-                callback(selected)
-
-    @property
-    def selected_indices(self) -> np.ndarray:
-        """Row numbers of the selected points (sorted)."""
-        indices: np.ndarray = self._last_selection.copy()
-        return indices
-
-    @property
-    def selected(self) -> pd.DataFrame:
-        """The selected points: ``index`` (row number), then their metadata."""
-        return selection_frame(self._frame, self._last_selection)
-
-    def select(self, indices: Any) -> None:
-        """Select points by row number (shown in the browser; ``[]`` clears)."""
-        self._selection = {"indices": np.asarray(indices, dtype=np.int32).ravel()}
-
-    def on_select(self, callback: Callable[[pd.DataFrame], Any]) -> None:
-        """Call ``callback(selected)`` whenever the selection changes (lasso, box, Python)."""
-        self._callbacks.append(callback)
-
     # ----------------------------------------------------------------- public
     @property
     def metadata(self) -> pd.DataFrame:
@@ -361,6 +324,8 @@ class ProjectorWidget(LiveWidget):
         t-SNE and UMAP run in the background (their layouts stream to the view); the
         returned job's ``wait()`` blocks until the final layout. Returns None when the
         layout was ready at once (PCA, raw, or already computed with these parameters).
+        The PCA of a large matrix shows a row sample's axes at once and returns the job
+        that computes the exact ones from every row.
         """
         dims = self.dims if dims is None else dims
         layout_params(method, {**params, "dims": dims})

@@ -11,11 +11,12 @@ import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { FLAG } from "../../gl/points.js";
 import { colorPoints } from "./coloring.js";
-import { declutter, drawLabel, labelWidth } from "./labels.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
+import { csvRows, decorate } from "./overlay.js";
 import { Panel } from "./panel.js";
 import { Scene } from "./scene.js";
-import { buildToolbar, fillSelect, METHODS, readParams, renderParams, showStatus } from "./toolbar.js";
+import { renderPicker, renderStatus } from "./status.js";
+import { buildToolbar, fillSelect, readParams } from "./toolbar.js";
 
 /** @typedef {import("./model").ProjectorTraits} ProjectorTraits */
 
@@ -368,118 +369,22 @@ export class ProjectorView extends View {
     return column ? textOf(column, i) : "";
   }
 
-  /** Labels, the hovered point's ring, on the overlay canvas. @param {CanvasRenderingContext2D} ctx */
+  // ------------------------------------------------------------------ controls
+  /** @param {CanvasRenderingContext2D} ctx */
   decorate(ctx) {
-    const n = this.meta.n;
-    if (!n || !this.coords.length) return;
-    const label = this.model.get("label_by");
-    const screen = label ? this.scene.screen() : null;
-    const labelled = screen
-      ? declutter(screen, this.scene.width, this.scene.height, this.matched.length ? this.matched : null, (i) =>
-          labelWidth(this.labelOf(i)),
-        )
-      : [];
-    const at = (/** @type {number} */ i) => (screen ? [screen[2 * i], screen[2 * i + 1]] : this.scene.pointOnScreen(i));
-    for (const i of labelled) {
-      const [x, y] = at(i);
-      drawLabel(ctx, this.labelOf(i), x, y, false);
-    }
-    const strong = [];
-    const focus = this.model.get("focus") ?? -1;
-    if (this.found) strong.push(...Array.from(this.found.indices));
-    if (focus >= 0 && focus < n) strong.push(focus);
-    for (const i of strong) {
-      const [x, y] = at(i);
-      drawLabel(ctx, this.labelOf(i) || `#${i}`, x, y, true);
-    }
-    const h = this.hoverIndex;
-    const [hx, hy] = h >= 0 && h < n ? at(h) : [Number.NaN, Number.NaN];
-    if (Number.isFinite(hx)) {
-      ctx.beginPath();
-      ctx.arc(hx, hy, Math.max(this.scene.style.size + 4, 7), 0, 2 * Math.PI);
-      ctx.strokeStyle = "#111";
-      ctx.lineWidth = 1.5;
-      ctx.stroke();
-      drawLabel(ctx, this.labelOf(h) || `#${h}`, hx, hy, true);
-    }
+    decorate(this, ctx);
   }
 
   csvRows() {
-    const axes = ["x", "y", "z"].slice(0, this.dims);
-    const columns = [...this.meta.columns.values()];
-    const header = ["index", ...axes, ...columns.map((c) => c.name)];
-    const n = this.meta.n;
-    const any = this.selected.some((v) => v);
-    const rows = [];
-    for (let i = 0; i < n; i++) {
-      if (any && !this.selected[i]) continue;
-      /** @type {(number | string)[]} */
-      const row = [i];
-      for (let d = 0; d < this.dims; d++) row.push(this.coords[i * this.dims + d]);
-      for (const c of columns) row.push(c.kind === "number" && c.values ? c.values[i] : textOf(c, i));
-      rows.push(row);
-    }
-    return { header, rows };
+    return csvRows(this);
   }
 
-  // ------------------------------------------------------------------ controls
   renderStatus() {
-    const t = this.toolbar;
-    const method = this.model.get("method") || "pca";
-    const status = this.model.get("status") || {};
-    const shownMethod = status.state === "running" && status.method ? status.method : method;
-    fillSelect(
-      t.method,
-      METHODS.map(([v, text]) => /** @type {[string, string]} */ ([v, text])),
-      shownMethod,
-    );
-    const rawOption = /** @type {HTMLOptionElement | null} */ (t.method.querySelector('option[value="raw"]'));
-    if (rawOption)
-      rawOption.disabled = Boolean(this.meta.n) && this.model.get("method") !== "raw" && !this.rawAllowed();
-    t.dims.value = String(this.model.get("dims") || 2);
-    const params = this.model.get("params")?.[shownMethod] || {};
-    if (t.params.getAttribute("data-method") !== shownMethod || status.state !== "running") {
-      renderParams(t.params, shownMethod, params);
-      t.params.setAttribute("data-method", shownMethod);
-    }
-    t.metric.value = params.metric || "euclidean";
-    const heavy = shownMethod === "tsne" || shownMethod === "umap";
-    t.metric.hidden = !heavy;
-    t.run.hidden = !heavy;
-    showStatus(t, status, this.model.get("explained") || [], method);
-    this.root.setAttribute("data-state", status.state || "idle");
-  }
-
-  rawAllowed() {
-    const list = this.model.get("embeddings") || [];
-    const chosen = list[this.model.get("embedding") ?? -1];
-    return chosen ? chosen.dim <= 3 : this.model.get("method") === "raw";
+    renderStatus(this);
   }
 
   renderPicker() {
-    const t = this.toolbar;
-    const list = this.model.get("embeddings") || [];
-    const runs = [...new Set(list.map((e) => e.run))];
-    this.panel.runs.hidden = runs.length === 0;
-    if (runs.join("\u0000") !== this.runSelector.runs.join("\u0000")) this.runSelector.setRuns(runs);
-    const shown = new Set(this.model.get("selected_runs") || runs);
-    t.picker.hidden = list.length === 0;
-    const chosen = this.model.get("embedding") ?? -1;
-    const options = list.filter((e) => shown.has(e.run) || e.index === chosen);
-    t.picker.replaceChildren(
-      ...options.map((e) => {
-        const step = e.step >= 0 ? ` · step ${e.step}` : "";
-        const size = e.num_points >= 0 ? ` (${e.num_points} x ${e.dim})` : "";
-        const text = `${e.run} · ${e.tag}${step}${size}${e.note ? " — not readable" : ""}`;
-        return el("option", { value: String(e.index), text, disabled: Boolean(e.note), title: e.note || text });
-      }),
-    );
-    t.picker.value = String(chosen);
-    this.panel.title.textContent = this.model.get("title") || "";
-    const unreadable = list.filter((e) => e.note);
-    if (list.length && !list.some((e) => !e.note)) {
-      this.panel.setMessage(`no embedding tbnb can read: ${unreadable[0].note}`);
-    }
+    renderPicker(this);
   }
 
   dispose() {
