@@ -85,6 +85,8 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     """
 
     _widget_key = "embeddings"
+    #: A dashboard keeps ``selected_runs`` (runs whose tensors are listed) its own.
+    follows_run_selection = False
 
     method = t.Unicode("pca").tag(sync=True)
     dims = t.Int(2).tag(sync=True)
