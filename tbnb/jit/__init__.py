@@ -1,6 +1,7 @@
 """Compiled kernels that never make a user wait for the compiler.
 
-tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder) are numba
+tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder: group
+``loader``; smoothing and downsampling of series: group ``transforms``) are numba
 kernels. numba compiles them once per machine (tens of seconds) into its on-disk
 cache; afterwards a process loads them in a fraction of a second. This room makes
 sure that no process ever waits for that compile:
@@ -28,7 +29,7 @@ argument types are exactly those of every call.
 Examples
 --------
 >>> sorted(GROUPS)
-['loader']
+['loader', 'transforms']
 >>> isinstance(ready("loader"), bool)
 True
 """

@@ -30,6 +30,7 @@ __all__ = ["GROUPS", "available", "cache_dir", "group_dir", "ready", "write_mark
 GROUPS: dict[str, tuple[str, ...]] = {
     "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
                "tbnb.decode.compiled.group"),
+    "transforms": ("tbnb.transforms.compiled.smoothing", "tbnb.transforms.compiled.downsample"),
 }
 """Each group's modules (each defines ``KERNELS``); every ``.py`` file in their folders
 is part of the group's source hash."""
