@@ -16,8 +16,9 @@ sure that no process ever waits for that compile:
   loads from the cache, and only then writes the group's ready stamp (:func:`ready`,
   a file check that imports nothing).
 - **The cache is the user's** (:func:`cache_dir`: ``$TBNB_CACHE_DIR``, else the
-  platform's user cache directory), one directory per Python, numba and kernel
-  sources, so a read-only ``site-packages`` and upgrades need nothing special.
+  platform's user cache directory; a private one in the temporary directory, with a
+  warning, when the home cannot be written), one directory per Python, numba and
+  kernel sources, so a read-only ``site-packages`` and upgrades need nothing special.
 
 numba is imported only by :func:`load`, :func:`njit` and the compile process: ``import
 tbnb`` and loads that take the numpy path never import it.
