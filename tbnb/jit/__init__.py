@@ -1,9 +1,11 @@
 """Compiled kernels that never make a user wait for the compiler.
 
-tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder, the projector's
-kNN graph and UMAP) are numba kernels. numba compiles them once per machine (tens of
-seconds) into its on-disk cache; afterwards a process loads them in a fraction of a
-second. This room makes sure that no process ever waits for that compile:
+tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder: group
+``loader``; smoothing and downsampling of series: group ``transforms``; the
+projector's kNN graph and UMAP: group ``projection``) are numba kernels. numba
+compiles them once per machine (tens of seconds) into its on-disk cache; afterwards a
+process loads them in a fraction of a second. This room makes sure that no process
+ever waits for that compile:
 
 - **A group of kernels is used only once it loads from the cache without compiling**
   (:func:`load`): every kernel of the group, with the argument types it is called
@@ -15,8 +17,9 @@ second. This room makes sure that no process ever waits for that compile:
   loads from the cache, and only then writes the group's ready stamp (:func:`ready`,
   a file check that imports nothing).
 - **The cache is the user's** (:func:`cache_dir`: ``$TBNB_CACHE_DIR``, else the
-  platform's user cache directory), one directory per Python, numba and kernel
-  sources, so a read-only ``site-packages`` and upgrades need nothing special.
+  platform's user cache directory; a private one in the temporary directory, with a
+  warning, when the home cannot be written), one directory per Python, numba and
+  kernel sources, so a read-only ``site-packages`` and upgrades need nothing special.
 
 numba is imported only by :func:`load`, :func:`njit` and the compile process: ``import
 tbnb`` and loads that take the numpy path never import it.
@@ -28,7 +31,7 @@ argument types are exactly those of every call.
 Examples
 --------
 >>> sorted(GROUPS)
-['loader', 'projection']
+['loader', 'projection', 'transforms']
 >>> isinstance(ready("loader"), bool)
 True
 """

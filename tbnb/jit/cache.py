@@ -14,24 +14,32 @@ True
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import json
 import os
 import platform
+import stat
 import sys
+import tempfile
 import time
+import warnings
 from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GROUPS", "available", "cache_dir", "group_dir", "ready", "write_marker"]
+from tbnb.warnings import TbnbWarning
+
+__all__ = ["GROUPS", "available", "cache_dir", "group_dir", "preferred_cache_dir", "ready",
+           "write_marker"]
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
                "tbnb.decode.compiled.group"),
     "projection": ("tbnb.analysis.projection.compiled.knn",
                    "tbnb.analysis.projection.compiled.umap"),
+    "transforms": ("tbnb.transforms.compiled.smoothing", "tbnb.transforms.compiled.downsample"),
 }
 """Each group's modules (each defines ``KERNELS``); every ``.py`` file in their folders
 is part of the group's source hash."""
@@ -48,11 +56,26 @@ def cache_dir() -> Path:
 
     ``$TBNB_CACHE_DIR/compiled`` if set, else ``compiled`` in the platform's user cache
     directory for tbnb (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux,
-    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows).
+    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows). When that cannot be
+    written (a read-only or missing home, as for service accounts), a private directory
+    of this user in the temporary directory is used instead (``tbnb-<uid>``, mode
+    0700, refused if another user owns it), with a :class:`~tbnb.warnings.TbnbWarning`
+    saying so once per process.
 
     Examples
     --------
     >>> cache_dir().name
+    'compiled'
+    """
+    return _usable(preferred_cache_dir(), tempfile.gettempdir())
+
+
+def preferred_cache_dir() -> Path:
+    """Where the user's cache would be (see :func:`cache_dir`), writable or not.
+
+    Examples
+    --------
+    >>> preferred_cache_dir().name
     'compiled'
     """
     env = os.environ.get("TBNB_CACHE_DIR")
@@ -65,6 +88,50 @@ def cache_dir() -> Path:
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tbnb"
     return base / "compiled"
+
+
+def _can_create(path: Path) -> bool:
+    """Whether ``path`` is, or can be made, a directory this process writes in."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate.is_dir() and os.access(candidate, os.W_OK | os.X_OK)
+    return False
+
+
+def _private_dir(tmp: Path) -> Path | None:
+    """This user's own directory under ``tmp`` (created 0700), or None if it cannot be
+    made or is not safely this user's alone (another owner, a link, group/other-writable)."""
+    getuid = getattr(os, "getuid", None)
+    owner = str(getuid()) if getuid else getpass.getuser()
+    path = tmp / f"tbnb-{owner}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or (getuid and info.st_uid != getuid()):
+        return None
+    if getuid and info.st_mode & 0o022:
+        return None
+    return path
+
+
+@lru_cache(maxsize=8)
+def _usable(preferred: Path, tmp: str) -> Path:
+    if _can_create(preferred):
+        return preferred
+    private = _private_dir(Path(tmp))
+    if private is None:
+        warnings.warn(
+            f"tbnb cannot write its cache directory {preferred} nor a private one in "
+            f"{tmp}: kernels are not compiled and loads keep their numpy path. Set "
+            "TBNB_CACHE_DIR to a writable directory.", TbnbWarning, stacklevel=3)
+        return preferred
+    warnings.warn(
+        f"tbnb cannot write its cache directory {preferred}: compiled kernels are kept in "
+        f"{private} instead (set TBNB_CACHE_DIR to choose a directory).",
+        TbnbWarning, stacklevel=3)
+    return private / "compiled"
 
 
 @lru_cache(maxsize=1)

@@ -36,6 +36,7 @@ from tbnb.loader import overview
 from tbnb.loader.coordinator import ReloadCoordinator, Subscription, Watch
 from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
 from tbnb.loader.frames import records_frame
+from tbnb.loader.memory import release_free_memory
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.runs import RunSet
@@ -210,6 +211,8 @@ class Experiment(RunSet):
         for key, values in result.raw.items():
             self._raw[key].extend((run, tag, step, data) for tag, step, data in values)
             report.values_added[key] = report.values_added.get(key, 0) + len(values)
+        if copies is not None:  # a large load: what the run's decoding used, given back
+            release_free_memory()
 
     # ------------------------------------------------------------------ frames
     def frame(self, key: str) -> Any:

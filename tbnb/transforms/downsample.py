@@ -6,13 +6,18 @@ largest finite value are kept, plus the first non-finite point of the bucket
 (so NaN/inf gaps stay visible), and always the first and the last point of the
 series. Spikes therefore survive, the same input always gives the same points,
 and the newest point is always shown (as TensorBoard's data provider promises).
+
+One compiled pass (:mod:`tbnb.transforms.compiled.downsample`) does the work once
+:func:`tbnb.jit.load` finds it in the cache; until then a vectorised numpy pass keeps
+the same points, so nothing waits for a compile.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from tbnb.jit import loading
 
 __all__ = ["minmax_indices", "minmax_indices_blocks"]
 
@@ -54,8 +59,8 @@ def minmax_indices(x: npt.ArrayLike, y: npt.ArrayLike, buckets: int) -> IntArray
     n = xs.size
     if n <= 2 * buckets:
         return np.arange(n, dtype=np.int64)
-    keep: npt.NDArray[np.bool_] = _keep_mask(xs, ys, int(buckets))
-    return np.flatnonzero(keep).astype(np.int64)
+    idx, _ = minmax_indices_blocks(xs, ys, np.array([0, n], np.int64), int(buckets))
+    return idx
 
 
 def minmax_indices_blocks(
@@ -106,81 +111,73 @@ def minmax_indices_blocks(
     if buckets < 1:
         raise ValueError(f"buckets must be >= 1, got {buckets}")
     keep = np.zeros(xs.size, dtype=np.bool_)
-    _keep_blocks(xs, ys, edges, int(buckets), keep)
+    if loading.load("transforms"):
+        from tbnb.transforms.compiled.downsample import keep_blocks
+
+        keep_blocks(xs, ys, edges, int(buckets), keep)
+    else:
+        _keep_blocks_numpy(xs, ys, edges, int(buckets), keep)
     idx = np.flatnonzero(keep).astype(np.int64)
     offsets = np.searchsorted(idx, edges).astype(np.int64)
     return idx, offsets
 
 
-@numba.njit(cache=True, nogil=True)
-def _keep_blocks(
+def _keep_blocks_numpy(
     xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], bounds: IntArray, buckets: int,
     keep: npt.NDArray[np.bool_],
-) -> None:  # pragma: no cover - jit
-    for k in range(bounds.size - 1):
-        a = bounds[k]
-        b = bounds[k + 1]
-        if b - a <= 2 * buckets:
-            keep[a:b] = True
-        else:
-            _mark(xs, ys, a, b, buckets, keep)
+) -> None:
+    """Mark in ``keep`` what the compiled pass keeps, with whole-array numpy operations."""
+    lengths = np.diff(bounds)
+    small = lengths <= 2 * buckets
+    for a, b in zip(bounds[:-1][small].tolist(), bounds[1:][small].tolist(), strict=True):
+        keep[a:b] = True
+    starts, ends = bounds[:-1][~small], bounds[1:][~small]
+    if starts.size == 0:
+        return
+    keep[starts] = True
+    keep[ends - 1] = True
+    sizes = ends - starts
+    rows = np.repeat(starts - np.r_[0, np.cumsum(sizes)[:-1]], sizes) + np.arange(sizes.sum())
+    series = np.repeat(np.arange(starts.size), sizes)
+    bucket = _buckets(xs, starts, ends, sizes, rows, series, buckets)
+    # one id per (series, bucket), non-decreasing along the rows
+    segment = series * np.int64(buckets) + bucket
+    first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    values = ys[rows]
+    finite = np.isfinite(values)
+    for extreme, fill in ((np.minimum, np.inf), (np.maximum, -np.inf)):
+        best = extreme.reduceat(np.where(finite, values, fill), first)
+        hit = finite & (values == np.repeat(best, np.diff(np.r_[first, rows.size])))
+        _mark_first(keep, rows, segment, hit)
+    _mark_first(keep, rows, segment, ~finite)
 
 
-@numba.njit(cache=True, nogil=True)
-def _keep_mask(
-    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], buckets: int
-) -> npt.NDArray[np.bool_]:  # pragma: no cover - jit
-    keep = np.zeros(xs.size, dtype=np.bool_)
-    _mark(xs, ys, 0, xs.size, buckets, keep)
-    return keep
+def _buckets(xs: npt.NDArray[np.generic], starts: IntArray, ends: IntArray, sizes: IntArray,
+             rows: IntArray, series: IntArray, buckets: int) -> IntArray:
+    """Each row's bucket within its series (by x, or by position when x spans nothing),
+    never going down: a closed bucket is never reopened."""
+    lo = xs[starts].astype(np.float64)
+    x = xs[rows].astype(np.float64)
+    position = rows - np.repeat(starts, sizes)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        span = xs[ends - 1].astype(np.float64) - lo
+        by_x = np.isfinite(span) & (span > 0)
+        scaled = (x - lo[series]) / span[series] * buckets
+    scaled = np.clip(scaled, 0.0, buckets - 1.0)
+    by_position = position * buckets // np.repeat(sizes, sizes)
+    row_by_x = by_x[series]
+    bucket = np.where(row_by_x & np.isfinite(x), scaled, 0.0).astype(np.int64)
+    bucket = np.where(row_by_x, bucket, by_position)
+    # the running maximum within each series (series ids grow along the rows)
+    offset = series * np.int64(buckets)
+    out: IntArray = np.maximum.accumulate(bucket + offset) - offset
+    return out
 
 
-@numba.njit(cache=True, nogil=True)
-def _mark(
-    xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], a: int, b: int, buckets: int,
-    keep: npt.NDArray[np.bool_],
-) -> None:  # pragma: no cover - jit
-    """Mark the points kept of rows ``a:b`` (one series) in ``keep``."""
-    n = b - a
-    keep[a] = True
-    keep[b - 1] = True
-    lo = float(xs[a])
-    span = float(xs[b - 1]) - lo
-    by_x = np.isfinite(span) and span > 0
-    current = -1
-    imin = -1
-    imax = -1
-    inan = -1
-    for i in range(a, b):
-        if by_x:
-            xi = float(xs[i])
-            bk = int((xi - lo) / span * buckets) if np.isfinite(xi) else current
-            bk = min(max(bk, 0), buckets - 1)
-        else:
-            bk = ((i - a) * buckets) // n
-        # x should be sorted; small disorder never reopens a closed bucket.
-        bk = max(bk, current)
-        if bk != current:
-            if imin >= 0:
-                keep[imin] = True
-                keep[imax] = True
-            if inan >= 0:
-                keep[inan] = True
-            current = bk
-            imin = -1
-            imax = -1
-            inan = -1
-        v = ys[i]
-        if np.isfinite(v):
-            # Strict comparisons: ties go to the earliest point (deterministic).
-            if imin < 0 or v < ys[imin]:
-                imin = i
-            if imax < 0 or v > ys[imax]:
-                imax = i
-        elif inan < 0:
-            inan = i
-    if imin >= 0:
-        keep[imin] = True
-        keep[imax] = True
-    if inan >= 0:
-        keep[inan] = True
+def _mark_first(keep: npt.NDArray[np.bool_], rows: IntArray, segment: IntArray,
+                hit: npt.NDArray[np.bool_]) -> None:
+    """Mark the first row of each segment where ``hit`` holds."""
+    where = np.flatnonzero(hit)
+    if where.size:
+        firsts = where[np.r_[True, segment[where][1:] != segment[where][:-1]]]
+        keep[rows[firsts]] = True

@@ -1,8 +1,8 @@
 """A long scalars frame indexed by (run, tag), without copying when it is already grouped.
 
 The loader's frame is grouped: runs in order, each run grouped by tag, each tag in
-stream order, and a reload appends its new points at the end. One compiled pass over
-the categorical codes finds the blocks of rows of one (run, tag) and checks that their
+stream order, and a reload appends its new points at the end. A few whole-array passes over
+the categorical codes find the blocks of rows of one (run, tag) and checks that their
 steps never go down; a frame of one block per series is then used as it is (no sort,
 no copy), and one whose series continue in later blocks (after a reload) is gathered
 block by block. Anything else (steps out of order, missing names) is sorted.
@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
@@ -149,12 +148,9 @@ def present_names(col: pd.Series) -> list[str]:
     return [str(v) for v in pd.unique(col)]
 
 
-@numba.njit(cache=True, nogil=True)
-def _seen_codes(codes: npt.NDArray[Any], n: int) -> npt.NDArray[np.bool_]:  # pragma: no cover - jit
+def _seen_codes(codes: npt.NDArray[Any], n: int) -> npt.NDArray[np.bool_]:
     seen = np.zeros(n, np.bool_)
-    for c in codes:
-        if c >= 0:
-            seen[c] = True
+    seen[codes[codes >= 0]] = True
     return seen
 
 
@@ -180,31 +176,22 @@ def _order(key: npt.NDArray[np.int64], step: FloatArray) -> npt.NDArray[np.intp]
     return np.lexsort((step, key))
 
 
-@numba.njit(cache=True, nogil=True)
 def _blocks(
     run_codes: npt.NDArray[Any], tag_codes: npt.NDArray[Any], ntag: int, step: npt.NDArray[Any]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:  # pragma: no cover - jit
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:
     """Row offsets and keys of the blocks of equal (run, tag), and whether every code is
     valid and steps never go down inside a block."""
     n = run_codes.size
-    count = 1
-    ok = True
-    for i in range(n):
-        if run_codes[i] < 0 or tag_codes[i] < 0:
-            ok = False
-        if i and (run_codes[i] != run_codes[i - 1] or tag_codes[i] != tag_codes[i - 1]):
-            count += 1
-        elif i and not step[i] >= step[i - 1]:
-            ok = False
-    starts = np.empty(count + 1, np.int64)
-    keys = np.empty(count, np.int64)
-    k = 0
-    for i in range(n):
-        if i == 0 or run_codes[i] != run_codes[i - 1] or tag_codes[i] != tag_codes[i - 1]:
-            starts[k] = i
-            keys[k] = np.int64(run_codes[i]) * ntag + np.int64(tag_codes[i])
-            k += 1
-    starts[count] = n
+    change = run_codes[1:] != run_codes[:-1]
+    change |= tag_codes[1:] != tag_codes[:-1]
+    inner_steps_ok = bool(np.all((step[1:] >= step[:-1]) | change))
+    ok = inner_steps_ok and bool(run_codes.min() >= 0) and bool(tag_codes.min() >= 0)
+    starts = np.empty(int(np.count_nonzero(change)) + 2, np.int64)
+    starts[0] = 0
+    starts[1:-1] = np.flatnonzero(change) + 1
+    starts[-1] = n
+    first = starts[:-1]
+    keys = run_codes[first].astype(np.int64) * ntag + tag_codes[first]
     return starts, keys, ok
 
 
@@ -223,14 +210,10 @@ def _block_order(
     return order
 
 
-@numba.njit(cache=True, nogil=True)
 def _gather(
     first: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], n: int
-) -> npt.NDArray[np.intp]:  # pragma: no cover - jit
-    out = np.empty(n, np.intp)
-    k = 0
-    for b in range(first.size):
-        for j in range(lengths[b]):
-            out[k] = first[b] + j
-            k += 1
+) -> npt.NDArray[np.intp]:
+    """Rows ``first[b]:first[b] + lengths[b]`` of every block ``b``, one after another."""
+    shift = first - (np.cumsum(lengths) - lengths)
+    out: npt.NDArray[np.intp] = (np.repeat(shift, lengths) + np.arange(n)).astype(np.intp)
     return out

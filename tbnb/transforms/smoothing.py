@@ -10,16 +10,20 @@ over about ``1 / (1 - w)`` of its *shown* points, so the curve of a zoomed-in
 overview resolution. ``mode="time"`` removes most of that dependence by
 weighting each point by its distance in ``x`` (see :func:`smooth`).
 
-The same algorithms live in ``js/src/smoothing.js``; a test checks both agree.
+The same algorithms live in ``js/src/smoothing.js``; a test checks both agree. The
+loops run compiled (:mod:`tbnb.transforms.compiled.smoothing`) once :func:`tbnb.jit.load`
+finds them in the cache, and in Python until then (equal results).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from tbnb.jit import loading
 
 __all__ = ["MAX_WEIGHT", "SmoothingMode", "ema", "smooth", "time_weighted_ema"]
 
@@ -38,55 +42,62 @@ def _check_weight(weight: float) -> float:
     return w
 
 
+def _check_series(values: FloatArray) -> None:
+    if values.ndim != 1:
+        raise ValueError(f"a series must be 1-d, got shape {values.shape}")
+
+
 def _is_constant(values: FloatArray) -> bool:
     # TensorBoard compares every point to the first with ``==``: a NaN anywhere
     # makes the series non-constant, an empty series counts as constant.
     return values.size == 0 or bool(np.all(values == values[0]))
 
 
-@numba.njit(cache=True, nogil=True)
-def _ema_kernel(values: FloatArray, weight: float) -> FloatArray:  # pragma: no cover - jit
-    out = np.empty_like(values)
+def _ema_loop(values: FloatArray, weight: float) -> FloatArray:
+    """:func:`tbnb.transforms.compiled.smoothing.ema_kernel`'s loop, in Python."""
+    if loading.load("transforms"):
+        from tbnb.transforms.compiled.smoothing import ema_kernel
+
+        compiled: FloatArray = ema_kernel(values, weight)
+        return compiled
+    out = values.tolist()
     last = 0.0
-    count = 0
-    for i in range(values.shape[0]):
-        v = values[i]
-        if not np.isfinite(v):
-            out[i] = v
-            continue
-        last = last * weight + (1.0 - weight) * v
-        count += 1
-        out[i] = last / (1.0 - weight**count)
-    return out
+    count = 0.0
+    for i, v in enumerate(out):
+        if math.isfinite(v):
+            last = last * weight + (1.0 - weight) * v
+            count += 1.0
+            out[i] = last / (1.0 - weight**count)
+    return np.array(out, dtype=np.float64)
 
 
-@numba.njit(cache=True, nogil=True)
-def _time_kernel(
-    x: FloatArray, values: FloatArray, weight: float, unit: float
-) -> FloatArray:  # pragma: no cover - jit
-    out = np.empty_like(values)
+def _time_loop(x: FloatArray, values: FloatArray, weight: float, unit: float) -> FloatArray:
+    """:func:`tbnb.transforms.compiled.smoothing.time_kernel`'s loop, in Python."""
+    if loading.load("transforms"):
+        from tbnb.transforms.compiled.smoothing import time_kernel
+
+        compiled: FloatArray = time_kernel(x, values, weight, unit)
+        return compiled
+    out = values.tolist()
     last = 0.0
     exponent = 0.0
-    prev_x = np.nan
-    for i in range(values.shape[0]):
-        v = values[i]
-        if not np.isfinite(v):
-            out[i] = v
+    prev_x = math.nan
+    for i, (xi, v) in enumerate(zip(x.tolist(), out, strict=True)):
+        if not math.isfinite(v):
             continue
-        xi = x[i]
-        if np.isnan(prev_x):
+        if math.isnan(prev_x):
             gap = 1.0
-        elif np.isfinite(xi):
+        elif math.isfinite(xi):
             gap = max(xi - prev_x, 0.0) / unit
         else:  # a point without a position neither decays nor advances the average
             gap = 0.0
-        if np.isfinite(xi):
+        if math.isfinite(xi):
             prev_x = xi
         decay = weight**gap
         last = last * decay + (1.0 - decay) * v
         exponent += gap
         out[i] = last / (1.0 - weight**exponent)
-    return out
+    return np.array(out, dtype=np.float64)
 
 
 def ema(values: npt.ArrayLike, weight: float = 0.6) -> FloatArray:
@@ -117,10 +128,11 @@ def ema(values: npt.ArrayLike, weight: float = 0.6) -> FloatArray:
     """
     w = _check_weight(weight)
     arr: FloatArray = np.ascontiguousarray(values, dtype=np.float64)
+    _check_series(arr)
     if _is_constant(arr):
         same: FloatArray = arr.copy()
         return same
-    result: FloatArray = np.asarray(_ema_kernel(arr, w), dtype=np.float64)
+    result: FloatArray = _ema_loop(arr, w)
     return result
 
 
@@ -146,13 +158,14 @@ def time_weighted_ema(
     w = _check_weight(weight)
     xs = np.ascontiguousarray(x, dtype=np.float64)
     arr: FloatArray = np.ascontiguousarray(values, dtype=np.float64)
+    _check_series(arr)
     if xs.shape != arr.shape:
         raise ValueError(f"x and values differ in shape: {xs.shape} vs {arr.shape}")
     if _is_constant(arr):
         same: FloatArray = arr.copy()
         return same
     unit = _median_gap(xs[np.isfinite(arr)])
-    result: FloatArray = np.asarray(_time_kernel(xs, arr, w, unit), dtype=np.float64)
+    result: FloatArray = _time_loop(xs, arr, w, unit)
     return result
 
 

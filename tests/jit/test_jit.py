@@ -204,8 +204,16 @@ def test_{order}(pytester):
 '''
 
 
+@pytest.fixture
+def kernels_set_up() -> None:
+    """The loader's kernels loaded here *before* ``pytester`` snapshots ``sys.modules``:
+    it removes what was imported during the test when it ends, and numba's registries
+    import extension modules (numpy.fft's) that cannot be imported a second time."""
+    writers.ensure_compiled_decoder()
+
+
 @pytest.mark.parametrize("order", ["inside_first", "outside_first"])
-def test_compiled_kernels_inside_pytester(pytester: pytest.Pytester,
+def test_compiled_kernels_inside_pytester(kernels_set_up: None, pytester: pytest.Pytester,
                                           monkeypatch: pytest.MonkeyPatch, order: str) -> None:
     """numba first used inside pytester's in-process run, then outside it (and the
     other way round): no "duplicate registration" from numba's registries."""
