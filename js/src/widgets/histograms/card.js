@@ -4,6 +4,7 @@
 // takes the pointer: hover asks the drawing what is under it, shows the tooltip and
 // highlights it on the second layer.
 import { CanvasStack } from "../../chart/surface.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
 import { plotBox } from "./frame.js";
 
@@ -45,6 +46,10 @@ export class Card {
     this.hiddenRuns = new Set();
     /** @type {any} the data drawn last */
     this.data = null;
+    /** @type {((ctx: CanvasRenderingContext2D, box: import("./frame").Box) => Drawn) | null} drawn last */
+    this.paint = null;
+    /** @type {{run: string, color: string}[]} */
+    this.runs = [];
     this.swatch = el("span", { class: "tbnb-swatch" });
     this.legend = el("span", { class: "tbnb-card-legend" });
     this.note = el("span", { class: "tbnb-card-note" });
@@ -61,6 +66,7 @@ export class Card {
             el("span", { class: "tbnb-run-name", text: spec.run }),
           ),
       this.note,
+      saveImageButton({ on: hooks.on, label: spec.tag, image: () => this.image() }),
     );
     this.body = el("div", { class: "tbnb-chart-body" });
     this.body.style.height = `${height}px`;
@@ -114,10 +120,32 @@ export class Card {
     stack.context(1);
     if (!ctx) return;
     this.data = data;
+    this.paint = paint;
     this.unhover();
     this.drawn = paint(ctx, plotBox(stack.width, stack.height));
     this.node.setAttribute("data-state", data?.exact ? "exact" : "approximate");
     this.node.setAttribute("data-steps", String(data?.steps?.length ?? data?.items?.length ?? 0));
+  }
+
+  /**
+   * The chart as shown, for the save-image button (the last paint, run again).
+   * @returns {import("../../chart/image-export").ChartImage | null}
+   */
+  image() {
+    const { stack, paint, spec } = this;
+    if (!stack || !paint) return null;
+    const legend = this.runs.filter((r) => !this.hiddenRuns.has(r.run)).map((r) => ({ label: r.run, color: r.color }));
+    return {
+      title: spec.tag,
+      subtitle: spec.run ?? undefined,
+      width: stack.width,
+      height: stack.height,
+      element: this.body,
+      legend,
+      draw: (ctx) => {
+        paint(ctx, plotBox(stack.width, stack.height));
+      },
+    };
   }
 
   /**
@@ -155,6 +183,7 @@ export class Card {
    * @param {{run: string, color: string}[]} runs
    */
   setLegend(runs) {
+    this.runs = runs;
     this.legend.replaceChildren(
       ...runs.map(({ run, color }) =>
         el(
