@@ -69,8 +69,10 @@ export function saveImageButton({ on, image, svg = true, label = "chart" }) {
     e.preventDefault();
     e.stopPropagation();
   });
-  on(document, "click", (/** @type {MouseEvent} */ e) => {
-    if (!menu.hidden && !node.contains(/** @type {Node} */ (e.target))) open(false);
+  // Focus leaving the button and its menu closes the menu (no document-wide listener: a
+  // button lives and dies with its card).
+  on(node, "focusout", (/** @type {FocusEvent} */ e) => {
+    if (!menu.hidden && !node.contains(/** @type {Node | null} */ (e.relatedTarget))) open(false);
   });
   for (const item of items) {
     on(item, "click", async (/** @type {MouseEvent} */ e) => {
