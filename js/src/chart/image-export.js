@@ -12,9 +12,13 @@ import { SvgContext } from "./svg-context.js";
  * @property {number} width      the chart's CSS size
  * @property {number} height
  * @property {Element} element   where theme colours and fonts are read
- * @property {(ctx: CanvasRenderingContext2D) => void} [draw]  draws the chart in CSS
- *   pixels at (0, 0): vector, the source of both formats
- * @property {() => CanvasImageSource[]} [layers]  else: canvases composed (PNG only)
+ * @property {(ctx: CanvasRenderingContext2D, scale: number) => void} [draw]  draws the
+ *   chart into a context of its own (origin at its top left, `scale` device pixels per CSS
+ *   pixel already set as the transform; a draw that sets its own transform multiplies by
+ *   it): vector, the source of both formats
+ * @property {() => HTMLCanvasElement[]} [layers]  else: canvases composed (PNG only), each
+ *   at its place within `element` (hidden ones left out)
+ * @property {boolean} [pixelated]  raster layers scaled up without smoothing (images)
  * @property {string} [xLabel]
  * @property {{label: string, color: string}[]} [legend]
  */
@@ -104,12 +108,14 @@ export function imageLayout(image, measure) {
 }
 
 /**
- * Draw the whole image (title, chart, x label, legend) into `ctx`, in CSS pixels.
+ * Draw the whole image (title, chart, x label, legend) into `ctx`, in CSS pixels;
+ * `placeChart(ctx, y)` draws the chart with its top at y.
  * @param {CanvasRenderingContext2D} ctx
  * @param {ChartImage} image
  * @param {ReturnType<typeof imageLayout>} layout
+ * @param {(ctx: CanvasRenderingContext2D, y: number) => void} placeChart
  */
-export function composeImage(ctx, image, layout) {
+export function composeImage(ctx, image, layout, placeChart) {
   const { theme, font, width, height, head } = layout;
   ctx.save();
   ctx.fillStyle = theme.background;
@@ -126,11 +132,7 @@ export function composeImage(ctx, image, layout) {
     ctx.globalAlpha = 1;
   }
   ctx.restore();
-  ctx.save();
-  ctx.translate(0, head);
-  if (image.draw) image.draw(ctx);
-  else for (const layer of image.layers ? image.layers() : []) ctx.drawImage(layer, 0, 0, image.width, image.height);
-  ctx.restore();
+  placeChart(ctx, head);
   let y = head + image.height;
   ctx.save();
   ctx.fillStyle = theme.color;
@@ -172,11 +174,58 @@ export async function chartPNG(image, scale) {
   canvas.width = Math.round(layout.width * s);
   canvas.height = Math.round(layout.height * s);
   ctx.setTransform(s, 0, 0, s, 0, 0);
-  composeImage(ctx, image, layout);
+  composeImage(ctx, image, layout, (c, y) => {
+    if (!image.draw) {
+      placeLayers(c, image, y);
+      return;
+    }
+    const chart = document.createElement("canvas");
+    chart.width = Math.round(image.width * s);
+    chart.height = Math.round(image.height * s);
+    const cc = /** @type {CanvasRenderingContext2D} */ (chart.getContext("2d"));
+    cc.setTransform(s, 0, 0, s, 0, 0);
+    image.draw(cc, s);
+    c.drawImage(chart, 0, y, image.width, image.height);
+  });
   const blob = await new Promise((resolve, reject) =>
     canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser made no PNG"))), "image/png"),
   );
   return { blob, width: canvas.width, height: canvas.height };
+}
+
+/**
+ * Raster layers drawn where they are shown within `image.element`.
+ * @param {CanvasRenderingContext2D} ctx @param {ChartImage} image @param {number} y
+ */
+function placeLayers(ctx, image, y) {
+  const box = image.element.getBoundingClientRect();
+  ctx.save();
+  ctx.imageSmoothingEnabled = !image.pixelated;
+  for (const layer of image.layers ? image.layers() : []) {
+    const r = layer.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0 && layer.width > 0 && layer.height > 0)) continue;
+    const filter = getComputedStyle(layer).filter; // brightness and contrast as shown
+    ctx.filter = filter && filter !== "none" ? filter : "none";
+    ctx.drawImage(layer, r.left - box.left, y + r.top - box.top, r.width, r.height);
+  }
+  ctx.restore();
+}
+
+/**
+ * A raster card (an image, an audio waveform and spectrogram, a WebGL scene) for the
+ * save-image button: its canvases as shown inside `element`.
+ * @param {HTMLElement} element
+ * @param {string} title
+ * @param {string} [subtitle]
+ * @param {{pixelated?: boolean, legend?: {label: string, color: string}[]}} [options]
+ * @returns {ChartImage | null}
+ */
+export function rasterImage(element, title, subtitle, options = {}) {
+  const canvases = element instanceof HTMLCanvasElement ? [element] : [...element.querySelectorAll("canvas")];
+  const width = element.clientWidth;
+  const height = element.clientHeight;
+  if (!canvases.length || !(width > 0 && height > 0)) return null;
+  return { title, subtitle, width, height, element, layers: () => canvases, ...options };
 }
 
 /**
@@ -189,6 +238,11 @@ export function chartSVG(image) {
   const probe = new SvgContext(1, 1);
   const layout = imageLayout(image, /** @type {any} */ (probe));
   const ctx = new SvgContext(layout.width, layout.height, { title: image.title });
-  composeImage(/** @type {any} */ (ctx), image, layout);
+  const draw = image.draw;
+  composeImage(/** @type {any} */ (ctx), image, layout, (_, y) => {
+    const chart = new SvgContext(image.width, image.height, { ids: "k" });
+    draw(/** @type {any} */ (chart), 1);
+    ctx.embed(chart, 0, y);
+  });
   return ctx.toString();
 }

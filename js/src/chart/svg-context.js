@@ -133,8 +133,9 @@ export class SvgContext {
   /**
    * @param {number} width   CSS pixels
    * @param {number} height
-   * @param {{measure?: CanvasRenderingContext2D | null, title?: string}} [options]
-   *   measure: a real context for text widths (a 0.6 em per character estimate without it)
+   * @param {{measure?: CanvasRenderingContext2D | null, title?: string, ids?: string}} [options]
+   *   measure: a real context for text widths (a 0.6 em per character estimate without it);
+   *   ids: the prefix of clip path ids (distinct for contexts embedded in one document)
    */
   constructor(width, height, options = {}) {
     /** Marks this context for `makePath()`. */
@@ -154,6 +155,7 @@ export class SvgContext {
     this.defs = [];
     this.path = new SvgPath(() => this.s.m);
     this.clips = 0;
+    this.ids = options.ids || "c";
   }
 
   // --- state -------------------------------------------------------------------------
@@ -382,7 +384,7 @@ export class SvgContext {
   clip(a, b) {
     const t = this.target(a);
     if (!t) return;
-    const id = `c${++this.clips}`;
+    const id = `${this.ids}${++this.clips}`;
     const rule = (typeof a === "string" ? a : b) === "evenodd" ? ' clip-rule="evenodd"' : "";
     this.defs.push(`<clipPath id="${id}"><path d="${t.d || "M0 0"}"${rule}${t.extra}/></clipPath>`);
     this.body.push(`<g clip-path="url(#${id})">`);
@@ -497,17 +499,34 @@ export class SvgContext {
     this.body.push(element);
   }
 
-  /** The SVG document (open clip groups closed). */
-  toString() {
+  /** The elements drawn, open clip groups closed. */
+  elements() {
     let open = this.s.groups;
     for (const st of this.stack) open += st.groups;
+    return `${this.body.join("\n")}${"</g>".repeat(open)}`;
+  }
+
+  /**
+   * Draw what `child` recorded with its origin at (x, y) of this context's current
+   * transform: a chart drawn on its own (its setTransform calls relative to itself) placed
+   * in a larger document. Give the child its own `ids` prefix.
+   * @param {SvgContext} child @param {number} x @param {number} y
+   */
+  embed(child, x, y) {
+    this.defs.push(...child.defs);
+    const m = multiply(this.s.m, [1, 0, 0, 1, x, y]);
+    this.emit(`<g transform="matrix(${m.map(num).join(" ")})">\n${child.elements()}\n</g>`);
+  }
+
+  /** The SVG document (open clip groups closed). */
+  toString() {
     const title = this.title ? `<title>${escapeXML(this.title)}</title>` : "";
     const defs = this.defs.length ? `<defs>${this.defs.join("")}</defs>` : "";
     return (
       '<?xml version="1.0" encoding="UTF-8"?>\n' +
       `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${num(this.width)}" height="${num(this.height)}"` +
       ` viewBox="0 0 ${num(this.width)} ${num(this.height)}">` +
-      `${title}${defs}\n${this.body.join("\n")}${"</g>".repeat(open)}\n</svg>\n`
+      `${title}${defs}\n${this.elements()}\n</svg>\n`
     );
   }
 }
