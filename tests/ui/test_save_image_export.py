@@ -2,7 +2,8 @@
 
 One page (``tbnb.notebook.export.to_html``) holds a chart of every kind that draws one:
 scalars, histograms, images and hparams (the bundled sample logdir), PR curves and custom
-scalars (torch, tensorboardX and TF2 writers) and a model graph (torch ``add_graph``).
+scalars (torch, tensorboardX and TF2 writers), a model graph (torch ``add_graph``), audio
+(torch ``add_audio``) and a projector (torch ``add_embedding``, PNG of its WebGL canvas).
 From each, the test saves a PNG (and an SVG where the chart draws with a 2D context) and
 checks the downloaded files; nothing may be fetched from the network. SVGs are rendered in
 Chromium and screenshotted to tests/ui/out/.
@@ -20,7 +21,9 @@ from tbnb.notebook.export import to_html
 from tbnb.notebook.samples import SampleSpec, write_sample
 from tests.ui._chromium import Chromium
 from tests.ui._saved_images import check_png, check_svg, render_svg, save
+from tests.writers_embeddings import write_torch_embeddings
 from tests.writers_graphs import write_torch_graph
+from tests.writers_media import write_media_torch
 from tests.writers_prcurves import cached_pr_logdir
 
 pytestmark = pytest.mark.browser
@@ -37,6 +40,8 @@ CHARTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
     "pr_curves": (".tbnb-pr-chart", ("png", "svg"), None),
     "custom_scalars": (".tbnb-cs-chart", ("png", "svg"), None),
     "graphs": (".tbnb-toolbar", ("png", "svg"), None),
+    "audio": (".tbnb-card", ("png",), None),
+    "embeddings": (".tbnb-toolbar", ("png",), None),
 }
 READY_JS = """el => !!el.querySelector('canvas') && el.getAttribute('data-state') !== 'waiting'
   && [...el.querySelectorAll('canvas')].some(c => c.width > 1)"""
@@ -47,12 +52,16 @@ def page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("save_export")
     write_sample(root / "sample", SPEC)
     write_torch_graph(str(root / "graph"))
+    write_media_torch(str(root / "media"))
+    write_torch_embeddings(root / "embeddings")
     sample = tbnb.load(root / "sample", progress=False)
     pr = tbnb.load(cached_pr_logdir().logdir, progress=False)
     graph = tbnb.load(root / "graph", progress=False)
+    media = tbnb.load(root / "media", progress=False)
+    embeddings = tbnb.load(root / "embeddings", progress=False)
     widgets = [tbnb.scalars(sample), tbnb.histograms(sample), tbnb.images(sample),
                tbnb.hparams(sample), tbnb.pr_curves(pr), tbnb.custom_scalars(pr),
-               tbnb.graph(graph)]
+               tbnb.graph(graph), tbnb.audio(media), tbnb.projector(embeddings)]
     path = to_html(widgets, root / "charts.html")
     p = chromium.page()
     chromium.log.clear()
@@ -70,7 +79,7 @@ def test_every_chart_saves_its_images_offline(
     chart = page.locator(f".tbnb-w-{key} {selector}").filter(
         has=page.locator(".tbnb-save-image")).first
     chart.scroll_into_view_if_needed()
-    if key not in {"hparams", "graphs"}:
+    if key not in {"hparams", "graphs", "embeddings"}:
         page.wait_for_function(READY_JS, arg=chart.element_handle(), timeout=30_000)
     else:
         page.wait_for_function("el => el.querySelector('canvas')?.width > 1",

@@ -77,7 +77,7 @@ export class ProjectorView extends View {
 
   build() {
     this.root.append(this.toolbar.node, this.main);
-    this.toolbar.node.append(
+    this.toolbar.csv.after(
       saveImageButton({ on: this.on.bind(this), svg: false, label: "projection", image: () => this.image() }),
     );
     this.wireControls();

@@ -348,7 +348,7 @@ export class GraphView extends View {
     if (!this.scene || this.width <= 0) return null;
     const colors = this.colors || coloring(this.data, "op", "default");
     return {
-      title: `${this.model.get("run")}: ${this.model.get("tag") || "graph"}`,
+      title: [this.model.get("run"), this.model.get("tag")].filter((s) => s && s !== ".").join(": ") || "graph",
       width: this.width,
       height: this.height(),
       element: this.root,
