@@ -195,3 +195,16 @@ test("colours, fonts and file names", () => {
   assert.equal(imageFileName("///", "png"), "chart.png");
   assert.equal(imageFileName("損失/訓練", "png"), "損失_訓練.png");
 });
+
+test("legend entries wrap into rows and stop at 60 with a count of the rest", async () => {
+  const { legendLayout } = await import("../src/chart/image-export.js");
+  const measure = { font: "", measureText: (s) => ({ width: s.length * 6 }) };
+  const items = Array.from({ length: 70 }, (_, i) => ({ label: `run${i}`, color: "#123456" }));
+  const { entries, rows } = legendLayout(measure, items, 300, "11px sans-serif");
+  assert.equal(entries.length, 61);
+  assert.equal(entries[60].label, "… and 10 more");
+  assert.equal(entries[60].color, "");
+  assert.ok(rows > 10);
+  for (const e of entries) assert.ok(e.x + 16 + e.label.length * 6 <= 300 - 12 + 14 || e.x === 12, e);
+  assert.deepEqual(legendLayout(measure, [], 300, "").rows, 0);
+});

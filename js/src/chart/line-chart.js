@@ -195,7 +195,7 @@ export class LineChart {
     ctx.save();
     this.clip(ctx);
     ctx.globalAlpha = 0.25;
-    const width = this.widths()[0];
+    const width = this.widths(ctx.getTransform().a)[0];
     for (const s of this.state.series) {
       if (s.y === s.sy && s.x === s.sx) continue;
       ctx.setLineDash(DASHES[s.dash % DASHES.length]);
@@ -209,7 +209,7 @@ export class LineChart {
     if (!ctx) return;
     ctx.save();
     this.clip(ctx);
-    const width = this.widths()[1];
+    const width = this.widths(ctx.getTransform().a)[1];
     for (const s of this.state.series) {
       ctx.setLineDash(DASHES[s.dash % DASHES.length]);
       if (s.lo && s.hi) fillBand(ctx, s.sx, s.lo, s.hi, s.color, this.maps.fx, this.maps.fy);
@@ -232,9 +232,14 @@ export class LineChart {
     }
   }
 
-  /** Line widths (raw, smoothed) in CSS pixels for this many series. */
-  widths() {
-    if (this.state.series.length > THIN_ABOVE) return [1 / this.maps.dpr, 1 / this.maps.dpr];
+  /**
+   * Line widths (raw, smoothed) in CSS pixels for this many series: one device pixel of a
+   * context at `scale` device pixels per CSS pixel (an image export's, or the screen's).
+   * @param {number} [scale]
+   */
+  widths(scale = this.maps.dpr) {
+    const px = 1 / (scale > 0 ? scale : 1);
+    if (this.state.series.length > THIN_ABOVE) return [px, px];
     return [1, 1.6];
   }
 
