@@ -8,6 +8,7 @@ import { yDomain } from "./domain.js";
 import { readout, readoutTable } from "./readout.js";
 import { linearScale, logScale, timeScale } from "./scales.js";
 import { CanvasStack } from "./surface.js";
+import { makePath } from "./svg-path.js";
 import { fillBand, projectX, tracePath } from "./trace.js";
 
 /** @typedef {import("./readout").LineSeries} LineSeries */
@@ -180,8 +181,8 @@ export class LineChart {
     ctx.clip();
   }
 
-  drawBase() {
-    const ctx = this.surface.context(0);
+  /** @param {CanvasRenderingContext2D | null} [ctx] another context (an image export) */
+  drawBase(ctx = this.surface.context(0)) {
     if (!ctx) return;
     const { x, y, w, h, fg, font } = this.maps;
     const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
@@ -194,7 +195,7 @@ export class LineChart {
     ctx.save();
     this.clip(ctx);
     ctx.globalAlpha = 0.25;
-    const width = this.widths()[0];
+    const width = this.widths(ctx.getTransform().a)[0];
     for (const s of this.state.series) {
       if (s.y === s.sy && s.x === s.sx) continue;
       ctx.setLineDash(DASHES[s.dash % DASHES.length]);
@@ -203,12 +204,12 @@ export class LineChart {
     ctx.restore();
   }
 
-  drawMid() {
-    const ctx = this.surface.context(1);
+  /** @param {CanvasRenderingContext2D | null} [ctx] */
+  drawMid(ctx = this.surface.context(1)) {
     if (!ctx) return;
     ctx.save();
     this.clip(ctx);
-    const width = this.widths()[1];
+    const width = this.widths(ctx.getTransform().a)[1];
     for (const s of this.state.series) {
       ctx.setLineDash(DASHES[s.dash % DASHES.length]);
       if (s.lo && s.hi) fillBand(ctx, s.sx, s.lo, s.hi, s.color, this.maps.fx, this.maps.fy);
@@ -231,9 +232,14 @@ export class LineChart {
     }
   }
 
-  /** Line widths (raw, smoothed) in CSS pixels for this many series. */
-  widths() {
-    if (this.state.series.length > THIN_ABOVE) return [1 / this.maps.dpr, 1 / this.maps.dpr];
+  /**
+   * Line widths (raw, smoothed) in CSS pixels for this many series: one device pixel of a
+   * context at `scale` device pixels per CSS pixel (an image export's, or the screen's).
+   * @param {number} [scale]
+   */
+  widths(scale = this.maps.dpr) {
+    const px = 1 / (scale > 0 ? scale : 1);
+    if (this.state.series.length > THIN_ABOVE) return [px, px];
     return [1, 1.6];
   }
 
@@ -253,15 +259,17 @@ export class LineChart {
    * @param {object | null} owner
    * @param {Numbers} xs
    * @param {Numbers} ys
+   * @param {CanvasRenderingContext2D} [ctx]  the path is made for it (an SVG context: not cached)
    */
-  traced(owner, xs, ys) {
+  traced(owner, xs, ys, ctx) {
     const [y0, e0, ay, logY] = this.maps.ymap;
     const [d0, r0, ax] = this.maps.xmap;
     const tol = 0.5 / this.maps.dpr;
     const key = `${y0}|${e0}|${ay}|${logY}|${d0}|${r0}|${ax}|${tol}`;
+    if (ctx && "svg" in ctx) owner = null;
     const hit = owner && this._paths.get(owner);
     if (hit && hit.xs === xs && hit.ys === ys && hit.key === key) return hit;
-    const path = new Path2D();
+    const path = ctx ? makePath(ctx) : new Path2D();
     const lonely = tracePath(path, this.projected(xs), ys, y0, e0, ay, logY, tol);
     const out = { xs, ys, key, path, lonely };
     if (owner) this._paths.set(owner, out);
@@ -279,7 +287,7 @@ export class LineChart {
   line(ctx, xs, ys, color, width, owner) {
     ctx.strokeStyle = color;
     ctx.lineWidth = width;
-    const { path, lonely } = this.traced(owner, xs, ys);
+    const { path, lonely } = this.traced(owner, xs, ys, ctx);
     ctx.stroke(path);
     if (!lonely) return;
     ctx.fillStyle = color;
@@ -289,6 +297,42 @@ export class LineChart {
       ctx.arc(lonely[k], lonely[k + 1], width + 1, 0, Math.PI * 2);
     }
     ctx.fill();
+  }
+
+  /**
+   * The chart as shown (axes, raw and smoothed lines, bands, zoom) for the save-image
+   * button: `draw` runs the same drawing into another context.
+   * @param {string} title
+   * @param {string} [subtitle]
+   * @returns {import("./image-export").ChartImage | null}
+   */
+  image(title, subtitle) {
+    if (!this.maps) return null;
+    const seen = new Set();
+    const legend = [];
+    for (const s of this.state.series) {
+      if (seen.has(s.label)) continue;
+      seen.add(s.label);
+      legend.push({ label: s.label, color: s.color });
+    }
+    const names = /** @type {Record<string, string>} */ ({
+      step: "step",
+      relative: "relative time",
+      wall: "wall time",
+    });
+    return {
+      title,
+      subtitle,
+      width: this.maps.w,
+      height: this.maps.h,
+      element: this.container,
+      xLabel: names[this.state.xLabel] ?? this.state.xLabel,
+      legend,
+      draw: (ctx) => {
+        this.drawBase(ctx);
+        this.drawMid(ctx);
+      },
+    };
   }
 
   /** Rows of the hover readout at x. @param {number} x @returns {ReadoutRow[]} */

@@ -25,6 +25,14 @@ export const KIT_CSS = `
 .tbnb-root .tbnb-legend-item.tbnb-filtered-out{display:none}
 .tbnb-root .tbnb-members{opacity:.6;font-size:10px;white-space:nowrap}
 .tbnb-root:is(.tbnb-shared-runs *) .tbnb-side,.tbnb-root:is(.tbnb-shared-runs *) .tbnb-run-filter{display:none}
+
+.tbnb-root .tbnb-save-image{position:relative;display:inline-flex;margin-left:auto}
+.tbnb-root .tbnb-save-image>button{padding:0 5px;line-height:16px;opacity:.75}
+.tbnb-root .tbnb-save-image>button:hover,.tbnb-root .tbnb-save-image>button:focus-visible{opacity:1}
+.tbnb-root .tbnb-save-menu{position:absolute;right:0;top:100%;z-index:11;display:flex;flex-direction:column;background:var(--jp-layout-color0,#fff);border:1px solid var(--jp-border-color1,#bbb);border-radius:3px;padding:2px;box-shadow:0 2px 6px rgba(0,0,0,.15)}
+.tbnb-root .tbnb-save-menu[hidden]{display:none}
+.tbnb-root .tbnb-save-menu button{border:0;text-align:left;white-space:nowrap;padding:2px 10px}
+.tbnb-root .tbnb-save-menu button:hover,.tbnb-root .tbnb-save-menu button:focus-visible{background:var(--jp-layout-color2,#eee)}
 .tbnb-root .tbnb-canvas-stack{position:relative;width:100%}
 .tbnb-root .tbnb-canvas-stack canvas{display:block}
 .tbnb-root .tbnb-canvas-stack canvas+canvas{position:absolute;left:0;top:0}

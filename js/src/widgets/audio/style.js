@@ -10,5 +10,6 @@ export const CSS = `${mediaCSS("audio")}
 .tbnb-w-audio .tbnb-no-wave .tbnb-wave,.tbnb-w-audio .tbnb-no-spec .tbnb-spec{display:none}
 .tbnb-w-audio .tbnb-playhead{position:absolute;top:0;bottom:0;width:1px;background:#d33;pointer-events:none}
 .tbnb-w-audio .tbnb-playhead[hidden]{display:none}
+.tbnb-w-audio .tbnb-audio-box>.tbnb-save-image{align-self:flex-end}
 .tbnb-w-audio .tbnb-player{width:100%;height:32px}
 `;

@@ -1,8 +1,12 @@
 // The audio widget's view: a card per run and tag with a player, the waveform (click to
 // seek; a playhead follows playback) and the spectrogram, the sample rate, channels,
 // duration and label, on the media kit.
+
+import { rasterImage } from "../../chart/image-export.js";
 import { runColor } from "../../color/palettes.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
+import { cardCaption } from "../../media/caption.js";
 import { formatBytes, formatClipDuration } from "../../media/format.js";
 import { MediaView } from "../../media/media-view.js";
 import { decodeClip, releaseClip } from "./decode.js";
@@ -83,14 +87,16 @@ export class AudioView extends MediaView {
     this.frames.request();
   }
 
-  /** @param {import("../../media/card-index").Card} _card */
-  createContent(_card) {
+  /** @param {import("../../media/card-index").Card} card */
+  createContent(card) {
     const wave = el("canvas", { class: "tbnb-wave", width: "1", height: "1", title: "click to play from here" });
     const spec = el("canvas", { class: "tbnb-spec", width: "1", height: "1", title: "click to play from here" });
     const head = el("div", { class: "tbnb-playhead" });
     const audio = el("audio", { class: "tbnb-player", controls: true, preload: "metadata" });
     const stage = el("div", { class: "tbnb-audio-stage" }, wave, spec, head);
-    const node = el("div", { class: "tbnb-card-content tbnb-audio-box" }, stage, audio);
+    const image = () => rasterImage(stage, card.tag, cardCaption(stage, card.run));
+    const save = saveImageButton({ on: this.on.bind(this), svg: false, label: card.tag, image });
+    const node = el("div", { class: "tbnb-card-content tbnb-audio-box" }, stage, audio, save);
     const seek = (/** @type {MouseEvent} */ e) => {
       const box = stage.getBoundingClientRect();
       if (!Number.isFinite(audio.duration) || !audio.duration) return;

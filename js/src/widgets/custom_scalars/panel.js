@@ -1,6 +1,7 @@
 // One custom-scalars chart: its title, log-y toggle, notes (what could not be drawn and
 // why), the line chart and a legend of its series.
 import { renderLegend } from "../../chart/legend.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el, setText } from "../../core/dom.js";
 import { ScalarChart } from "./scalar-chart.js";
 
@@ -33,6 +34,7 @@ export class CustomPanel {
         { class: "tbnb-chart-head" },
         el("span", { class: "tbnb-chart-title", text: spec.title, title: `${what}: ${spec.tags.join(", ")}` }),
         el("label", {}, this.logy, "log y"),
+        saveImageButton({ on: hooks.on, label: spec.title, image: () => this.chart.image(spec.title) }),
       ),
       this.notes,
       this.body,

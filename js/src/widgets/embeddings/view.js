@@ -3,7 +3,9 @@
 // lasso and box selection all run here. Computing a layout, reading another embedding and
 // a point's neighbours in the original space are asked of the kernel.
 
+import { rasterImage } from "../../chart/image-export.js";
 import { RunSelector } from "../../controls/run-selector.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { decodeTree, encodeArray } from "../../core/codecs.js";
 import { el } from "../../core/dom.js";
 import { compileFilter } from "../../core/filter.js";
@@ -63,8 +65,22 @@ export class ProjectorView extends View {
     this.main = el("div", { class: "tbnb-pj-main" }, this.scene.node, this.panel.node);
   }
 
+  /** The scene as shown (points and labels; PNG only: WebGL), for the save-image button. */
+  image() {
+    const chosen = (this.model.get("embeddings") || [])[this.model.get("embedding") ?? -1];
+    const title = chosen ? `${chosen.run}: ${chosen.tag}` : "embedding";
+    return rasterImage(
+      this.scene.node,
+      title,
+      `${this.model.get("method") || ""} projection, step ${chosen?.step ?? ""}`,
+    );
+  }
+
   build() {
     this.root.append(this.toolbar.node, this.main);
+    this.toolbar.csv.after(
+      saveImageButton({ on: this.on.bind(this), svg: false, label: "projection", image: () => this.image() }),
+    );
     this.wireControls();
     this.listen("change:_positions", () => this.onPositions());
     this.listen("change:_meta", () => this.onMeta());

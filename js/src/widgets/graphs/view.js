@@ -5,6 +5,7 @@
 
 import { runColor } from "../../color/palettes.js";
 import { RunSelector } from "../../controls/run-selector.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { encodeArray } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
 import { compileFilter } from "../../core/filter.js";
@@ -67,6 +68,7 @@ export class GraphView extends View {
   build() {
     const on = this.on.bind(this);
     const bar = this.bar;
+    bar.node.append(saveImageButton({ on, label: "graph", image: () => this.image() }));
     this.root.append(
       bar.node,
       this.legend,
@@ -314,20 +316,45 @@ export class GraphView extends View {
     const ctx = this.canvas.getContext("2d");
     if (!ctx) return;
     const dpr = window.devicePixelRatio || 1;
-    const dark = isDark(this.root);
-    drawScene(ctx, this.scene, this.data, {
+    this.paint(ctx, dpr, this.hover);
+    this.minimap.draw(this.camera, this.width, this.height(), dpr);
+    this.root.setAttribute("data-zoom", this.camera.k.toFixed(3));
+  }
+
+  /**
+   * Draw the scene in view into `ctx`.
+   * @param {CanvasRenderingContext2D} ctx @param {number} dpr @param {number} hover
+   */
+  paint(ctx, dpr, hover) {
+    const scene = /** @type {import("./scene").Scene} */ (this.scene);
+    drawScene(ctx, scene, this.data, {
       camera: this.camera,
       width: this.width,
       height: this.height(),
       dpr,
       colors: this.colors || coloring(this.data, "op", "default"),
       selected: this.selectedItem(),
-      hover: this.hover,
+      hover,
       matches: this.matches,
-      dark,
+      dark: isDark(this.root),
     });
-    this.minimap.draw(this.camera, this.width, this.height(), dpr);
-    this.root.setAttribute("data-zoom", this.camera.k.toFixed(3));
+  }
+
+  /**
+   * The scene as shown (what is in view, no hover), for the save-image button.
+   * @returns {import("../../chart/image-export").ChartImage | null}
+   */
+  image() {
+    if (!this.scene || this.width <= 0) return null;
+    const colors = this.colors || coloring(this.data, "op", "default");
+    return {
+      title: [this.model.get("run"), this.model.get("tag")].filter((s) => s && s !== ".").join(": ") || "graph",
+      width: this.width,
+      height: this.height(),
+      element: this.root,
+      legend: colors.legend,
+      draw: (ctx, scale) => this.paint(ctx, scale, -1),
+    };
   }
 
   /** The selected item (node i, group n + k) or -1. */

@@ -4,6 +4,7 @@
 // takes the pointer: hover asks the drawing what is under it, shows the tooltip and
 // highlights it on the second layer.
 import { CanvasStack } from "../../chart/surface.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
 import { plotBox } from "./frame.js";
 
@@ -49,6 +50,11 @@ export class Card {
     this.data = null;
     /** @type {Map<string, {data: any, drawn: Drawn | null, canvas: HTMLCanvasElement}>} pictures kept by looks */
     this.pictures = new Map();
+
+    /** @type {((ctx: CanvasRenderingContext2D, box: import("./frame").Box) => Drawn) | null} drawn last */
+    this.paint = null;
+    /** @type {{run: string, color: string}[]} */
+    this.runs = [];
     this.swatch = el("span", { class: "tbnb-swatch" });
     this.legend = el("span", { class: "tbnb-card-legend" });
     this.note = el("span", { class: "tbnb-card-note" });
@@ -65,6 +71,7 @@ export class Card {
             el("span", { class: "tbnb-run-name", text: spec.run }),
           ),
       this.note,
+      saveImageButton({ on: hooks.on, label: spec.tag, image: () => this.image() }),
     );
     this.body = el("div", { class: "tbnb-chart-body" });
     this.body.style.height = `${height}px`;
@@ -126,6 +133,7 @@ export class Card {
     stack.context(1);
     if (!ctx) return;
     this.data = data;
+    this.paint = paint;
     this.unhover();
     const key = looks === undefined ? "" : `${looks}|${stack.width}x${stack.height}@${stack.dpr}`;
     const kept = key ? this.pictures.get(key) : undefined;
@@ -159,6 +167,27 @@ export class Card {
     this.pictures.set(key, { data, drawn: this.drawn, canvas });
     while (this.pictures.size > PICTURES)
       this.pictures.delete(/** @type {string} */ (this.pictures.keys().next().value));
+  }
+
+  /**
+   * The chart as shown, for the save-image button (the last paint, run again).
+   * @returns {import("../../chart/image-export").ChartImage | null}
+   */
+  image() {
+    const { stack, paint, spec } = this;
+    if (!stack || !paint) return null;
+    const legend = this.runs.filter((r) => !this.hiddenRuns.has(r.run)).map((r) => ({ label: r.run, color: r.color }));
+    return {
+      title: spec.tag,
+      subtitle: spec.run ?? undefined,
+      width: stack.width,
+      height: stack.height,
+      element: this.body,
+      legend,
+      draw: (ctx) => {
+        paint(ctx, plotBox(stack.width, stack.height));
+      },
+    };
   }
 
   /**
@@ -196,6 +225,7 @@ export class Card {
    * @param {{run: string, color: string}[]} runs
    */
   setLegend(runs) {
+    this.runs = runs;
     this.legend.replaceChildren(
       ...runs.map(({ run, color }) =>
         el(

@@ -296,22 +296,67 @@ export class Parallel {
     ctx.clearRect(0, 0, c.width, c.height);
     ctx.drawImage(this.bg, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const frame = this.frame(ys, v.hover);
+    drawSelected(ctx, frame);
+    drawAxes(ctx, frame);
+  }
+
+  /**
+   * What the foreground draws from.
+   * @param {Float32Array[]} ys
+   * @param {number} hover  row or -1
+   */
+  frame(ys, hover) {
+    const v = this.v;
     const { color: fg, font } = canvasStyle(this.node);
-    const frame = {
+    return {
       axes: this.axes,
       ys,
-      n,
+      n: v.data.n,
       mask: v.liveMask(),
-      hover: v.hover,
+      hover,
       coloring: v.coloring(),
       brushes: v.brushes(),
-      box: { top: PAD.top, bottom: height - PAD.bottom },
+      box: { top: PAD.top, bottom: this.height - PAD.bottom },
       yOf: (/** @type {number} */ u) => this.yOf(u),
       fg,
       font,
     };
-    drawSelected(ctx, frame);
-    drawAxes(ctx, frame);
+  }
+
+  /**
+   * The chart as shown (lines, axes, brushes, axis titles; no hover), for the save-image
+   * button.
+   * @returns {import("../../chart/image-export").ChartImage | null}
+   */
+  image() {
+    if (!this.axes.length || !this.width) return null;
+    const ys = this.rowYs();
+    const colors = this.v.coloring();
+    return {
+      title: "parallel coordinates",
+      subtitle: colors.name ? `colour: ${colors.name}` : undefined,
+      width: this.width,
+      height: this.height,
+      element: this.node,
+      legend: colors.legend,
+      draw: (ctx) => {
+        drawBackground(ctx, this.axes, ys, this.v.data.n);
+        const frame = this.frame(ys, -1);
+        drawSelected(ctx, frame);
+        drawAxes(ctx, frame);
+        ctx.save();
+        ctx.fillStyle = frame.fg;
+        ctx.font = `bold ${frame.font}`;
+        ctx.textAlign = "center";
+        ctx.textBaseline = "bottom";
+        const fits = Math.max(4, Math.floor((this.headWidth || 84) / 6));
+        for (const ax of this.axes) {
+          ctx.fillText(ax.name.length > fits ? `…${ax.name.slice(-(fits - 1))}` : ax.name, ax.x, PAD.top - 8);
+        }
+        ctx.restore();
+      },
+    };
   }
 
   /** The row whose line passes nearest the pointer (selected rows first). @param {PointerEvent} e */

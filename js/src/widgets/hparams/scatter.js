@@ -2,6 +2,7 @@
 // ticks on both axes. Selected rows in their line colour, the others faint grey.
 
 import { canvasStyle, drawTicks } from "../../chart/axes.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
 import { axisScale, rowU } from "./axis-scale.js";
 
@@ -15,10 +16,11 @@ const M = { left: 44, right: 8, top: 6, bottom: 20 };
 
 /**
  * @param {{table: Table, metric: Column, metricMode: "linear" | "log" | "quantile", axes: Axis[],
- *   mask: Uint8Array, color: (row: number) => string, style: Element}} input
+ *   mask: Uint8Array, color: (row: number) => string, style: Element,
+ *   on?: (t: EventTarget, type: string, h: (e: any) => void) => void}} input
  * @returns {HTMLElement[]}
  */
-export function scatterCells({ table, metric, metricMode, axes, mask, color, style }) {
+export function scatterCells({ table, metric, metricMode, axes, mask, color, style, on }) {
   const ys = axisScale(metric, metricMode, false);
   const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
   const { color: fg, font } = canvasStyle(style, 9);
@@ -33,9 +35,7 @@ export function scatterCells({ table, metric, metricMode, axes, mask, color, sty
     canvas.style.height = `${H}px`;
     const xTicks = xs.ticks(ax.col.kind === "category" ? 6 : 4).map((t) => ({ ...t, pos: px(t.pos) }));
     const yTicks = ys.ticks(4).map((t) => ({ ...t, pos: py(t.pos) }));
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const paint = (/** @type {CanvasRenderingContext2D} */ ctx) => {
       ctx.strokeStyle = "rgba(128,128,128,.5)";
       ctx.strokeRect(M.left + 0.5, M.top + 0.5, W - M.left - M.right - 1, H - M.top - M.bottom - 1);
       drawTicks(ctx, yTicks, { side: "left", at: M.left, color: fg, font, tick: 3, maxChars: 8 });
@@ -72,12 +72,32 @@ export function scatterCells({ table, metric, metricMode, axes, mask, color, sty
         }
         ctx.fill();
       }
+    };
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      paint(ctx);
     }
+    /** @returns {import("../../chart/image-export").ChartImage} */
+    const image = () => ({
+      title: `${metric.name} against ${ax.name}`,
+      width: W,
+      height: H,
+      element: style,
+      xLabel: ax.name,
+      draw: paint,
+    });
+    const save = on ? [saveImageButton({ on, label: `${metric.name} against ${ax.name}`, image })] : [];
     const labels = (/** @type {import("../../chart/scales").Tick[]} */ ticks) => ticks.map((t) => t.label).join("|");
     return el(
       "div",
       { class: "tbnb-hp-cell", "data-column": ax.name, "data-x-ticks": labels(xTicks), "data-y-ticks": labels(yTicks) },
-      el("div", { class: "tbnb-hp-cell-title", title: `${metric.name} against ${ax.name}`, text: `${ax.name} →` }),
+      el(
+        "div",
+        { class: "tbnb-hp-cell-head" },
+        el("div", { class: "tbnb-hp-cell-title", title: `${metric.name} against ${ax.name}`, text: `${ax.name} →` }),
+        ...save,
+      ),
       canvas,
     );
   });

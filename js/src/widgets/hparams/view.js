@@ -6,6 +6,7 @@
 import { renderLegend } from "../../chart/legend.js";
 import { csvButton } from "../../controls/csv-button.js";
 import { filterInput } from "../../controls/filter-input.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { DataTable } from "../../controls/table.js";
 import { decodeTree } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
@@ -95,6 +96,7 @@ export class HParamsView extends View {
         el("label", {}, "Colour", this.colorSel),
         this.reset,
         this.status,
+        saveImageButton({ on, label: "parallel coordinates", image: () => this.parallel.image() }),
       ),
       this.parallel.node,
       this.legend,
@@ -328,6 +330,8 @@ export class HParamsView extends View {
       mask: this.mask,
       color: this.coloring().color,
       style: this.root,
+      // cells are remade on every selection: listeners die with their nodes
+      on: (t, type, h) => t.addEventListener(type, h),
     });
     scatter.replaceChildren(
       el("div", { class: "tbnb-hp-scatter-title", text: `${metric.name} (y) against each hparam (x)` }),

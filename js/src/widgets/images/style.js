@@ -5,6 +5,8 @@ export const CSS = `${mediaCSS("images")}
 .tbnb-w-images .tbnb-card{width:calc(var(--tbnb-img-size,280px) + 10px);contain:content}
 .tbnb-w-images .tbnb-actual .tbnb-card{width:auto;min-width:200px}
 .tbnb-w-images .tbnb-img-box{overflow:auto;max-width:100%;display:flex;justify-content:center;background:repeating-conic-gradient(rgba(128,128,128,.12) 0 25%,transparent 0 50%) 0 0/16px 16px}
+.tbnb-w-images .tbnb-img-box{position:relative}
+.tbnb-w-images .tbnb-img-box>.tbnb-save-image{position:absolute;top:2px;right:2px}
 .tbnb-w-images canvas.tbnb-img{display:block;height:auto;max-width:none;filter:var(--tbnb-img-filter,none)}
 .tbnb-w-images canvas.tbnb-pixelated{image-rendering:pixelated}
 .tbnb-w-images .tbnb-filter-value{display:inline-block;min-width:2.6em;font-variant-numeric:tabular-nums}

@@ -2,7 +2,10 @@
 // brightness, contrast, fit or actual size, pixelated scaling, animated GIFs and the
 // comparison of two runs. Everything but fetching bytes runs here, so a saved notebook or
 // an exported page keeps working with the images it saved.
+import { rasterImage } from "../../chart/image-export.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
+import { cardCaption } from "../../media/caption.js";
 import { formatBytes } from "../../media/format.js";
 import { MediaView } from "../../media/media-view.js";
 import { ComparePanel } from "./compare.js";
@@ -108,10 +111,13 @@ export class ImagesView extends MediaView {
     this.frames.request();
   }
 
-  /** @param {import("../../media/card-index").Card} _card */
-  createContent(_card) {
+  /** @param {import("../../media/card-index").Card} card */
+  createContent(card) {
     const canvas = el("canvas", { class: "tbnb-img", width: "1", height: "1" });
-    return el("div", { class: "tbnb-card-content tbnb-img-box" }, canvas);
+    const box = el("div", { class: "tbnb-card-content tbnb-img-box" }, canvas);
+    const image = () => rasterImage(canvas, card.tag, cardCaption(box, card.run), { pixelated: true });
+    box.append(saveImageButton({ on: this.on.bind(this), svg: false, label: card.tag, image }));
+    return box;
   }
 
   /** @param {any} item */

@@ -70,6 +70,27 @@ export class CurveChart {
   }
 
   /**
+   * The chart as shown, for the save-image button.
+   * @param {string} title
+   * @returns {import("../../chart/image-export").ChartImage | null}
+   */
+  image(title) {
+    if (!this.maps) return null;
+    return {
+      title,
+      subtitle: this.view === "roc" ? "ROC curve" : "precision-recall curve",
+      width: this.maps.w,
+      height: this.maps.h,
+      element: this.container,
+      legend: this.curves.map((c) => ({ label: `${c.run} (step ${c.step})`, color: c.color })),
+      draw: (ctx) => {
+        this.drawAxes(ctx);
+        this.drawCurves(ctx);
+      },
+    };
+  }
+
+  /**
    * "all": axes, curves and hover (after a resize or a change of view); "curves": the
    * curves and the hover only (a step change).
    * @param {"all" | "curves"} [level]
@@ -83,8 +104,8 @@ export class CurveChart {
     this.drawOver();
   }
 
-  drawAxes() {
-    const ctx = this.surface.context(0);
+  /** @param {CanvasRenderingContext2D | null} [ctx] another context (an image export) */
+  drawAxes(ctx = this.surface.context(0)) {
     if (!ctx) return;
     const { x, y, w, h, fg, font, fx, fy } = this.maps;
     const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
@@ -117,8 +138,8 @@ export class CurveChart {
     }
   }
 
-  drawCurves() {
-    const ctx = this.surface.context(1);
+  /** @param {CanvasRenderingContext2D | null} [ctx] */
+  drawCurves(ctx = this.surface.context(1)) {
     if (!ctx) return;
     const { w, h, fx, fy } = this.maps;
     const roc = this.view === "roc";

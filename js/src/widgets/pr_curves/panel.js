@@ -1,6 +1,7 @@
 // One chart card of the PR-curves widget: title and its own step slider, the PR/ROC
 // chart, a legend (each run's step and areas) and the area over steps. A step change
 // (place) touches only the curves, the legend's text and the areas chart's step mark.
+import { saveImageButton } from "../../controls/save-image.js";
 import { StepSlider } from "../../controls/step-slider.js";
 import { nearestSorted } from "../../core/arrays.js";
 import { el, setText } from "../../core/dom.js";
@@ -89,6 +90,7 @@ export class PrPanel {
         { class: "tbnb-pr-head" },
         el("span", { class: "tbnb-pr-title", text: spec.key, title: spec.key }),
         this.slider.node,
+        saveImageButton({ on: hooks.on, label: spec.key, image: () => this.chart.image(spec.key) }),
       ),
       this.body,
       this.legend,

@@ -2,6 +2,7 @@
 // zoom) and its LineChart. The panel keeps its zoom and the full-resolution points of it.
 
 import { LineChart } from "../../chart/line-chart.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
 
 /** @typedef {import("./model").ChartSpec} ChartSpec */
@@ -58,6 +59,7 @@ export class ChartPanel {
         this.ymin,
         this.ymax,
         this.reset,
+        saveImageButton({ on, label: spec.key, image: () => this.chart.image(spec.key) }),
       ),
       this.body,
     );
