@@ -169,6 +169,9 @@ export class Scene {
 
   /** @param {number} width @param {number} height */
   resize(width, height) {
+    // A hidden view (a tab not shown yet) measures 0 wide: keep the last size, or the
+    // camera would shrink the points to a dot and keep them there once shown.
+    if (width < 16 || height < 16) return;
     const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
     const w = Math.max(Math.floor(width), 1);
     const h = Math.max(Math.floor(height), 1);
