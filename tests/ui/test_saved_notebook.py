@@ -45,6 +45,20 @@ TABS = {kind.tab.title: kind.tab.factory.split(":")[0].rsplit(".", 1)[1]
         for kind in KINDS.values() if kind.tab is not None}
 
 
+def _drawn_spread(png: bytes) -> float:
+    """How much of a picture's width its drawn pixels span (0 to 1; the background is
+    the corner's colour)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    drawn = (np.abs(pixels - pixels[0, 0]).max(axis=2) > 30).any(axis=0)
+    columns = np.flatnonzero(drawn)
+    return float(columns[-1] - columns[0]) / pixels.shape[1] if len(columns) else 0.0
+
+
 def _notebook(logdir: Path) -> Any:
     return tagged_notebook("tbnb saved-dashboard test", {
         "setup": f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=True)",
@@ -150,6 +164,9 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
             view = dash.locator(f".tbnb-w-{folder}:visible")
             expect(view.first).to_be_visible(timeout=30_000)
             page.screenshot(path=out_dir / f"saved_02_reopened_{folder}_{title[:4]}.png")
+            if folder == "embeddings":  # drawn while its tab was hidden, then shown
+                spread = _drawn_spread(view.first.locator("canvas").first.screenshot())
+                assert spread > 0.25, f"the projector's points span {spread:.0%} of its width"
         outputs = " ".join(page.locator(".jp-OutputArea-output").all_text_contents())
         assert ERROR_TEXT not in outputs
         assert "model not found" not in outputs
