@@ -104,6 +104,16 @@ class Chromium:
         page.on("pageerror", lambda err: self.log.page_errors.append(str(err)))
         page.on("dialog", on_dialog)
 
+    def open_exported(self, path: Any, timeout_ms: int = 60_000) -> Any:
+        """A new page showing the exported HTML file ``path`` once its widgets rendered
+        (the log cleared first, so it holds this page's messages only)."""
+        page = self.page()
+        self.log.clear()
+        page.goto(path.as_uri())
+        page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
+                               timeout=timeout_ms)
+        return page
+
     def page(self) -> Any:
         return self.context.pages[0] if self.context.pages else self.context.new_page()
 

@@ -30,11 +30,7 @@ def page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Any:
     dash.selection.selected_runs = [*RUNS, "evil"]
     path = dash.to_html(root / "dashboard.html")
     dash.close()
-    page = chromium.page()
-    chromium.log.clear()
-    page.goto(path.as_uri())
-    page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                           timeout=60_000)
+    page = chromium.open_exported(path)
     yield page
     page.close()
 

@@ -10,7 +10,6 @@ tags; other writers do not).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import ipywidgets
@@ -43,14 +42,6 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _open(chromium: Chromium, path: Path) -> Any:
-    page = chromium.page()
-    chromium.log.clear()
-    page.goto(path.as_uri())
-    page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                           timeout=30_000)
-    return page
-
 
 def test_scalars_page_renders_offline_and_safely(
     chromium: Chromium, logdir: Path, out_dir: Path, tmp_path: Path
@@ -58,7 +49,7 @@ def test_scalars_page_renders_offline_and_safely(
     exp = tbnb.load(logdir)
     assert EVIL_RUN in exp.runs  # the writer really produced that run name
     widget = tbnb.scalars(exp, smoothing=0.6)
-    page = _open(chromium, to_html(widget, tmp_path / "scalars.html"))
+    page = chromium.open_exported(to_html(widget, tmp_path / "scalars.html"))
     root = page.locator(".tbnb-w-scalars")
     root.wait_for()
     loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
@@ -89,7 +80,7 @@ def test_dashboard_page_has_tabs(
     chromium: Chromium, logdir: Path, out_dir: Path, tmp_path: Path
 ) -> None:
     dash = tbnb.Dashboard(logdir)
-    page = _open(chromium, to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
+    page = chromium.open_exported(to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
     assert page.title() == EVIL_RUN
     assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars", "Runs"]
     assert page.locator(".tbnb-dashboard .tbnb-w-scalars .tbnb-chart").count() == 2
@@ -110,7 +101,7 @@ def test_dashboard_page_keeps_hparams_scalars_link(
                                     val_every=10, hist_every=10, image_steps=()))
     dash = tbnb.Dashboard(logdir)
     dash.views["hparams"].brush("lr", (0.005, 1.0))  # only the two lr=0.01 runs
-    page = _open(chromium, to_html(dash, tmp_path / "sweep.html"))
+    page = chromium.open_exported(to_html(dash, tmp_path / "sweep.html"))
     loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
     assert loss.get_attribute("data-series-count") == "2"
     page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
@@ -157,7 +148,7 @@ def test_links_work_in_the_page(chromium: Chromium, tmp_path: Path) -> None:
     source, target, both = _Counter(label="source"), _Counter(label="target"), _Counter()
     ipywidgets.jsdlink((source, "n"), (target, "n"))
     ipywidgets.jslink((target, "n"), (both, "n"))
-    page = _open(chromium, to_html(ipywidgets.VBox([source, target, both]),
+    page = chromium.open_exported(to_html(ipywidgets.VBox([source, target, both]),
                                    tmp_path / "links.html"))
     counters = page.locator(".counter")
     buttons = page.locator("button", has_text="+")
@@ -171,7 +162,7 @@ def test_links_work_in_the_page(chromium: Chromium, tmp_path: Path) -> None:
 def test_shim_model_api(chromium: Chromium, tmp_path: Path) -> None:
     first, second = _Counter(), _Counter(label="second")
     box = ipywidgets.Tab(children=[first, second], titles=[EVIL_TAG, "b"])
-    page = _open(chromium, to_html(box, tmp_path / "counter.html"))
+    page = chromium.open_exported(to_html(box, tmp_path / "counter.html"))
     counters = page.locator(".counter")
     assert counters.nth(0).text_content() == f"{EVIL_TAG}|sum=45|n=0|inits=1"
     page.locator("button", has_text="+").first.click()
@@ -241,7 +232,7 @@ def test_tooltip_shows_times_and_whole_names_beside_the_points(
 ) -> None:
     exp = tbnb.load(long_names)
     assert sorted(exp.runs) == sorted(LONG_RUNS)
-    page = _open(chromium, to_html(tbnb.scalars(exp, smoothing=0.6), tmp_path / "long.html"))
+    page = chromium.open_exported(to_html(tbnb.scalars(exp, smoothing=0.6), tmp_path / "long.html"))
     root = page.locator(".tbnb-w-scalars")
     # legend: every whole name, wrapped inside the side panel, never cut
     side = root.locator(".tbnb-side").bounding_box()
@@ -291,7 +282,7 @@ def test_scalars_csv_download_neutralises_formulas(
 ) -> None:
     import csv
 
-    page = _open(chromium, to_html(tbnb.scalars(long_names), tmp_path / "csv.html"))
+    page = chromium.open_exported(to_html(tbnb.scalars(long_names), tmp_path / "csv.html"))
     with page.expect_download() as info:
         page.locator("button.tbnb-download").click()
     path = tmp_path / "scalars.csv"

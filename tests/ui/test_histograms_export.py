@@ -34,14 +34,6 @@ def exp(tmp_path_factory: pytest.TempPathFactory) -> tbnb.Experiment:
     return tbnb.load(logdir, progress=False)
 
 
-def _open(chromium: Chromium, path: Path) -> Any:
-    page = chromium.page()
-    chromium.log.clear()
-    page.goto(path.as_uri())
-    page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                           timeout=30_000)
-    return page
-
 
 def _card(root: Any, tag: str, run: str) -> Any:
     return root.locator(f".tbnb-chart[data-tag={json.dumps(tag)}][data-run={json.dumps(run)}]")
@@ -67,7 +59,7 @@ def test_histograms_page_draws_offline_and_controls_redraw(
 
     assert HOSTILE_RUN in exp.runs
     widget = tbnb.histograms(exp)
-    page = _open(chromium, to_html(widget, tmp_path / "histograms.html"))
+    page = chromium.open_exported(to_html(widget, tmp_path / "histograms.html"))
     root = page.locator(".tbnb-w-histograms")
     root.wait_for()
     expect(root.locator(".tbnb-chart")).to_have_count(len(RUNS) * 4)
@@ -118,7 +110,7 @@ def test_dashboard_page_has_histogram_and_distribution_tabs(
     from playwright.sync_api import expect
 
     dash = tbnb.Dashboard(exp)
-    page = _open(chromium, to_html(dash, tmp_path / "dash.html"))
+    page = chromium.open_exported(to_html(dash, tmp_path / "dash.html"))
     tabs = page.locator(".tbnb-export-tabbar button").all_text_contents()
     assert {"Histograms", "Distributions"} <= set(tabs)
     page.locator(".tbnb-export-tabbar button", has_text="Distributions").click()
@@ -138,7 +130,7 @@ def test_csv_download_holds_the_shown_charts(
     import csv
 
     widget = tbnb.histograms(exp, bins=12, tag_filter="^layer1/bias$")
-    page = _open(chromium, to_html(widget, tmp_path / "csv.html"))
+    page = chromium.open_exported(to_html(widget, tmp_path / "csv.html"))
     root = page.locator(".tbnb-w-histograms")
     root.wait_for()
     with page.expect_download() as info:

@@ -41,14 +41,6 @@ def exp(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return tbnb.load(logdir, progress=False)
 
 
-def _open(chromium: Chromium, path: Path) -> Any:
-    page = chromium.page()
-    chromium.log.clear()
-    page.goto(path.as_uri())
-    page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                           timeout=30_000)
-    return page
-
 
 def _clean(chromium: Chromium, page: Any) -> None:
     assert page.locator(FORBIDDEN).count() == 0
@@ -72,7 +64,7 @@ def test_pr_page_works_offline_with_the_curves_it_holds(
     from playwright.sync_api import expect
 
     w = tbnb.pr_curves(exp, max_curves=20)
-    page = _open(chromium, to_html(w, tmp_path / "pr.html"))
+    page = chromium.open_exported(to_html(w, tmp_path / "pr.html"))
     root = page.locator(".tbnb-w-pr_curves")
     cat = root.locator(".tbnb-pr-chart[data-tag='pr/cat']")
     expect(cat).to_have_attribute("data-series-count", "2")
@@ -114,7 +106,7 @@ def test_custom_scalars_page_smooths_and_downloads(
     from playwright.sync_api import expect
 
     w = tbnb.custom_scalars(exp)
-    page = _open(chromium, to_html(w, tmp_path / "cs.html"))
+    page = chromium.open_exported(to_html(w, tmp_path / "cs.html"))
     root = page.locator(".tbnb-w-custom_scalars")
     charts = root.locator(".tbnb-cs-chart")
     expect(charts).to_have_count(len(w.charts))
@@ -144,7 +136,7 @@ def test_custom_scalars_page_smooths_and_downloads(
 def test_dashboard_page_has_both_tabs_and_hostile_names_stay_text(
         chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path) -> None:
     dash = tbnb.Dashboard(exp)
-    page = _open(chromium, to_html(dash, tmp_path / "dash.html"))
+    page = chromium.open_exported(to_html(dash, tmp_path / "dash.html"))
     tabs = page.locator(".tbnb-export-tabbar button").all_text_contents()
     assert {"Scalars", "Custom scalars", "PR curves"} <= set(tabs)
     page.locator(".tbnb-export-tabbar button", has_text="PR curves").click()

@@ -63,12 +63,7 @@ def page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Any:
                tbnb.hparams(sample), tbnb.pr_curves(pr), tbnb.custom_scalars(pr),
                tbnb.graph(graph), tbnb.audio(media), tbnb.projector(embeddings)]
     path = to_html(widgets, root / "charts.html")
-    p = chromium.page()
-    chromium.log.clear()
-    p.goto(path.as_uri())
-    p.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                        timeout=30_000)
-    return p
+    return chromium.open_exported(path)
 
 
 @pytest.mark.parametrize("key", list(CHARTS))
