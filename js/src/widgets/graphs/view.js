@@ -16,7 +16,8 @@ import { Camera, drawScene } from "./draw.js";
 import { decodeGraph, findNode, label, nodeName } from "./graph-data.js";
 import { LayoutClient } from "./layout-client.js";
 import { Minimap } from "./minimap.js";
-import { buildScene, hitTest, KIND, layoutJobs, Measurer, onToggle } from "./scene.js";
+import { bindPointer } from "./pointer.js";
+import { buildScene, KIND, layoutJobs, Measurer } from "./scene.js";
 import { StatsPanel } from "./stats-panel.js";
 import { buildToolbar, fillSelect } from "./toolbar.js";
 import { groupsToReveal, visibleGraph } from "./visible.js";
@@ -431,64 +432,7 @@ export class GraphView extends View {
   }
 
   bindPointer() {
-    const on = this.on.bind(this);
-    /** @type {{x: number, y: number, tx: number, ty: number, moved: boolean} | null} */
-    let drag = null;
-    /** @param {MouseEvent} e @returns {[number, number]} */
-    const local = (e) => {
-      const r = this.canvas.getBoundingClientRect();
-      return [e.clientX - r.left, e.clientY - r.top];
-    };
-    on(this.canvas, "pointerdown", (/** @type {PointerEvent} */ e) => {
-      drag = { x: e.clientX, y: e.clientY, tx: this.camera.tx, ty: this.camera.ty, moved: false };
-      this.canvas.setPointerCapture?.(e.pointerId);
-    });
-    on(this.canvas, "pointermove", (/** @type {PointerEvent} */ e) => {
-      if (drag && (drag.moved || Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 3)) {
-        drag.moved = true;
-        this.camera.tx = drag.tx + e.clientX - drag.x;
-        this.camera.ty = drag.ty + e.clientY - drag.y;
-        this.frames.request();
-        return;
-      }
-      if (!this.scene) return;
-      const [gx, gy] = this.camera.toGraph(...local(e));
-      const item = hitTest(this.scene, gx, gy);
-      if (item !== this.hover) {
-        this.hover = item;
-        this.canvas.title = item >= 0 ? this.nameOf(item) : "";
-        this.root.setAttribute("data-hover", item >= 0 ? this.nameOf(item) : "");
-        this.frames.request();
-      }
-    });
-    on(this.canvas, "pointerup", (/** @type {PointerEvent} */ e) => {
-      const was = drag;
-      drag = null;
-      if (!was || was.moved || !this.scene) return;
-      const [gx, gy] = this.camera.toGraph(...local(e));
-      const item = hitTest(this.scene, gx, gy);
-      const k = item >= 0 ? this.scene.index.get(item) : undefined;
-      if (k !== undefined && item >= this.data.n && onToggle(this.scene, k, gx, gy)) this.toggle(item - this.data.n);
-      else this.save({ selected: item >= 0 ? this.nameOf(item) : "" });
-    });
-    on(this.canvas, "dblclick", (/** @type {MouseEvent} */ e) => {
-      if (!this.scene) return;
-      const [gx, gy] = this.camera.toGraph(...local(e));
-      const item = hitTest(this.scene, gx, gy);
-      const k = item >= 0 ? this.scene.index.get(item) : undefined;
-      if (k !== undefined && item >= this.data.n && !onToggle(this.scene, k, gx, gy)) this.toggle(item - this.data.n);
-    });
-    on(
-      this.canvas,
-      "wheel",
-      (/** @type {WheelEvent} */ e) => {
-        e.preventDefault();
-        const [sx, sy] = local(e);
-        this.camera.zoomAt(sx, sy, Math.exp(-e.deltaY * 0.0015));
-        this.frames.request();
-      },
-      { passive: false },
-    );
+    bindPointer(this);
   }
 
   /**
