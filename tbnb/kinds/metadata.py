@@ -37,7 +37,7 @@ def _logged_values(experiment: Any) -> bool:
     scalar: seconds on a big logdir)."""
     from tbnb.kinds import KINDS
 
-    return any(experiment.count(key) > 0 for key in KINDS if experiment.count(key) >= 0)
+    return any(experiment.count(key) > 0 for key in KINDS)  # -1: not counted
 
 
 KIND = Kind(

@@ -59,8 +59,9 @@ class TabSpec:
         try:
             if tab.present is not None:
                 return bool(tab.present(experiment))
-            if tab.shown is None and experiment.count(self.key) >= 0:
-                return bool(experiment.count(self.key) > 0)  # no frame built to know
+            count = experiment.count(self.key) if tab.shown is None else -1
+            if count >= 0:  # counted by the loader: no frame built to know
+                return count > 0
         except AttributeError:  # a stand-in for an Experiment: build the frame
             pass
         frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(

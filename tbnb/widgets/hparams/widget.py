@@ -220,6 +220,11 @@ class HParamsWidget(TbnbWidget, RunColored):
         return self._frame
 
     @property
+    def known_runs(self) -> list[str]:
+        """Every run the table stands for: each row's members (its sub-runs), in order."""
+        return [m for row in self._frame.index for m in self._members.get(str(row), [str(row)])]
+
+    @property
     def selected(self) -> pd.DataFrame:
         """Rows of the table that pass every brush (all rows when nothing is brushed)."""
         return self._frame[self._row_mask(self.brushes)]

@@ -120,7 +120,7 @@ def follow_hparams(hub: RunSelectionWidget, hp: Any) -> list[Any]:
     The runs ``hp`` knows are every member of its rows; runs it does not know keep
     their state.
     """
-    universe = [m for row in hp.frame.index for m in hp._members.get(str(row), [str(row)])]
+    universe = hp.known_runs
     # Known first, applied never: tying a view on changes nothing until it selects.
     hub.hparams_universe = []
     hub.hparams_runs = [str(r) for r in hp.selected_runs]
