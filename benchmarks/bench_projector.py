@@ -22,7 +22,10 @@ Chromium (headless, ``--disable-gpu``: WebGL2 runs on SwiftShader, the CPU raste
 so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D, 40 pan
 moves, and of 100,000 points in 3-D, 40 orbit moves. Per move: ``js_ms`` (the scene's
 own draw: WebGL calls and overlay, ``data-draw-ms``) and ``frame_ms`` (event to the
-drawn frame finished by the rasteriser: ``gl.finish`` after the animation frame).
+drawn frame finished by the rasteriser: ``gl.finish`` after the animation frame);
+``drawn``: points drawn per moving frame (the scene draws a uniform sample sized to its
+frame budget while the view moves, every point on a GPU that can); ``rest_ms``: release
+to the full redraw finished (the rest delay, 180 ms, included).
 ``lasso_100k_js_ms``: a box over all 100,000 points, pointerup to the selection shown.
 
 Run::
@@ -158,7 +161,7 @@ FRAMES_JS = """async ([orbit, moves]) => {
   let x = r.left + r.width / 2, y = r.top + r.height / 2;
   ev('pointerdown', x, y, 0);
   await frame(); gl.finish();
-  const js = [], full = [];
+  const js = [], full = [], drawn = [];
   for (let k = 0; k < moves; k++) {
     const t0 = performance.now();
     x += 4; y += 2;
@@ -167,11 +170,17 @@ FRAMES_JS = """async ([orbit, moves]) => {
     gl.finish();
     full.push(performance.now() - t0);
     js.push(Number(scene.getAttribute('data-draw-ms')));
+    drawn.push(Number(scene.getAttribute('data-drawn')));
   }
   ev('pointerup', x, y, 0);
+  // At rest every point is drawn again: time from the release to that frame finished.
+  const t1 = performance.now();
+  while (Number(scene.getAttribute('data-drawn')) < Number(root.dataset.points)) await frame();
+  gl.finish();
+  const rest = performance.now() - t1;
   const med = (a) => { const s = [...a].sort((p, q) => p - q); return s[s.length >> 1]; };
   const p90 = [...full].sort((p, q) => p - q)[Math.floor(full.length * 0.9)];
-  return {js_ms: med(js), frame_ms: med(full), frame_p90: p90};
+  return {js_ms: med(js), frame_ms: med(full), frame_p90: p90, drawn: med(drawn), rest_ms: rest};
 }"""
 
 LASSO_JS = """async () => {
@@ -225,7 +234,7 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 print(f"{name}: first frame after {out[f'{name}_first_draw_s']:.1f} s", flush=True)
                 runs = [page.evaluate(FRAMES_JS, [name.startswith("orbit"), moves])
                         for _ in range(repeat)]
-                for key in ("js_ms", "frame_ms", "frame_p90"):
+                for key in ("js_ms", "frame_ms", "frame_p90", "drawn", "rest_ms"):
                     out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
                 if name == "orbit_100k_3d":
                     lasso = [page.evaluate(LASSO_JS) for _ in range(repeat)]

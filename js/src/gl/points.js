@@ -3,7 +3,10 @@
 // Per point: a position (2 or 3 float32), a colour (RGBA8) and flags (uint8: 1 selected,
 // 2 search match, 4 neighbour, 8 focus, 16 hover). Flagged points are drawn again on top
 // with a ring, the others dimmed while anything is flagged. Moving the camera changes one
-// uniform: no buffer is uploaded again, so a pan, zoom or orbit costs one draw.
+// uniform: no buffer is uploaded again, so a pan, zoom or orbit costs one draw. A draw can
+// be limited to a uniform sample of the points (a fixed shuffled order, made and uploaded the
+// first time a sample is drawn): see frame-budget.js.
+import { sampleOrder } from "./frame-budget.js";
 import { createProgram, webgl2 } from "./program.js";
 
 /**
@@ -112,7 +115,10 @@ export class PointRenderer {
       color: gl.createBuffer(),
       flags: gl.createBuffer(),
       highlight: gl.createBuffer(),
+      order: gl.createBuffer(),
     };
+    /** Points in the uploaded sample order (0: none uploaded). */
+    this.orderSize = 0;
     this.n = 0;
     this.dims = 2;
     this.highlightCount = 0;
@@ -215,12 +221,13 @@ export class PointRenderer {
   }
 
   /**
-   * Draw every point, then the flagged ones on top.
+   * Draw every point (or a uniform sample of `count` of them), then the flagged ones on top.
    * @param {Float32Array} matrix  data -> clip space
    * @param {{size: number, opacity: number, dim: number, sprites: boolean, dpr: number}} style
    *   size: point diameter in CSS pixels; dim: alpha of unflagged points while some are flagged
+   * @param {number} [count]  points to draw (all by default)
    */
-  draw(matrix, style) {
+  draw(matrix, style, count = this.n) {
     const started = performance.now();
     const gl = this.gl;
     gl.viewport(0, 0, this.canvas.width, this.canvas.height);
@@ -247,13 +254,29 @@ export class PointRenderer {
     gl.bindVertexArray(this.vao);
     gl.uniform1f(u.u_dim, this.highlightCount ? style.dim : 1);
     gl.uniform1f(u.u_grow, 0);
-    gl.drawArrays(gl.POINTS, 0, this.n);
+    if (count >= this.n) {
+      gl.drawArrays(gl.POINTS, 0, this.n);
+    } else {
+      this.bindOrder();
+      gl.drawElements(gl.POINTS, Math.max(count, 0), gl.UNSIGNED_INT, 0);
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.buffers.highlight);
+    }
     if (this.highlightCount) {
       gl.uniform1f(u.u_grow, 1);
       gl.drawElements(gl.POINTS, this.highlightCount, gl.UNSIGNED_INT, 0);
     }
     gl.bindVertexArray(null);
     this.lastDrawMs = performance.now() - started;
+  }
+
+  /** Bind the sample order as the element buffer (made the first time, and for a new n). */
+  bindOrder() {
+    const gl = this.gl;
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.buffers.order);
+    if (this.orderSize !== this.n) {
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, sampleOrder(this.n), gl.STATIC_DRAW);
+      this.orderSize = this.n;
+    }
   }
 
   /** Free every GPU resource. */

@@ -1,9 +1,12 @@
 // The projector's drawing surface: a WebGL2 canvas of points under a 2-D canvas for labels,
 // the lasso and the box, sized to its container. 2-D: drag pans, the wheel zooms at the
 // pointer. 3-D: drag orbits, the wheel zooms. In lasso or box mode (or with Shift held) a
-// drag selects; a click focuses the nearest point; double-click fits the view.
+// drag selects; a click focuses the nearest point; double-click fits the view. While the view
+// moves (a drag, the wheel, a layout streaming in), a frame draws as many points as the
+// rasteriser can in its budget (all of them on a GPU), and every point once it rests.
 import { el } from "../../core/dom.js";
 import { boundsOf, Camera2D, OrbitCamera } from "../../gl/camera.js";
+import { FrameBudget } from "../../gl/frame-budget.js";
 import { projectAll } from "../../gl/matrix.js";
 import { insideBox, insidePolygon, ScreenGrid } from "../../gl/picking.js";
 import { PointRenderer, spriteSize } from "../../gl/points.js";
@@ -15,6 +18,9 @@ import { PointRenderer, spriteSize } from "../../gl/points.js";
  * @property {(indices: Int32Array, additive: boolean) => void} select
  * @property {() => void} moved                                   the camera moved by hand
  */
+
+/** The view rests this long after its last move before every point is drawn again. */
+const REST_MS = 180;
 
 export class Scene {
   /**
@@ -48,6 +54,10 @@ export class Scene {
     this.decorate = () => {};
     this.frames = view.scheduler(() => this.draw());
     this.frameCount = 0;
+    this.budget = new FrameBudget();
+    this.movedAt = Number.NEGATIVE_INFINITY;
+    this.restTimer = 0;
+    view.disposers.push(() => clearTimeout(this.restTimer));
     this.wire();
   }
 
@@ -134,8 +144,16 @@ export class Scene {
 
   cameraMoved() {
     this.version++;
+    this.moving();
     this.events.moved();
     this.frames.request();
+  }
+
+  /** The view is moving: sampled frames until it has rested for REST_MS, then a full one. */
+  moving() {
+    this.movedAt = performance.now();
+    clearTimeout(this.restTimer);
+    this.restTimer = Number(setTimeout(() => this.frames.request(), REST_MS));
   }
 
   /** @param {"pan" | "lasso" | "box"} mode */
@@ -155,6 +173,7 @@ export class Scene {
     this.dims = dims;
     this.renderer.setPositions(positions, dims);
     this.version++;
+    if (!refit) this.moving(); // a layout streaming in
     if (refit || changedDims) this.fit();
     this.frames.request();
   }
@@ -246,7 +265,10 @@ export class Scene {
   draw() {
     if (!this.visible) return;
     const started = performance.now();
-    this.renderer.draw(this.matrix(), { ...this.style, dpr: this.dpr });
+    const renderer = this.renderer;
+    const drawn = this.budget.count(renderer.n, started - this.movedAt < REST_MS);
+    renderer.draw(this.matrix(), { ...this.style, dpr: this.dpr }, drawn);
+    this.budget.watch(renderer.gl, drawn, started);
     const ctx = this.overlay.getContext("2d");
     if (ctx) {
       ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
@@ -258,6 +280,7 @@ export class Scene {
     this.lastFrameMs = performance.now() - started;
     this.node.setAttribute("data-frames", String(this.frameCount));
     this.node.setAttribute("data-draw-ms", this.lastFrameMs.toFixed(2));
+    this.node.setAttribute("data-drawn", String(drawn));
   }
 
   dispose() {
