@@ -1,7 +1,7 @@
-"""One compiled pass over PR curves: areas, TensorBoard's length, and what is wrong.
+"""PR curves' areas, TensorBoard's length, and what is wrong, in one pass.
 
 :func:`curve_stats` reads the four count rows of many curves (``[m, n]`` arrays, each
-curve ``sizes[i]`` thresholds long) and computes, per curve, in one loop:
+curve ``sizes[i]`` thresholds long) and computes, per curve:
 
 - ``average_precision``, ``pr_auc`` (trapezoid, ending at (0, 1)) and ``roc_auc``
   (trapezoid from (1, 1) to (0, 0)), with precision, recall, TPR and FPR recomputed
@@ -9,6 +9,11 @@ curve ``sizes[i]`` thresholds long) and computes, per curve, in one loop:
 - ``kept``: how many thresholds TensorBoard serves (up to the last one where
   ``int(TP) + int(FP) != 0``, at least one);
 - ``flags``: a bit per problem (:data:`PROBLEMS`).
+
+The pass is a compiled loop (:mod:`tbnb.analysis.compiled.pr_areas`, ``tbnb.jit`` group
+``curves``) once that loads from the cache, and whole-array numpy passes until then
+(equal to the last bit, tested): nothing waits for the compiler, and a read-only
+installation with no writable home works.
 
 Examples
 --------
@@ -21,11 +26,10 @@ Examples
 
 from __future__ import annotations
 
-import math
-
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from tbnb.jit import load
 
 __all__ = ["PROBLEMS", "curve_stats", "problem_texts"]
 
@@ -78,103 +82,105 @@ def curve_stats(tp: npt.ArrayLike, fp: npt.ArrayLike, tn: npt.ArrayLike, fn: npt
     areas = np.full((m, 5), np.nan)
     kept = np.zeros(m, np.int64)
     flags = np.zeros(m, np.int64)
-    if m:
-        _kernel(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)
+    if m and load("curves"):
+        from tbnb.analysis.compiled.pr_areas import curve_kernel
+
+        curve_kernel(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)
+    elif m:
+        _curve_passes(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)
     return {"average_precision": areas[:, 0], "pr_auc": areas[:, 1], "roc_auc": areas[:, 2],
             "positives": areas[:, 3], "negatives": areas[:, 4], "kept": kept, "flags": flags}
 
 
-@numba.njit(cache=True, nogil=True)
-def _ratio(a: float, b: float) -> float:  # pragma: no cover - jit
-    return a / b if b > 0 else math.nan
+def _ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b`` where ``b > 0``, else NaN: divided in the counts' dtype, then float64."""
+    with np.errstate(all="ignore"):
+        return np.where(b > 0, a / b, np.nan).astype(np.float64)
 
 
-@numba.njit(cache=True, nogil=True)
-def _kernel(tp, fp, tn, fn, sizes, areas, kept, flags):  # type: ignore[no-untyped-def] # pragma: no cover - jit
-    m = tp.shape[0]
-    for c in range(m):
-        n = sizes[c]
-        kept[c] = 1
-        if n == 0:
-            flags[c] = 1
-            continue
-        positives = tp[c, 0] + fn[c, 0]
-        negatives = fp[c, 0] + tn[c, 0]
-        areas[c, 3] = positives
-        areas[c, 4] = negatives
-        # TensorBoard's length: up to the last threshold where int(TP) + int(FP) != 0;
-        # the PR points: up to the last where TP + FP > 0
-        last = -1
-        for i in range(n - 1, -1, -1):
-            a, b = tp[c, i], fp[c, i]
-            if math.isnan(a) or math.isnan(b) or int(a) + int(b) != 0:
-                kept[c] = i + 1
-                break
-        for i in range(n - 1, -1, -1):
-            if tp[c, i] + fp[c, i] > 0:
-                last = i
-                break
-        f = 0
-        pos_lo = pos_hi = positives
-        neg_lo = neg_hi = negatives
-        tol_tp = 1e-9 * max(1.0, abs(tp[c, 0]))
-        tol_fp = 1e-9 * max(1.0, abs(fp[c, 0]))
-        roc = 0.0
-        fpr = _ratio(fp[c, 0], negatives)
-        tpr = _ratio(tp[c, 0], positives)
-        roc_start = (1.0 - fpr) * (1.0 + tpr) / 2
-        for i in range(n):
-            a, b, d, e = tp[c, i], fp[c, i], tn[c, i], fn[c, i]
-            if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(d)
-                    and math.isfinite(e)):
-                f = 2
-                break
-            if a < 0 or b < 0 or d < 0 or e < 0:
-                f |= 4
-            if i:
-                if a - tp[c, i - 1] > tol_tp:
-                    f |= 8
-                if b - fp[c, i - 1] > tol_fp:
-                    f |= 16
-            p, q = a + e, b + d
-            pos_lo, pos_hi = min(pos_lo, p), max(pos_hi, p)
-            neg_lo, neg_hi = min(neg_lo, q), max(neg_hi, q)
-            if i == n - 1:
-                fpr_next, tpr_next = 0.0, 0.0
-            else:
-                fpr_next = _ratio(fp[c, i + 1], fp[c, i + 1] + tn[c, i + 1])
-                tpr_next = _ratio(tp[c, i + 1], tp[c, i + 1] + fn[c, i + 1])
-            roc += (fpr - fpr_next) * (tpr + tpr_next) / 2
-            fpr, tpr = fpr_next, tpr_next
-        if f == 2:
-            flags[c] = 2
-            continue
-        if pos_hi - pos_lo > 1e-6 * max(1.0, abs(pos_hi)):
-            f |= 32
-        if neg_hi - neg_lo > 1e-6 * max(1.0, abs(neg_hi)):
-            f |= 64
-        if not positives > 0:
-            f |= 128
-        elif not negatives > 0:
-            f |= 256
-        flags[c] = f
-        if positives > 0 and negatives > 0:
-            areas[c, 2] = roc_start + roc
-        if positives > 0 and last >= 0:
-            ap = 0.0
-            trap = 0.0
-            r = _ratio(tp[c, 0], tp[c, 0] + fn[c, 0])
-            p = _ratio(tp[c, 0], tp[c, 0] + fp[c, 0])
-            for i in range(last + 1):
-                if i == last:
-                    r_next, p_next = 0.0, 1.0
-                else:
-                    r_next = _ratio(tp[c, i + 1], tp[c, i + 1] + fn[c, i + 1])
-                    p_next = _ratio(tp[c, i + 1], tp[c, i + 1] + fp[c, i + 1])
-                drop = r - r_next
-                if drop != 0:
-                    ap += drop * p
-                    trap += drop * (p + p_next) / 2
-                r, p = r_next, p_next
-            areas[c, 0] = ap
-            areas[c, 1] = trap
+def _last(mask: np.ndarray) -> np.ndarray:
+    """Per row, the index of the last True, or -1."""
+    width = mask.shape[1]
+    if width == 0:
+        return np.full(mask.shape[0], -1, np.int64)
+    last = width - 1 - np.argmax(mask[:, ::-1], axis=1)
+    return np.where(mask.any(axis=1), last, -1).astype(np.int64)
+
+
+def _running(terms: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """Per row, ``0.0 + terms[0] + ... + terms[stop - 1]`` added in order (as a loop does)."""
+    sums: np.ndarray = np.cumsum(np.concatenate([np.zeros((terms.shape[0], 1)), terms], axis=1),
+                                 axis=1)
+    picked: np.ndarray = sums[np.arange(terms.shape[0]), stop]
+    return picked
+
+
+def _curve_passes(tp: np.ndarray, fp: np.ndarray, tn: np.ndarray, fn: np.ndarray,
+                  sizes: np.ndarray, areas: np.ndarray, kept: np.ndarray,
+                  flags: np.ndarray) -> None:
+    """The compiled kernel's results in whole-array passes, with its arithmetic (sums in the
+    counts' dtype, ratios and areas in float64, areas summed in threshold order)."""
+    m, width = tp.shape
+    kept[:] = 1
+    flags[sizes == 0] = 1
+    some = sizes > 0
+    if width == 0 or not some.any():
+        return
+    valid = np.arange(width)[None, :] < sizes[:, None]
+    positives, negatives = tp[:, 0] + fn[:, 0], fp[:, 0] + tn[:, 0]
+    areas[some, 3] = positives[some]
+    areas[some, 4] = negatives[some]
+    with np.errstate(all="ignore"):
+        counted = np.isnan(tp) | np.isnan(fp) | (tp.astype(np.int64) + fp.astype(np.int64) != 0)
+        hit = _last(counted & valid)
+        kept[some] = np.where(hit >= 0, hit + 1, 1)[some]
+        last = _last((tp + fp > 0) & valid)
+        finite = np.isfinite(tp) & np.isfinite(fp) & np.isfinite(tn) & np.isfinite(fn)
+        bad = some & (valid & ~finite).any(axis=1)
+        good = some & ~bad
+        flags[bad] = 2
+        f = np.zeros(m, np.int64)
+        f[((valid & ((tp < 0) | (fp < 0) | (tn < 0) | (fn < 0))).any(axis=1))] |= 4
+        step = valid[:, 1:]
+        tol_tp = 1e-9 * np.maximum(1.0, np.abs(tp[:, 0]).astype(np.float64))
+        tol_fp = 1e-9 * np.maximum(1.0, np.abs(fp[:, 0]).astype(np.float64))
+        f[(step & (tp[:, 1:] - tp[:, :-1] > tol_tp[:, None])).any(axis=1)] |= 8
+        f[(step & (fp[:, 1:] - fp[:, :-1] > tol_fp[:, None])).any(axis=1)] |= 16
+        for bit, total, first in ((32, tp + fn, positives), (64, fp + tn, negatives)):
+            inf = np.array(np.inf, total.dtype)
+            lo = np.minimum(np.where(valid, total, inf).min(axis=1), first)
+            hi = np.maximum(np.where(valid, total, -inf).max(axis=1), first)
+            f[(hi - lo) > 1e-6 * np.maximum(1.0, np.abs(hi).astype(np.float64))] |= bit
+        no_pos = ~(positives > 0)
+        f[no_pos] |= 128
+        f[~no_pos & ~(negatives > 0)] |= 256
+        flags[good] = f[good]
+
+        end = np.maximum(sizes - 1, 0)[:, None]
+        cols = np.arange(width)[None, :]
+        fpr, tpr = _ratios(fp, fp + tn), _ratios(tp, tp + fn)
+        fpr_next, tpr_next = np.zeros_like(fpr), np.zeros_like(tpr)
+        fpr_next[:, :-1], tpr_next[:, :-1] = fpr[:, 1:], tpr[:, 1:]
+        fpr_next[cols == end] = 0.0
+        tpr_next[cols == end] = 0.0
+        terms = np.where(valid, (fpr - fpr_next) * (tpr + tpr_next) / 2, 0.0)
+        roc = _running(terms, sizes)
+        roc_start = (1.0 - fpr[:, 0]) * (1.0 + tpr[:, 0]) / 2
+        both = good & (positives > 0) & (negatives > 0)
+        areas[both, 2] = (roc_start + roc)[both]
+
+        ranked = good & (positives > 0) & (last >= 0)
+        upto = valid & (cols <= last[:, None])
+        recall, precision = _ratios(tp, tp + fn), _ratios(tp, tp + fp)
+        r_next, p_next = np.zeros_like(recall), np.ones_like(precision)
+        r_next[:, :-1], p_next[:, :-1] = recall[:, 1:], precision[:, 1:]
+        at_last = cols == last[:, None]
+        r_next[at_last] = 0.0
+        p_next[at_last] = 1.0
+        drop = recall - r_next
+        use = upto & (drop != 0)
+        ap = _running(np.where(use, drop * precision, 0.0), np.maximum(last + 1, 0))
+        trap = _running(np.where(use, drop * (precision + p_next) / 2, 0.0),
+                        np.maximum(last + 1, 0))
+        areas[ranked, 0] = ap[ranked]
+        areas[ranked, 1] = trap[ranked]

@@ -189,7 +189,7 @@ def curve_areas(curves: Floats, lengths: npt.NDArray[np.int64] | None = None) ->
     are in threshold order (ascending, so recall and FPR go down). See the module
     docstring for the definitions; a curve without positives (TP + FN == 0) has no
     recall and gets NaN everywhere, one without negatives has no ROC-AUC. Computed in
-    one compiled pass (:func:`tbnb.analysis.pr_areas.curve_stats`).
+    one pass (:func:`tbnb.analysis.pr_areas.curve_stats`).
 
     Examples
     --------

@@ -2,10 +2,10 @@
 
 tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder: group
 ``loader``; smoothing and downsampling of series: group ``transforms``; the
-projector's kNN graph and UMAP: group ``projection``) are numba kernels. numba
-compiles them once per machine (tens of seconds) into its on-disk cache; afterwards a
-process loads them in a fraction of a second. This room makes sure that no process
-ever waits for that compile:
+projector's kNN graph and UMAP: group ``projection``; PR curves' areas: group
+``curves``) are numba kernels. numba compiles them once per machine (tens of seconds)
+into its on-disk cache; afterwards a process loads them in a fraction of a second. This
+room makes sure that no process ever waits for that compile:
 
 - **A group of kernels is used only once it loads from the cache without compiling**
   (:func:`load`): every kernel of the group, with the argument types it is called
@@ -31,7 +31,7 @@ argument types are exactly those of every call.
 Examples
 --------
 >>> sorted(GROUPS)
-['loader', 'projection', 'transforms']
+['curves', 'loader', 'projection', 'transforms']
 >>> isinstance(ready("loader"), bool)
 True
 """

@@ -35,6 +35,7 @@ __all__ = ["GROUPS", "available", "cache_dir", "group_dir", "preferred_cache_dir
            "write_marker"]
 
 GROUPS: dict[str, tuple[str, ...]] = {
+    "curves": ("tbnb.analysis.compiled.pr_areas",),
     "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
                "tbnb.decode.compiled.group"),
     "projection": ("tbnb.analysis.projection.compiled.knn",
