@@ -24,10 +24,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from fsspec import AbstractFileSystem
-from fsspec.core import url_to_fs
-from fsspec.implementations.local import LocalFileSystem
-
+from tbnb.io.local import LocalFiles, is_local
 from tbnb.io.remote import is_storage_error, logdir_error, missing_package_error
 from tbnb.warnings import LogdirWarning
 
@@ -39,7 +36,7 @@ def is_event_file(name: str) -> bool:
 
 
 def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
-                ) -> tuple[AbstractFileSystem, str]:
+                ) -> tuple[Any, str]:
     """Return ``(filesystem, root path)`` for a local path, ``os.PathLike`` or fsspec URL.
 
     Raises
@@ -52,7 +49,10 @@ def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
     """
     text = str(logdir)
     remote = "://" in text or "::" in text
+    fs: Any
     if remote:
+        from fsspec.core import url_to_fs
+
         try:
             fs, root = url_to_fs(text, **(storage_options or {}))
         except ImportError as error:
@@ -62,7 +62,7 @@ def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
                 raise logdir_error(text, error, doing="open") from None
             raise
     else:
-        fs = LocalFileSystem()
+        fs = LocalFiles()  # fsspec's interface without importing fsspec
         root = fs._strip_protocol(os.path.abspath(os.path.expanduser(text)))
     root = root.rstrip("/") or "/"
     try:
@@ -84,7 +84,7 @@ def run_name(root: str, directory: str) -> str:
     return "." if rel in ("", ".") else rel
 
 
-def find_runs(fs: AbstractFileSystem, root: str) -> dict[str, list[str]]:
+def find_runs(fs: Any, root: str) -> dict[str, list[str]]:
     """Map each run name to its event files (full paths, in name order).
 
     Directories that cannot be listed are skipped with one :class:`LogdirWarning`
@@ -99,7 +99,7 @@ def find_runs(fs: AbstractFileSystem, root: str) -> dict[str, list[str]]:
     return dict(sorted(runs.items()))
 
 
-def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
+def _walk(fs: Any, root: str) -> Iterator[tuple[str, list[str]]]:
     """Yield ``(directory, file names)`` for ``root`` and every directory below it.
 
     Symbolic links to directories are followed, as TensorBoard follows them (a logdir
@@ -141,13 +141,13 @@ def _walk(fs: AbstractFileSystem, root: str) -> Iterator[tuple[str, list[str]]]:
         stack.extend(sorted(dirs, reverse=True))
 
 
-def _real_path(fs: AbstractFileSystem, path: str) -> str:
-    if isinstance(fs, LocalFileSystem):
+def _real_path(fs: Any, path: str) -> str:
+    if is_local(fs):
         return os.path.realpath(path)
     return path.rstrip("/")
 
 
-def _is_dir(fs: AbstractFileSystem, path: str) -> bool:
+def _is_dir(fs: Any, path: str) -> bool:
     try:
         return bool(fs.isdir(path))
     except OSError:

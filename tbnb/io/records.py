@@ -56,7 +56,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from fsspec.core import url_to_fs
 
 from tbnb.io.crc32c import crc32c_ranges, mask
 
@@ -329,6 +328,8 @@ def read_from(path_or_url: str, offset: int, *, fs: Any = None) -> bytes:
     b'789'
     """
     if fs is None and "://" in path_or_url:
+        from fsspec.core import url_to_fs
+
         fs, path_or_url = url_to_fs(path_or_url)
     if fs is None:
         with open(path_or_url, "rb") as f:
