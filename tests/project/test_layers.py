@@ -72,3 +72,19 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
 def test_modules_are_small(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines"
+
+
+JS_SOURCE = ROOT / "js" / "src"
+
+
+def test_js_modules_are_small() -> None:
+    """Front-end modules keep the same limit as Python ones: about 400 lines at most."""
+    modules = sorted(JS_SOURCE.rglob("*.js"))
+    assert modules, f"no JavaScript modules under {JS_SOURCE.relative_to(ROOT)}"
+    too_long = {}
+    for path in modules:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MAX_LINES:
+            too_long[str(path.relative_to(ROOT))] = lines
+    listed = ", ".join(f"{name} ({n} lines)" for name, n in too_long.items())
+    assert not too_long, f"JavaScript modules over {MAX_LINES} lines: {listed}"

@@ -4,9 +4,9 @@
 // raw lines), mid (smoothed lines, bands), over (hover, drag).
 import { finiteExtent } from "../core/arrays.js";
 import { canvasStyle, drawGrid, drawTicks } from "./axes.js";
-import { yDomain } from "./domain.js";
+import { bindLinePointer } from "./line-pointer.js";
+import { affineMaps, lineScales, MARGIN } from "./line-scales.js";
 import { readout, readoutTable } from "./readout.js";
-import { linearScale, logScale, timeScale } from "./scales.js";
 import { CanvasStack } from "./surface.js";
 import { makePath } from "./svg-path.js";
 import { fillBand, projectX, tracePath } from "./trace.js";
@@ -17,7 +17,8 @@ import { fillBand, projectX, tracePath } from "./trace.js";
 /** @typedef {import("./tooltip").Tooltip} Tooltip */
 /** @typedef {import("../core/types").Numbers} Numbers */
 
-export const MARGIN = { left: 54, right: 16, top: 8, bottom: 24 };
+export { MARGIN };
+
 const DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
 /**
  * Above this many series a chart draws its lines one device pixel wide: Skia rasterises
@@ -111,20 +112,7 @@ export class LineChart {
   /** @returns {{x: Scale, y: Scale}} */
   scales() {
     const { width: w, height: h } = this.surface;
-    const st = this.state;
-    const xd = this.xDomain();
-    const xRange = /** @type {[number, number]} */ ([MARGIN.left, Math.max(w, 120) - MARGIN.right]);
-    const x = st.xType === "time" ? timeScale(xd, xRange) : linearScale(xd, xRange);
-    let yd = yDomain(st.series, xd, { logY: st.logY, outliers: st.outliers, showRaw: st.showRaw });
-    const [mlo, mhi] = st.yRange || [null, null];
-    const usable = (/** @type {number | null} */ v) => v !== null && Number.isFinite(v) && (!st.logY || v > 0);
-    if (usable(mlo)) yd = [/** @type {number} */ (mlo), yd[1]];
-    if (usable(mhi)) yd = [yd[0], /** @type {number} */ (mhi)];
-    if (!(yd[1] > yd[0])) yd = [yd[0], yd[0] + (st.logY ? yd[0] : 1)];
-    const yRange = /** @type {[number, number]} */ ([h - MARGIN.bottom, MARGIN.top]);
-    const manual = usable(mlo) || usable(mhi);
-    const y = st.logY ? logScale(yd, yRange) : linearScale(yd, yRange, { nice: st.outliers || manual ? 0 : 5 });
-    return { x, y };
+    return lineScales(this.state, this.xDomain(), w, h);
   }
 
   /**
@@ -147,13 +135,6 @@ export class LineChart {
   layout() {
     this.surface.resize(this.container.clientWidth || this.surface.width, this.options.height);
     const { x, y } = this.scales();
-    const logY = this.state.logY;
-    const [d0, d1] = x.domain;
-    const [r0, r1] = x.range;
-    const ax = (r1 - r0) / (d1 - d0 || 1);
-    const [e0, e1] = y.domain.map((v) => (logY ? Math.log(v) : v));
-    const [q0, q1] = y.range;
-    const ay = (q1 - q0) / (e1 - e0 || 1);
     const { color, font } = canvasStyle(this.container);
     // Plain affine maps in the loops over every point (scales give domains and ticks).
     this.maps = {
@@ -164,12 +145,7 @@ export class LineChart {
       dpr: this.surface.dpr,
       fg: color,
       font,
-      fx: (/** @type {number} */ v) => r0 + (v - d0) * ax,
-      fy: logY
-        ? (/** @type {number} */ v) => (v > 0 ? q0 + (Math.log(v) - e0) * ay : Number.NaN)
-        : (/** @type {number} */ v) => q0 + (v - e0) * ay,
-      xmap: [d0, r0, ax],
-      ymap: [q0, e0, ay, logY],
+      ...affineMaps(x, y, this.state.logY),
     };
   }
 
@@ -394,48 +370,6 @@ export class LineChart {
   }
 
   bindEvents() {
-    const c = this.surface.top;
-    const on = this.options.on;
-    const pos = (/** @type {MouseEvent} */ e) => {
-      const r = c.getBoundingClientRect();
-      return [e.clientX - r.left, e.clientY - r.top];
-    };
-    const invert = (/** @type {number} */ px) => (this.maps ? this.maps.x.invert(px) : null);
-    on(c, "mousemove", (/** @type {MouseEvent} */ e) => {
-      const [px, py] = pos(e);
-      if (this.drag) this.drag.b = px;
-      this.hoverX = invert(px);
-      this.pointerY = py;
-      if (this.maps) this.drawOver();
-    });
-    on(c, "mouseleave", () => {
-      this.hoverX = null;
-      this.drag = null;
-      if (this.maps) this.drawOver();
-    });
-    on(c, "mousedown", (/** @type {MouseEvent} */ e) => {
-      const [px] = pos(e);
-      this.drag = { a: px, b: px };
-    });
-    on(c, "mouseup", (/** @type {MouseEvent} */ e) => {
-      const d = this.drag;
-      this.drag = null;
-      if (!d) return;
-      d.b = pos(e)[0];
-      if (Math.abs(d.b - d.a) > 5) {
-        const lo = invert(Math.min(d.a, d.b));
-        const hi = invert(Math.max(d.a, d.b));
-        if (lo !== null && hi !== null) {
-          this.zoom = [lo, hi];
-          this.options.onZoom(this.zoom);
-        }
-      }
-      this.draw();
-    });
-    on(c, "dblclick", () => {
-      this.zoom = null;
-      this.options.onZoom(null);
-      this.draw();
-    });
+    bindLinePointer(this);
   }
 }

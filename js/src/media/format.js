@@ -1,4 +1,5 @@
-// Formats of the media views' info lines: sizes in bytes, clip durations.
+// Formats of the media views' info and status lines: sizes in bytes, clip durations,
+// what a view shows and keeps.
 
 /**
  * A size in bytes: `812 B`, `12.3 KB`, `4.1 MB` (powers of 1000, as file managers show).
@@ -31,4 +32,23 @@ export function formatClipDuration(seconds) {
   const minutes = Math.floor(s / 60);
   const rest = s - minutes * 60;
   return `${minutes}:${rest.toFixed(1).padStart(4, "0")}`;
+}
+
+/**
+ * A media view's status line: cards and runs shown, what the saved state keeps, and
+ * whether the kernel is gone.
+ * @param {{run: string}[]} shown  the cards shown
+ * @param {{items?: number, bytes?: number, budget?: number, left_out?: number}} kept  the `embedded` trait
+ * @param {string} noun  "images", "clips", "texts"
+ * @param {boolean} offline
+ */
+export function statusLine(shown, kept, noun, offline) {
+  const runs = new Set(shown.map((c) => c.run)).size;
+  const parts = [`${shown.length} cards, ${runs} runs`];
+  if (kept.items !== undefined) {
+    const over = kept.left_out ? `, ${kept.left_out} over the ${formatBytes(Number(kept.budget))} budget` : "";
+    parts.push(`kept in the saved state: ${kept.items} ${noun} (${formatBytes(Number(kept.bytes))}${over})`);
+  }
+  if (offline) parts.push("no kernel: only saved steps show");
+  return parts.join(" · ");
 }

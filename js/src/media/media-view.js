@@ -15,7 +15,6 @@ import { RunSelector } from "../controls/run-selector.js";
 import { StepSlider } from "../controls/step-slider.js";
 import { nearestSorted } from "../core/arrays.js";
 import { decodeTree } from "../core/codecs.js";
-import { downloadText, toCSV } from "../core/csv.js";
 import { el, setText } from "../core/dom.js";
 import { compileFilter, matches } from "../core/filter.js";
 import { formatWallTime } from "../core/format.js";
@@ -23,7 +22,10 @@ import { View } from "../core/view.js";
 import { CardView, keysStayHere } from "./card.js";
 import { decodeIndex, itemKey, neighbourKeys, positionOf, unionSteps } from "./card-index.js";
 import { ItemFetcher } from "./fetcher.js";
-import { formatBytes } from "./format.js";
+import { statusLine } from "./format.js";
+import { downloadMediaCSV, shownItems } from "./media-csv.js";
+import { followGlobal, pinned } from "./positions.js";
+import { TagGroups } from "./tag-groups.js";
 
 /** @typedef {import("./card-index").Card} Card */
 /** @typedef {import("./card-index").Position} Position */
@@ -55,8 +57,6 @@ export class MediaView extends View {
     this.generation = Number(model.get("_index")?.generation || 0);
     /** @type {Map<string, CardView>} */
     this.cards = new Map();
-    /** @type {Map<string, {node: HTMLDetailsElement, count: HTMLElement, grid: HTMLElement}>} */
-    this.groups = new Map();
     /** @type {Card[]} */
     this.shown = [];
     this.fetcher = new ItemFetcher({
@@ -67,6 +67,7 @@ export class MediaView extends View {
       ...spec.fetcher,
     });
     const on = this.on.bind(this);
+    this.groups = new TagGroups(on, () => this.frames.request());
     this.runs = new RunSelector(this, { onChange: () => this.update() });
     this.global = new StepSlider({ on, label: "global step", onChange: (step) => this.setGlobal(step) });
     this.global.node.classList.add("tbnb-global-step");
@@ -228,35 +229,11 @@ export class MediaView extends View {
         this.cards.set(card.key, cv);
         this.seen?.observe(cv.node);
       }
-      this.groupOf(card.tag).grid.append(cv.node); // appending in index order keeps the order
+      this.groups.of(card.tag).grid.append(cv.node); // appending in index order keeps the order
     }
-    for (const [tag, group] of this.groups) {
-      if (!this.index.tags.includes(tag)) {
-        group.node.remove();
-        this.groups.delete(tag);
-      }
-    }
-    this.groupsNode.replaceChildren(...this.index.tags.map((t) => this.groupOf(t).node));
+    this.groups.keepOnly(this.index.tags);
+    this.groupsNode.replaceChildren(...this.index.tags.map((t) => this.groups.of(t).node));
     this.update();
-  }
-
-  /** @param {string} tag */
-  groupOf(tag) {
-    let group = this.groups.get(tag);
-    if (!group) {
-      const count = el("span", { class: "tbnb-group-count" });
-      const grid = el("div", { class: "tbnb-cards" });
-      const node = el(
-        "details",
-        { class: "tbnb-group", "data-tag": tag, open: true },
-        el("summary", {}, `${tag} `, count),
-        grid,
-      );
-      this.on(node, "toggle", () => this.frames.request());
-      group = { node, count, grid };
-      this.groups.set(tag, group);
-    }
-    return group;
   }
 
   recolor() {
@@ -274,11 +251,7 @@ export class MediaView extends View {
     this.shown = this.index.cards.filter((c) => selected.has(c.run) && matches(re, c.tag));
     const shown = new Set(this.shown.map((c) => c.key));
     for (const cv of this.cards.values()) cv.node.hidden = !shown.has(cv.card.key);
-    for (const [tag, group] of this.groups) {
-      const n = this.shown.filter((c) => c.tag === tag).length;
-      group.node.hidden = n === 0;
-      setText(group.count, `(${n})`);
-    }
+    this.groups.count(this.shown);
     this.global.setSteps(unionSteps(this.shown));
     this.syncGlobal();
     const noun = this.spec.noun;
@@ -301,15 +274,10 @@ export class MediaView extends View {
   }
 
   showStatus() {
-    const runs = new Set(this.shown.map((c) => c.run)).size;
-    const parts = [`${this.shown.length} cards, ${runs} runs`];
-    const kept = this.model.get("embedded") || {};
-    if (kept.items !== undefined) {
-      const over = kept.left_out ? `, ${kept.left_out} over the ${formatBytes(kept.budget)} budget` : "";
-      parts.push(`kept in the saved state: ${kept.items} ${this.spec.noun} (${formatBytes(kept.bytes)}${over})`);
-    }
-    if (this.fetcher.offline) parts.push("no kernel: only saved steps show");
-    setText(this.status, parts.join(" · "));
+    setText(
+      this.status,
+      statusLine(this.shown, this.model.get("embedded") || {}, this.spec.noun, this.fetcher.offline),
+    );
   }
 
   showProblems() {
@@ -327,15 +295,7 @@ export class MediaView extends View {
 
   /** @param {number | null} step */
   setGlobal(step) {
-    const pins = this.pins();
-    /** @type {Record<string, Pin>} */
-    const next = {};
-    let changed = false;
-    for (const [key, pin] of Object.entries(pins)) {
-      if (pin.step !== null && pin.step !== undefined) changed = true;
-      if (pin.sample) next[key] = { step: null, sample: pin.sample };
-      else changed = true;
-    }
+    const { next, changed } = followGlobal(this.pins());
     this.model.set("step", step);
     if (changed) this.model.set("positions", next);
     this.saveSoon();
@@ -349,12 +309,7 @@ export class MediaView extends View {
    * @param {Pin} change
    */
   pin(cv, change) {
-    const pins = { ...this.pins() };
-    const old = pins[cv.card.key] || {};
-    const pin = { step: old.step ?? null, sample: old.sample || 0, ...change };
-    if (pin.step === null && !pin.sample) delete pins[cv.card.key];
-    else pins[cv.card.key] = pin;
-    this.model.set("positions", pins);
+    this.model.set("positions", pinned(this.pins(), cv.card.key, change));
     this.saveSoon();
     this.frames.request();
   }
@@ -429,49 +384,10 @@ export class MediaView extends View {
   // ------------------------------------------------------------------------- CSV
   /** The items shown (each shown card at its position): [card, position, key]. */
   shownItems() {
-    const pins = this.pins();
-    const step = this.model.get("step");
-    /** @type {[Card, Position, string][]} */
-    const out = [];
-    for (const card of this.shown) {
-      const pos = positionOf(card, step, pins[card.key]);
-      if (pos) out.push([card, pos, itemKey(card.run, card.tag, pos.step, pos.sample)]);
-    }
-    return out;
+    return shownItems(this.shown, this.model.get("step"), this.pins());
   }
 
   async downloadCSV() {
-    const shown = this.shownItems();
-    /** @type {Map<string, any>} */
-    const items = new Map();
-    const missing = [];
-    for (const [, , key] of shown) {
-      const item = this.fetcher.entries.get(key)?.item;
-      if (item) items.set(key, item);
-      else missing.push(key);
-    }
-    for (let i = 0; i < missing.length && !this.fetcher.offline; i += 256) {
-      try {
-        const keys = missing.slice(i, i + 256).map((k) => JSON.parse(k));
-        const reply = await this.request("items", { keys, meta_only: true });
-        for (const item of reply.content.items || []) if (item.error === undefined) items.set(String(item.key), item);
-      } catch {
-        break; // no kernel: the rows keep what is known here
-      }
-    }
-    const header = ["run", "tag", "step", "sample", "wall_time", ...this.spec.csv.map(([name]) => name)];
-    const rows = shown.map(([card, pos, key]) => {
-      const item = items.get(key);
-      return [
-        card.run,
-        card.tag,
-        pos.step,
-        pos.sample,
-        item ? item.wall_time : null,
-        ...this.spec.csv.map(([, get]) => (item ? get(item) : null)),
-      ];
-    });
-    this.csvButton.setAttribute("data-rows", String(rows.length));
-    downloadText(this.root, `tbnb-${this.key}.csv`, toCSV(header, rows));
+    await downloadMediaCSV(this);
   }
 }

@@ -11,11 +11,11 @@ import { el } from "../../core/dom.js";
 import { compileFilter } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
-import { FLAG } from "../../gl/points.js";
 import { colorPoints } from "./coloring.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { csvRows, decorate } from "./overlay.js";
 import { Panel } from "./panel.js";
+import { mergedSelection, pointFlags, selectionMask } from "./point-flags.js";
 import { Scene } from "./scene.js";
 import { renderPicker, renderStatus } from "./status.js";
 import { buildToolbar, fillSelect, readParams } from "./toolbar.js";
@@ -243,14 +243,8 @@ export class ProjectorView extends View {
   onSelection() {
     const raw = decodeTree(this.model.get("_selection") || {});
     const n = this.meta.n;
-    this.selected = new Uint8Array(n);
-    let count = 0;
-    for (const i of /** @type {number[]} */ (raw.indices || [])) {
-      if (i >= 0 && i < n && !this.selected[i]) {
-        this.selected[i] = 1;
-        count++;
-      }
-    }
+    const { mask, count } = selectionMask(/** @type {number[]} */ (raw.indices || []), n);
+    this.selected = mask;
     this.panel.setSelection(count, n);
     this.root.setAttribute("data-selected", String(count));
     this.reflag();
@@ -273,17 +267,8 @@ export class ProjectorView extends View {
 
   /** Flags of every point (selected, matched, neighbour, focus) and the flagged list. */
   reflag() {
-    const n = this.meta.n;
-    const flags = new Uint8Array(n);
-    for (let i = 0; i < this.selected.length && i < n; i++) if (this.selected[i]) flags[i] |= FLAG.selected;
-    for (let i = 0; i < this.matched.length && i < n; i++) if (this.matched[i]) flags[i] |= FLAG.match;
-    if (this.found) for (const i of Array.from(this.found.indices)) if (i < n) flags[i] |= FLAG.neighbor;
     const focus = this.model.get("focus") ?? -1;
-    if (focus >= 0 && focus < n) flags[focus] |= FLAG.focus;
-    let count = 0;
-    for (let i = 0; i < n; i++) if (flags[i]) count++;
-    const flagged = new Uint32Array(count);
-    for (let i = 0, k = 0; i < n; i++) if (flags[i]) flagged[k++] = i;
+    const { flags, flagged } = pointFlags(this.meta.n, this.selected, this.matched, this.found, focus);
     this.scene.renderer.setFlags(flags, flagged);
     this.flagged = flags;
     this.scene.frames.request();
@@ -354,16 +339,7 @@ export class ProjectorView extends View {
 
   /** @param {Int32Array} indices @param {boolean} additive */
   selectPoints(indices, additive) {
-    let chosen = indices;
-    if (additive && this.selected.length) {
-      const merged = new Uint8Array(this.meta.n);
-      merged.set(this.selected.subarray(0, this.meta.n));
-      for (const i of indices) merged[i] = 1;
-      let count = 0;
-      for (let i = 0; i < merged.length; i++) count += merged[i];
-      chosen = new Int32Array(count);
-      for (let i = 0, k = 0; i < merged.length; i++) if (merged[i]) chosen[k++] = i;
-    }
+    const chosen = additive && this.selected.length ? mergedSelection(this.selected, indices, this.meta.n) : indices;
     this.save({ _selection: { indices: encodeArray(chosen) } });
     this.onSelection();
   }

@@ -260,3 +260,9 @@ export function fit(ctx, text, width) {
   }
   return lo ? `${text.slice(0, lo)}…` : "";
 }
+
+/** @param {HTMLElement} node  whether the page's text is light (a dark theme) */
+export function isDark(node) {
+  const m = getComputedStyle(node).color.match(/\d+/g);
+  return !!m && Number(m[0]) + Number(m[1]) + Number(m[2]) > 450;
+}

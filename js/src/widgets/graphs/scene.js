@@ -289,3 +289,10 @@ export function onToggle(s, k, px, py) {
   if (s.kind[k] === KIND.GROUP) return px >= s.x[k] + s.w[k] - 22;
   return false;
 }
+
+/** The boxes drawn: nodes and collapsed groups (what tbnb's GraphWidget.visible lists). @param {Scene} s */
+export function boxCount(s) {
+  let boxes = 0;
+  for (let k = 0; k < s.items.length; k++) if (s.kind[k] !== KIND.OPEN) boxes++;
+  return boxes;
+}

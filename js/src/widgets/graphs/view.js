@@ -3,24 +3,25 @@
 // expanded groups), pan, zoom, minimap, search, colours, details and statistics all run
 // here; the kernel is asked only for a node's full attributes and for another run's graph.
 
-import { runColor } from "../../color/palettes.js";
 import { RunSelector } from "../../controls/run-selector.js";
 import { saveImageButton } from "../../controls/save-image.js";
-import { encodeArray } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
-import { compileFilter } from "../../core/filter.js";
 import { View } from "../../core/view.js";
 import { coloring } from "./colors.js";
 import { detailsOf, neighbours } from "./details.js";
-import { Camera, drawScene } from "./draw.js";
-import { decodeGraph, findNode, label, nodeName } from "./graph-data.js";
+import { Camera, drawScene, isDark } from "./draw.js";
+import { expandedGroups, revealing, toggled } from "./expansion.js";
+import { decodeGraph } from "./graph-data.js";
+import { itemOf, nameOf, screenBoxOf } from "./items.js";
 import { LayoutClient } from "./layout-client.js";
 import { Minimap } from "./minimap.js";
 import { bindPointer } from "./pointer.js";
-import { buildScene, KIND, layoutJobs, Measurer } from "./scene.js";
+import { savedView } from "./saved-view.js";
+import { boxCount, buildScene, layoutJobs, Measurer } from "./scene.js";
+import { resultButtons, searchGraph } from "./search.js";
 import { StatsPanel } from "./stats-panel.js";
-import { buildToolbar, fillSelect } from "./toolbar.js";
-import { groupsToReveal, visibleGraph } from "./visible.js";
+import { bindToolbar, buildToolbar, colorLegend, layoutStatus, syncToolbar } from "./toolbar.js";
+import { visibleGraph } from "./visible.js";
 
 /** @typedef {import("./model").GraphTraits} GraphTraits */
 
@@ -88,23 +89,8 @@ export class GraphView extends View {
       ),
       this.stats.node,
     );
-    on(bar.run, "change", () => {
-      const first = (this.model.get("graphs") || []).find((g) => g.run === bar.run.value);
-      this.show(bar.run.value, first ? first.tag : "");
-    });
-    on(bar.tag, "change", () => this.show(this.model.get("run"), bar.tag.value));
-    on(bar.color, "change", () => this.save({ color_by: bar.color.value }));
-    on(bar.stats, "change", () => this.save({ stats_tag: bar.stats.value }));
-    on(bar.constants, "change", () => this.save({ show_constants: bar.constants.checked }));
-    on(bar.search, "input", () => {
-      const { error } = compileFilter(bar.search.value);
-      bar.search.classList.toggle("tbnb-invalid", error !== null);
-      if (error === null) this.save({ search: bar.search.value });
-      this.updateSearch();
-    });
-    on(bar.fit, "click", () => this.fit());
-    on(bar.collapse, "click", () => this.save({ expanded: [] }));
-    this.bindPointer();
+    bindToolbar(this);
+    bindPointer(this);
     /** @type {any} */ (this.root).__tbnbGraph = { box: (/** @type {string} */ name) => this.screenBox(name) };
     this.listen("change:_graph", () => this.rebuild());
     this.listen("change:expanded change:show_constants", () => this.relayout());
@@ -141,34 +127,7 @@ export class GraphView extends View {
   }
 
   syncControls() {
-    const m = this.model;
-    const graphs = m.get("graphs") || [];
-    const runs = [...new Set(graphs.map((g) => g.run))];
-    const colors = m.get("run_colors") || {};
-    fillSelect(
-      this.bar.run,
-      runs.map((r) => [r, r]),
-      m.get("run") || "",
-    );
-    this.bar.swatch.style.background = runColor(colors, m.get("run"), runs.indexOf(m.get("run")));
-    fillSelect(
-      this.bar.tag,
-      graphs.filter((g) => g.run === m.get("run")).map((g) => [g.tag, g.label]),
-      m.get("tag") || "",
-    );
-    const profiles = m.get("profiles") || [];
-    fillSelect(
-      this.bar.stats,
-      [
-        ["", profiles.length ? "none" : "no run metadata"],
-        ...profiles.map((p) => /** @type {[string, string]} */ ([p, p])),
-      ],
-      m.get("stats_tag") || "",
-    );
-    this.bar.color.value = m.get("color_by") || "op";
-    this.bar.constants.checked = !!m.get("show_constants");
-    if (this.bar.search.value !== (m.get("search") || "")) this.bar.search.value = m.get("search") || "";
-    this.runs.setRuns(runs);
+    this.runs.setRuns(syncToolbar(this.bar, this.model));
   }
 
   /**
@@ -191,20 +150,11 @@ export class GraphView extends View {
     this.root.setAttribute("data-message", message);
   }
 
-  /** The expanded groups the model names (unknown keys ignored). */
-  expandedSet() {
-    /** @type {Set<number>} */
-    const out = new Set();
-    for (const key of this.model.get("expanded") || []) {
-      const k = this.data.groupByKey.get(key);
-      if (k !== undefined && k > 0) out.add(k);
-    }
-    return out;
-  }
-
   async relayout() {
     const d = this.data;
-    const vis = visibleGraph(d, this.expandedSet(), { showConstants: !!this.model.get("show_constants") });
+    const vis = visibleGraph(d, expandedGroups(d, this.model.get("expanded") || []), {
+      showConstants: !!this.model.get("show_constants"),
+    });
     const jobs = layoutJobs(d, vis, this.measure);
     this.root.setAttribute("data-state", "layout");
     const started = performance.now();
@@ -228,20 +178,14 @@ export class GraphView extends View {
     this.minimap.setScene(this.scene, (k) => this.fillAt(k), window.devicePixelRatio || 1);
     this.frames.request();
     const total = performance.now() - started;
-    let boxes = 0; // nodes and collapsed groups: what tbnb's GraphWidget.visible lists
-    for (let k = 0; k < this.scene.items.length; k++) if (this.scene.kind[k] !== KIND.OPEN) boxes++;
+    const boxes = boxCount(this.scene);
     this.root.setAttribute("data-items", String(boxes));
     this.root.setAttribute("data-layout-ms", layout.ms.toFixed(1));
     this.root.setAttribute("data-layout-mode", layout.mode);
     this.root.setAttribute("data-state", "ready");
     // the first graph drawn, in ms since the page started (benchmarks read it)
     if (!this.root.hasAttribute("data-ready-at")) this.root.setAttribute("data-ready-at", performance.now().toFixed(1));
-    setText(
-      this.bar.status,
-      d.n
-        ? `${d.n} nodes · ${boxes} shown · layout ${layout.ms.toFixed(0)} ms (${layout.mode === "worker" ? "worker" : "page"}), ${total.toFixed(0)} ms in all`
-        : "",
-    );
+    setText(this.bar.status, layoutStatus(d.n, boxes, layout, total));
     this.saveView();
     this.showDetails();
   }
@@ -287,17 +231,7 @@ export class GraphView extends View {
   recolor(draw = true) {
     const colors = coloring(this.data, this.model.get("color_by") || "op", this.model.get("palette") || "default");
     this.colors = colors;
-    this.legend.replaceChildren(
-      el("span", { class: "tbnb-graph-sub", text: `colour: ${colors.title}` }),
-      ...colors.legend.map((entry) =>
-        el(
-          "span",
-          { class: "tbnb-legend-entry" },
-          el("span", { class: "tbnb-swatch", style: { background: entry.color } }),
-          entry.label,
-        ),
-      ),
-    );
+    this.legend.replaceChildren(...colorLegend(colors));
     if (draw && this.scene) {
       this.minimap.setScene(this.scene, (k) => this.fillAt(k), window.devicePixelRatio || 1);
       this.frames.request();
@@ -360,44 +294,18 @@ export class GraphView extends View {
 
   /** The selected item (node i, group n + k) or -1. */
   selectedItem() {
-    return this.itemOf(this.model.get("selected") || "");
+    return itemOf(this.data, this.model.get("selected") || "");
   }
 
-  /**
-   * The item a name stands for: a group's key followed by "/" (TF names an op and the scope
-   * of its inputs alike: `dense/MatMul` and `dense/MatMul/ReadVariableOp`), a node's full
-   * name, or a group's bare key when no node has that name.
-   * @param {string} name
-   */
-  itemOf(name) {
-    const d = this.data;
-    if (!name) return -1;
-    const k = d.groupByKey.get(name.endsWith("/") ? name.slice(0, -1) : name);
-    if (name.endsWith("/")) return k !== undefined && k > 0 ? d.n + k : -1;
-    const node = findNode(d, name);
-    if (node >= 0) return node;
-    return k !== undefined && k > 0 ? d.n + k : -1;
-  }
-
-  /** The name of an item as `selected` holds it (a group: its key and "/"). @param {number} item */
+  /** The name of an item as `selected` holds it. @param {number} item */
   nameOf(item) {
-    const d = this.data;
-    return item < d.n ? nodeName(d, item) : `${label(d, d.groupKey[item - d.n])}/`;
+    return nameOf(this.data, item);
   }
 
   /** @param {number} item  select it, expanding what hides it, and bring it into view */
   reveal(item) {
-    const d = this.data;
-    const expanded = new Set(this.model.get("expanded") || []);
-    let changed = false;
-    for (const g of groupsToReveal(d, item)) {
-      const key = label(d, d.groupKey[g]);
-      if (!expanded.has(key)) {
-        expanded.add(key);
-        changed = true;
-      }
-    }
-    this.save({ selected: this.nameOf(item), ...(changed ? { expanded: [...expanded] } : {}) });
+    const { expanded, changed } = revealing(this.data, item, this.model.get("expanded") || []);
+    this.save({ selected: this.nameOf(item), ...(changed ? { expanded } : {}) });
     if (changed) this.pendingCentre = item;
     else this.centreOn(item);
   }
@@ -414,8 +322,6 @@ export class GraphView extends View {
   /** @param {number} k  expand or collapse group k, keeping it where it is on screen */
   toggle(k) {
     const d = this.data;
-    const key = label(d, d.groupKey[k]);
-    const expanded = new Set(this.model.get("expanded") || []);
     const s = this.scene;
     const at = s?.index.get(d.n + k);
     if (s && at !== undefined) {
@@ -425,14 +331,9 @@ export class GraphView extends View {
         sy: s.y[at] * this.camera.k + this.camera.ty,
       };
     }
-    if (expanded.has(key)) expanded.delete(key);
-    else expanded.add(key);
+    const expanded = toggled(d, k, this.model.get("expanded") || []);
     this.root.setAttribute("data-state", "layout");
-    this.save({ expanded: [...expanded] });
-  }
-
-  bindPointer() {
-    bindPointer(this);
+    this.save({ expanded });
   }
 
   /**
@@ -441,13 +342,7 @@ export class GraphView extends View {
    * @param {string} name
    */
   screenBox(name) {
-    const s = this.scene;
-    const item = this.itemOf(name);
-    const at = s && item >= 0 ? s.index.get(item) : undefined;
-    if (!s || at === undefined) return null;
-    const r = this.canvas.getBoundingClientRect();
-    const c = this.camera;
-    return { x: r.left + s.x[at] * c.k + c.tx, y: r.top + s.y[at] * c.k + c.ty, w: s.w[at] * c.k, h: s.h[at] * c.k };
+    return screenBoxOf(this.scene, this.camera, this.canvas.getBoundingClientRect(), itemOf(this.data, name));
   }
 
   /** @param {number} gx @param {number} gy  centre the view on a graph point */
@@ -480,31 +375,12 @@ export class GraphView extends View {
   /** @param {boolean} [draw] */
   updateSearch(draw = true) {
     const d = this.data;
-    const { re } = compileFilter(this.model.get("search") || "");
-    this.matches = new Set();
-    this.matchNodes = [];
-    if (re) {
-      for (let i = 0; i < d.n; i++) {
-        if (re.test(nodeName(d, i)) || re.test(label(d, d.nodeOp[i]))) this.matchNodes.push(i);
-      }
-      const rep = this.vis?.rep;
-      for (const i of this.matchNodes) if (rep && rep[i] >= 0) this.matches.add(rep[i]);
-    }
-    setText(this.bar.count, re ? `${this.matchNodes.length} found` : "");
-    this.root.setAttribute("data-matches", String(this.matchNodes.length));
-    this.results.replaceChildren(
-      ...this.matchNodes.slice(0, 30).map((i) => {
-        const b = el("button", {
-          class: "tbnb-graph-result",
-          type: "button",
-          "data-node": String(i),
-          title: nodeName(d, i),
-        });
-        b.append(nodeName(d, i), el("span", { class: "tbnb-graph-op", text: ` ${label(d, d.nodeOp[i])}` }));
-        b.addEventListener("click", () => this.reveal(i));
-        return b;
-      }),
-    );
+    const { re, nodes, matches } = searchGraph(d, this.model.get("search") || "", this.vis?.rep);
+    this.matches = matches;
+    this.matchNodes = nodes;
+    setText(this.bar.count, re ? `${nodes.length} found` : "");
+    this.root.setAttribute("data-matches", String(nodes.length));
+    this.results.replaceChildren(...resultButtons(d, nodes, (i) => this.reveal(i)));
     if (draw) this.frames.request();
   }
 
@@ -514,31 +390,8 @@ export class GraphView extends View {
 
   /** Write what is drawn to `_view` (Python's to_plotly() draws the same). */
   saveView() {
-    const s = this.scene;
-    if (!s) return;
-    const ids = Int32Array.from(s.items);
-    const cx = new Float32Array(s.items.length);
-    const cy = new Float32Array(s.items.length);
-    for (let k = 0; k < s.items.length; k++) {
-      cx[k] = s.x[k] + s.w[k] / 2;
-      cy[k] = s.y[k] + s.h[k] / 2;
-    }
-    const kinds = Uint8Array.from(s.kind, (v) => (v === KIND.OPEN ? 2 : v));
-    this.save({
-      _view: {
-        graph: `${this.model.get("run")}\u0000${this.model.get("tag")}`,
-        expanded: [...(this.model.get("expanded") || [])].sort(),
-        ids: encodeArray(ids),
-        x: encodeArray(cx),
-        y: encodeArray(cy),
-        kind: encodeArray(kinds),
-      },
-    });
+    if (!this.scene) return;
+    const m = this.model;
+    this.save({ _view: savedView(this.scene, m.get("run"), m.get("tag"), m.get("expanded") || []) });
   }
-}
-
-/** @param {HTMLElement} node  whether the page's text is light (a dark theme) */
-function isDark(node) {
-  const m = getComputedStyle(node).color.match(/\d+/g);
-  return !!m && Number(m[0]) + Number(m[1]) + Number(m[2]) > 450;
 }

@@ -253,3 +253,18 @@ export class Card {
 function setAttr(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
+
+/**
+ * The `hidden_in_chart` trait with `run` shown again in the chart of `tag` if it was
+ * hidden there, hidden if it was shown (a chart with no hidden run drops its entry).
+ * @param {Record<string, string[]>} hiddenInChart @param {string} tag @param {string} run
+ */
+export function runToggled(hiddenInChart, tag, run) {
+  const all = { ...hiddenInChart };
+  const hidden = new Set(all[tag] || []);
+  if (hidden.has(run)) hidden.delete(run);
+  else hidden.add(run);
+  if (hidden.size) all[tag] = [...hidden];
+  else delete all[tag];
+  return all;
+}

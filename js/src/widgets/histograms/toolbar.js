@@ -148,3 +148,36 @@ export function syncToolbar(bar, model, mode, steps, [lo, hi], held) {
   );
   return { steps, lo, hi };
 }
+
+/**
+ * Listen to the toolbar's mode, bins, time axis, steps, log colour and "all steps"
+ * controls (listeners live and die with the view).
+ * @param {import("./view").HistogramsView} view
+ */
+export function bindToolbar(view) {
+  const on = view.on.bind(view);
+  const { bar } = view;
+  on(bar.mode, "change", () => view.save({ mode: /** @type {any} */ (bar.mode.value) }));
+  const bins = () => {
+    const value = Math.round(Number(bar.bins.value));
+    if (Number.isFinite(value) && value >= 1 && value <= 512 && value !== view.model.get("bins")) {
+      view.save({ bins: value });
+      view.redrawAll();
+    }
+  };
+  on(bar.bins, "input", bins);
+  on(bar.bins, "change", () => {
+    bins();
+    bar.bins.value = String(view.model.get("bins"));
+  });
+  on(bar.axis, "change", () => view.save({ time_axis: /** @type {any} */ (bar.axis.value) }));
+  const steps = () => {
+    const value = Math.round(Number(bar.steps.value));
+    if (Number.isFinite(value) && value >= 2 && value <= 1000) view.save({ max_steps: value });
+    else bar.steps.value = String(view.model.get("max_steps"));
+  };
+  on(bar.steps, "change", steps);
+  on(bar.steps, "keydown", (/** @type {KeyboardEvent} */ e) => e.key === "Enter" && steps());
+  on(bar.logColor, "change", () => view.save({ log_color: bar.logColor.checked }));
+  on(bar.allSteps, "click", () => view.save({ step_window: [] }));
+}

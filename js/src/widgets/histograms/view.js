@@ -11,13 +11,13 @@ import { el, setText } from "../../core/dom.js";
 import { compileFilter, matches } from "../../core/filter.js";
 import { View } from "../../core/view.js";
 import { drawBands, drawRuns } from "./bands.js";
-import { Card } from "./card.js";
+import { Card, runToggled } from "./card.js";
 import { BAND_HEADER, BIN_HEADER, bandRows, binRows } from "./csv.js";
 import { drawHeatmap } from "./heatmap.js";
 import { Requests } from "./requests.js";
 import { drawOffset, drawOverlay } from "./ridges.js";
 import { atStepFrom, ChartStore } from "./store.js";
-import { buildToolbar, syncToolbar } from "./toolbar.js";
+import { bindToolbar, buildToolbar, syncToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").HistogramsTraits} HistogramsTraits */
 /** @typedef {import("./model").ChartData} ChartData */
@@ -96,35 +96,12 @@ export class HistogramsView extends View {
 
   build() {
     const { bar } = this;
-    const on = this.on.bind(this);
     this.root.append(
       bar.node,
       this.message,
       el("div", { class: "tbnb-main" }, el("div", { class: "tbnb-side" }, this.runs.node), this.groups),
     );
-    on(bar.mode, "change", () => this.save({ mode: /** @type {any} */ (bar.mode.value) }));
-    const bins = () => {
-      const value = Math.round(Number(bar.bins.value));
-      if (Number.isFinite(value) && value >= 1 && value <= 512 && value !== this.model.get("bins")) {
-        this.save({ bins: value });
-        this.redrawAll();
-      }
-    };
-    on(bar.bins, "input", bins);
-    on(bar.bins, "change", () => {
-      bins();
-      bar.bins.value = String(this.model.get("bins"));
-    });
-    on(bar.axis, "change", () => this.save({ time_axis: /** @type {any} */ (bar.axis.value) }));
-    const steps = () => {
-      const value = Math.round(Number(bar.steps.value));
-      if (Number.isFinite(value) && value >= 2 && value <= 1000) this.save({ max_steps: value });
-      else bar.steps.value = String(this.model.get("max_steps"));
-    };
-    on(bar.steps, "change", steps);
-    on(bar.steps, "keydown", (/** @type {KeyboardEvent} */ e) => e.key === "Enter" && steps());
-    on(bar.logColor, "change", () => this.save({ log_color: bar.logColor.checked }));
-    on(bar.allSteps, "click", () => this.save({ step_window: [] }));
+    bindToolbar(this);
     this.listen("change:_data", () => this.rebuild());
     this.listen("change:_preview", () => {
       this.store.setPreview(this.model.get("_preview"));
@@ -198,13 +175,7 @@ export class HistogramsView extends View {
       on: this.on.bind(this),
       tooltip: this.tooltip,
       onToggleRun: (/** @type {Card} */ card, /** @type {string} */ run) => {
-        const all = { ...(this.model.get("hidden_in_chart") || {}) };
-        const hidden = new Set(all[card.spec.tag] || []);
-        if (hidden.has(run)) hidden.delete(run);
-        else hidden.add(run);
-        if (hidden.size) all[card.spec.tag] = [...hidden];
-        else delete all[card.spec.tag];
-        this.save({ hidden_in_chart: all });
+        this.save({ hidden_in_chart: runToggled(this.model.get("hidden_in_chart") || {}, card.spec.tag, run) });
         this.update();
       },
     };
