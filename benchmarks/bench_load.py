@@ -116,8 +116,8 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         points = 0
         for path in _event_files(logdir):
             buf = np.frombuffer(read_from(path, 0), np.uint8)
-            scan = scan_records(buf, compiled=True)
-            out = decode_scalars(buf, scan.starts, scan.lengths, compiled=True)
+            scan = scan_records(buf, kernels="numba")
+            out = decode_scalars(buf, scan.starts, scan.lengths, kernels="numba")
             points += len(out.value)
     elif case == "tbparse":
         from tbparse import SummaryReader

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tbnb.decode.layouts import DTYPE_DOUBLE, DTYPE_FLOAT, DTYPE_SIMPLE, match_layouts
-from tbnb.io.records import as_uint8
+from tbnb.io.records import KERNELS, as_uint8
 
 __all__ = ["DTYPE_DOUBLE", "DTYPE_FLOAT", "DTYPE_SIMPLE", "FastScalars", "decode_scalars"]
 
@@ -99,7 +99,7 @@ class FastScalars:
 
 
 def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, *,
-                   compiled: bool = False) -> FastScalars:
+                   kernels: str = "numpy") -> FastScalars:
     """Decode the scalar values of the records ``buf[starts[i]:starts[i] + lengths[i]]``.
 
     Parameters
@@ -108,10 +108,11 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
         The file buffer (``uint8`` array, or anything bytes-like).
     starts, lengths
         Payload positions, e.g. from :func:`tbnb.io.records.scan_records`.
-    compiled
-        Use the compiled decoder (numba; compiled first if not in the cache). It also
-        handles records of several values and other field orders, which the numpy one
-        leaves to protobuf.
+    kernels
+        ``"numpy"`` (default), ``"native"`` (the C decoder of :mod:`tbnb.native`; raises
+        if it is not available) or ``"numba"`` (compiled first if not in the cache).
+        The native and numba decoders give identical columns; they also handle records
+        of several values and other field orders, which the numpy one leaves to protobuf.
 
     Returns
     -------
@@ -129,8 +130,13 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
     arr = as_uint8(buf)
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
-    if compiled:
-        from tbnb.decode.compiled.scalars import decode_kernel
+    if kernels not in KERNELS:
+        raise ValueError(f"kernels must be one of {KERNELS}, got {kernels!r}")
+    if kernels != "numpy":
+        if kernels == "native":
+            from tbnb.native.kernels import decode_kernel
+        else:
+            from tbnb.decode.compiled.scalars import decode_kernel
 
         columns = decode_kernel(arr, starts, lengths)
     else:

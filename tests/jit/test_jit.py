@@ -185,22 +185,22 @@ from tbnb.decode.scalars import decode_scalars
 from tbnb.io.records import scan_records
 
 def test_inner():
-    assert scan_records(b"", compiled=True).end == 0
+    assert scan_records(b"", kernels="numba").end == 0
     empty = np.zeros(0, np.int64)
-    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
+    assert decode_scalars(b"", empty, empty, kernels="numba").tags == []
 """
 
 
 def test_{order}(pytester):
     if "{order}" == "outside_first":
-        assert scan_records(b"", compiled=True).end == 0
+        assert scan_records(b"", kernels="numba").end == 0
     pytester.makepyfile(test_inner=INNER)
     pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
     from tbnb.decode.scalars import decode_scalars  # numba's registries were loaded inside
 
     empty = np.zeros(0, np.int64)
-    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
-    assert scan_records(b"", compiled=True).end == 0
+    assert decode_scalars(b"", empty, empty, kernels="numba").tags == []
+    assert scan_records(b"", kernels="numba").end == 0
 '''
 
 
