@@ -3,7 +3,9 @@
 The library is used only when its embedded source hash equals the hash of the C
 sources shipped beside it; a library built from other sources (an editable install
 whose sources changed since) is refused with one warning, and the loader keeps to
-its numba/numpy kernels. ``ctypes.CDLL`` releases the GIL around every call, so the
+its numba/numpy kernels. ``TBNB_NATIVE=0`` disables the library (to compare with the
+other kernels); ``TBNB_NATIVE_LIBRARY`` names another build of the same sources (e.g.
+one with sanitizers). ``ctypes.CDLL`` releases the GIL around every call, so the
 loader's threads run the kernels in parallel.
 
 Examples
@@ -21,6 +23,7 @@ import os
 import threading
 import warnings
 from ctypes import POINTER, c_char_p, c_int, c_int64, c_uint32, c_void_p
+from pathlib import Path
 
 from tbnb.native.build import library_path, source_hash
 from tbnb.warnings import TbnbWarning
@@ -81,7 +84,7 @@ def built_hash() -> str | None:
 def _load() -> tuple[ctypes.CDLL | None, str | None]:
     if os.environ.get("TBNB_NATIVE", "").strip().lower() in {"0", "false", "no", "off"}:
         return None, "disabled by TBNB_NATIVE=0"
-    path = library_path()
+    path = Path(os.environ.get("TBNB_NATIVE_LIBRARY") or library_path())
     if not path.exists():
         return None, (f"{path.name} is not built (no C compiler at install time?); "
                       "build it with `python -m tbnb.native`")
