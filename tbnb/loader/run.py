@@ -44,7 +44,6 @@ from tbnb.decode.scalars import decode_scalars
 from tbnb.io.files import read_window, read_window_into
 from tbnb.io.records import scan_records
 from tbnb.io.remote import is_storage_error
-from tbnb.jit import load as load_kernels
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
@@ -97,6 +96,8 @@ def _decoder(requested: str) -> str:
     if requested == "native":
         return "native" if native_available() else "numpy"
     if requested == "compiled":
+        from tbnb.jit import load as load_kernels
+
         return "compiled" if load_kernels("loader") else "numpy"
     return "numpy" if requested == "auto" else requested
 

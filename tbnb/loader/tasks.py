@@ -27,8 +27,6 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 
 from tbnb.io.remote import is_storage_error
-from tbnb.jit import available, compile_in_background, ready
-from tbnb.jit import load as load_kernels
 from tbnb.loader.progress import progress_bar
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
@@ -43,6 +41,34 @@ COMPILED_MIN_BYTES = 64 << 20
 PARALLEL_MIN_BYTES = 4 << 20
 """From this many unread bytes on, runs load on a thread pool (smaller loads take less
 time than starting threads, and less memory without them)."""
+
+
+def available() -> bool:
+    """:func:`tbnb.jit.available`, imported only when asked (a native load never is)."""
+    from tbnb.jit import available as jit_available
+
+    return jit_available()
+
+
+def ready(group: str) -> bool:
+    """:func:`tbnb.jit.ready` (imported when asked)."""
+    from tbnb.jit import ready as jit_ready
+
+    return jit_ready(group)
+
+
+def compile_in_background(group: str) -> bool:
+    """:func:`tbnb.jit.compile_in_background` (imported when asked)."""
+    from tbnb.jit import compile_in_background as jit_compile_in_background
+
+    return jit_compile_in_background(group)
+
+
+def load_kernels(group: str) -> bool:
+    """:func:`tbnb.jit.load` (imported when asked)."""
+    from tbnb.jit import load as jit_load
+
+    return jit_load(group)
 
 
 def unread_bytes(task: RunTask) -> int:
