@@ -5,12 +5,15 @@ file buffer and returns column arrays. It handles only records whose meaning it 
 reproduce exactly; everything else is flagged ``fallback`` for the protobuf path, so
 both paths together give the same result as protobuf alone.
 
-Two decoders: numpy (the default, :mod:`tbnb.decode.layouts`: the writers' exact
-one-scalar layouts, every record of a window at once) and the compiled one
-(``compiled=True``, :mod:`tbnb.decode.compiled`, numba, used for large loads once
-:mod:`tbnb.jit` has it in the cache), which also parses the general shapes below.
+Three decoders (``kernels=``): ``numpy`` (the default, :mod:`tbnb.decode.layouts`: the
+writers' exact one-scalar layouts, every record of a window at once), ``native`` (C,
+:mod:`tbnb.native`, compiled when the package is built: what every load uses when the
+library is there) and ``numba`` (:mod:`tbnb.decode.compiled`, used for large loads once
+:mod:`tbnb.jit` has it in the cache, when the native library is absent). The native and
+numba decoders give identical columns, bit for bit, and also parse the general shapes
+below.
 
-Shapes the compiled decoder handles
+Shapes the native and numba decoders handle
 -----------------------------------
 - ``Event`` with only ``wall_time`` (1), ``step`` (2) and ``summary`` (5);
 - ``Summary`` with only repeated ``value`` (1);

@@ -5,11 +5,13 @@ crc32c(data)``. :func:`scan_records` walks a whole buffer in one compiled loop a
 returns where every good payload starts, how long it is, where the scan stopped and
 what was wrong on the way. It knows nothing about protobuf.
 
-Two implementations give identical scans: numpy (the default: a Python walk from
-header to header, then every CRC of the window checked at once by
+Three implementations give identical scans (``kernels=``): ``numpy`` (the default: a
+Python walk from header to header, then every CRC of the window checked at once by
 :func:`tbnb.io.crc32c.crc32c_ranges`; exact record-by-record rules only where a check
-fails) and a compiled numba kernel (``compiled=True``, :mod:`tbnb.io.compiled.records`,
-for large loads once :mod:`tbnb.jit` has it in the cache).
+fails), ``native`` (C with the CPU's CRC32C instructions, :mod:`tbnb.native`, compiled
+when the package is built: every load's when present) and ``numba``
+(:mod:`tbnb.io.compiled.records`, for large loads once :mod:`tbnb.jit` has it in the
+cache, when the native library is absent).
 
 Semantics
 ---------
