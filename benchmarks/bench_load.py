@@ -54,8 +54,8 @@ from _proc import logdir_bytes, run_child, tensorboard_server, wait_for_backgrou
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CASES = ("tbnb", "tbnb-numba", "tbnb-first", "tbnb-serial", "tbnb-serial-numba", "kernels",
-         "kernels-numba", "tensorboard", "tbparse", "protobuf")
+CASES = ("tbnb", "tbnb-numba", "tbnb-first", "tbnb-first-numba", "tbnb-serial",
+         "tbnb-serial-numba", "kernels", "kernels-numba", "tensorboard", "tbparse", "protobuf")
 """A ``-numba`` case runs without the native kernels (``TBNB_NATIVE=0``): numba's."""
 SUBSET_CASES = ("tbparse", "protobuf")
 
@@ -192,9 +192,9 @@ def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[
         return {**tensorboard_server(logdir), "points": None, "df_bytes": None}
     if case.endswith("-numba"):
         env = dict(env or os.environ, TBNB_NATIVE="0")
-    if case == "tbnb-first":
+    if case.removesuffix("-numba") == "tbnb-first":
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
-            env = dict(os.environ, TBNB_CACHE_DIR=cache)
+            env = dict(env or os.environ, TBNB_CACHE_DIR=cache)
             result = run_child(argv, env=env)
             wait_for_background(cache)
         return result
