@@ -76,9 +76,12 @@ def built_hash() -> str | None:
     if not path.exists():
         return None
     try:
-        return str(ctypes.CDLL(str(path)).tbnb_source_hash().decode())
+        function = ctypes.CDLL(str(path)).tbnb_source_hash
     except (OSError, AttributeError):
         return None
+    function.restype = c_char_p
+    function.argtypes = []
+    return str(function().decode())
 
 
 def _load() -> tuple[ctypes.CDLL | None, str | None]:

@@ -131,6 +131,12 @@ def test_switched_off_and_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert "is not built" in str(loading.problem())
 
 
+def test_the_built_hash_is_read_from_the_library() -> None:
+    if not loading.available():
+        pytest.skip(f"native kernels not available: {loading.problem()}")
+    assert loading.built_hash() == build.source_hash()
+
+
 def test_python_m_tbnb_native_builds_when_stale(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     built: list[bool] = []
