@@ -4,7 +4,8 @@ Every output array (dtype, shape, bytes), problem list and interned tag order of
 scan, the scalar decoder and the grouping kernels is compared on random bytes, on
 event streams built field by field (NaN, infinities, -0.0, huge varints, invalid
 UTF-8, metadata), and on the same corrupted by truncation, flipped bytes, bad CRCs
-and huge lengths. The decoder tests against protobuf (tests/decode) and the loader
+and huge lengths, and on every event file of the real writers (torch, tensorboardX,
+TF2, Keras, Lightning). The decoder tests against protobuf (tests/decode) and the loader
 tests against TensorBoard's reader (tests/loader) run the native kernels too.
 """
 
@@ -289,3 +290,36 @@ def test_wrong_arrays_are_refused_not_written_through() -> None:
         kernels.scan_kernel(np.zeros(3, np.int16), True)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one length"):
         kernels.decode_kernel(np.zeros(3, np.uint8), np.zeros(2, np.int64), np.zeros(1, np.int64))
+
+
+# --- real writers ---------------------------------------------------------------------
+
+
+def _real_logdir(name: str) -> str:
+    from tests import writers
+
+    if name == "lightning":
+        from tests.writers_lightning import cached_lightning
+
+        return cached_lightning().logdir
+    return writers.cached(name).logdir
+
+
+@pytest.mark.parametrize("name", ["torch", "tensorboardX", "tf2", "keras", "lightning"])
+def test_real_writer_files_scan_and_decode_identically(name: str) -> None:
+    """Every event file of the real writers (torch, tensorboardX, TF2's wire format, Keras,
+    a Lightning run): native and numba give the same scans and decoder columns, and the
+    native decoder handles their scalar records (none falls back to protobuf that numba
+    handles)."""
+    from tests import writers
+
+    files = writers.event_files(_real_logdir(name))
+    assert files
+    handled = 0
+    for path in files:
+        buf = np.fromfile(path, np.uint8)
+        same_scans(buf.tobytes())
+        starts, lengths = kernels.scan_kernel(buf, True)[:2]
+        same_decodes(buf, starts, lengths)
+        handled += int((~kernels.decode_kernel(buf, starts, lengths)[0]).sum())
+    assert handled > 0
