@@ -8,6 +8,8 @@ outside (``os.wait4``: CPU, peak RSS; wall clock). Cases, per logdir:
 - ``tbnb second``: a second process started as soon as the first one exits, on the
   same caches (whatever the first left compiling in the background is still at it).
 - ``tbnb``: later processes, once any background compile has finished.
+- ``tbnb first (no native)``, ``tbnb (no native)``: the same without the native kernels
+  (``TBNB_NATIVE=0``: a build without a C compiler), on numpy and numba.
 - ``tbparse``: ``tbparse.SummaryReader(logdir).scalars`` (tbparse 0.0.9).
 - ``tensorboard``: TensorBoard's Rust data server (``--load_fast``), every point kept,
   every record checksummed, until it logs the end of its first load cycle.
@@ -88,7 +90,8 @@ def measure(case: str, logdir: Path, env: dict[str, str], tbnb_root: str) -> dic
 
 def bench_logdir(logdir: Path, repeat: int, tbnb_root: str) -> list[dict[str, Any]]:
     runs: dict[str, list[dict[str, Any]]] = {c: [] for c in (
-        "tbnb first", "tbnb second", "tbnb", "tbparse", "tensorboard")}
+        "tbnb first", "tbnb second", "tbnb", "tbnb first (no native)", "tbnb (no native)",
+        "tbparse", "tensorboard")}
     warm = tempfile.mkdtemp(prefix="tbnb-bench-warm-")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
@@ -101,6 +104,13 @@ def bench_logdir(logdir: Path, repeat: int, tbnb_root: str) -> list[dict[str, An
         wait_for_background(warm)
         runs["tbnb"].append(run)
     runs["tbnb"] = runs["tbnb"][1:]
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
+            env = dict(_env(cache, tbnb_root), TBNB_NATIVE="0")
+            runs["tbnb first (no native)"].append(measure("tbnb", logdir, env, tbnb_root))
+            wait_for_background(cache)
+        runs["tbnb (no native)"].append(measure("tbnb", logdir, dict(
+            _env(warm, tbnb_root), TBNB_NATIVE="0"), tbnb_root))
     for _ in range(repeat):
         runs["tbparse"].append(measure("tbparse", logdir, _env(None, tbnb_root), tbnb_root))
         runs["tensorboard"].append(tensorboard_server(logdir))

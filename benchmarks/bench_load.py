@@ -7,17 +7,19 @@ measuring (``python -m tbnb.jit``); the compile's own time is reported under the
 
 Cases
 -----
-- ``tbnb``: ``tbnb.load(logdir).scalars`` (the public API), whole logdir, compiled
-  kernels from the cache.
-- ``tbnb-first``: the same on a fresh install (an empty cache): numpy decodes while
-  the kernels compile in a detached background process (waited for afterwards, so it
+- ``tbnb``: ``tbnb.load(logdir).scalars`` (the public API), whole logdir, the native
+  kernels (:mod:`tbnb.native`); ``tbnb-numba``: the same without them
+  (``TBNB_NATIVE=0``), numba's compiled kernels from the cache.
+- ``tbnb-first``: the same on a fresh install (an empty numba cache): the native
+  kernels, nothing compiles (``tbnb-first-numba``, without them: numpy decodes while
+  numba's kernels compile in a detached background process, waited for afterwards so it
   does not disturb the next measurement).
 - ``tbnb-serial``: the same with one worker, measuring the CPU spent in run tasks and
   in the parallel copies into the frame; the rest is the serial part (imports,
   planning, loading the kernels, building the frame). From it, the wall time on N
-  cores is extrapolated as ``serial + parallel / N``.
+  cores is extrapolated as ``serial + parallel / N``. ``tbnb-serial-numba``: numba's.
 - ``kernels``: read each file + ``scan_records`` (CRCs verified) + ``decode_scalars``,
-  whole logdir: the compiled fast path alone.
+  whole logdir: the native fast path alone (``kernels-numba``: numba's).
 - ``tensorboard``: TensorBoard's Rust data server (what ``tensorboard --load_fast``
   runs), whole logdir, every point kept, every record checksummed, until it logs the
   end of its first load cycle.
@@ -52,7 +54,9 @@ from _proc import logdir_bytes, run_child, tensorboard_server, wait_for_backgrou
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CASES = ("tbnb", "tbnb-first", "tbnb-serial", "kernels", "tensorboard", "tbparse", "protobuf")
+CASES = ("tbnb", "tbnb-numba", "tbnb-first", "tbnb-first-numba", "tbnb-serial",
+         "tbnb-serial-numba", "kernels", "kernels-numba", "tensorboard", "tbparse", "protobuf")
+"""A ``-numba`` case runs without the native kernels (``TBNB_NATIVE=0``): numba's."""
 SUBSET_CASES = ("tbparse", "protobuf")
 
 
@@ -68,6 +72,7 @@ def _event_files(logdir: str) -> list[str]:
 
 def child(case: str, logdir: str) -> dict[str, Any]:
     """Run one load in this process; return what the parent cannot see from outside."""
+    case = case.removesuffix("-numba")  # the parent set TBNB_NATIVE=0 for those
     t0 = time.perf_counter()
     df_bytes = None
     extra: dict[str, Any] = {}
@@ -103,7 +108,9 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         store_module._fill = timed(store_module._fill)
         import tbnb
 
-        df = tbnb.load(logdir, executor=ThreadPoolExecutor(1)).scalars
+        exp = tbnb.load(logdir, executor=ThreadPoolExecutor(1))
+        df = exp.scalars
+        extra["decoders"] = sorted(exp.last_report.decoders)
         points = len(df)
         df_bytes = int(df.memory_usage(deep=True).sum())
         extra["parallel_cpu"] = spent[0]
@@ -112,12 +119,15 @@ def child(case: str, logdir: str) -> dict[str, Any]:
 
         from tbnb.decode.scalars import decode_scalars
         from tbnb.io.records import read_from, scan_records
+        from tbnb.native import available
 
+        kernels = "native" if available() else "numba"
+        extra["decoders"] = [kernels]
         points = 0
         for path in _event_files(logdir):
             buf = np.frombuffer(read_from(path, 0), np.uint8)
-            scan = scan_records(buf, compiled=True)
-            out = decode_scalars(buf, scan.starts, scan.lengths, compiled=True)
+            scan = scan_records(buf, kernels=kernels)
+            out = decode_scalars(buf, scan.starts, scan.lengths, kernels=kernels)
             points += len(out.value)
     elif case == "tbparse":
         from tbparse import SummaryReader
@@ -180,9 +190,11 @@ def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[
     argv = [__file__, "--child", case, str(logdir), "--tbnb-root", str(TBNB_ROOT)]
     if case == "tensorboard":
         return {**tensorboard_server(logdir), "points": None, "df_bytes": None}
-    if case == "tbnb-first":
+    if case.endswith("-numba"):
+        env = dict(env or os.environ, TBNB_NATIVE="0")
+    if case.removesuffix("-numba") == "tbnb-first":
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
-            env = dict(os.environ, TBNB_CACHE_DIR=cache)
+            env = dict(env or os.environ, TBNB_CACHE_DIR=cache)
             result = run_child(argv, env=env)
             wait_for_background(cache)
         return result
@@ -216,7 +228,7 @@ def summarise(case: str, logdir: Path, runs: list[dict[str, Any]]) -> dict[str, 
         "df_bytes": df_bytes, "rss_over_df": med["peak_rss"] / df_bytes if df_bytes else None,
         "decoders": runs[0].get("decoders"),
     }
-    if case == "tbnb-serial":
+    if case.startswith("tbnb-serial"):
         parallel = statistics.median(r["parallel_cpu"] for r in runs)
         row.update(parallel_cpu_s=parallel, serial_cpu_s=med["cpu"] - parallel)
     return row
@@ -245,11 +257,11 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {name} | {points} | {r['cpu_s']:.2f} | {per_point} | {r['wall_s']:.2f} "
             f"| {r['mb_per_s']:.0f} | {r['peak_rss'] / 1e6:.0f} | {frame} | {ratio} | {speed} "
             f"| {wall} | {rss} |")
-    serial = next((r for r in rows if r["case"] == "tbnb-serial"), None)
-    if serial:
+    for serial in (r for r in rows if r["case"].startswith("tbnb-serial")):
         s, p = serial["serial_cpu_s"], serial["parallel_cpu_s"]
         lines.append(
-            f"\nSerial part (one worker): {s:.2f} s CPU outside run tasks and copies, "
+            f"\nSerial part ({serial['case']}, one worker): {s:.2f} s CPU outside run tasks "
+            "and copies, "
             f"{p:.2f} s in them. Extrapolated wall (serial + parallel / N): "
             + ", ".join(f"{n} cores {s + p / n:.2f} s" for n in (2, 4, 8, 16)) + ".")
     return "\n".join(lines)

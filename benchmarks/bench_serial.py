@@ -4,7 +4,9 @@ Each measurement is a fresh process (``--repeat`` of them, medians). In the proc
 the phases that do not run in parallel are timed (wall and this process's CPU):
 
 - ``import``: numpy, pandas and tbnb's loader (the interpreter's start-up not counted);
-- ``kernels``: importing numba and installing the loader's kernels from the cache;
+- ``kernels``: loading the native library (``--kernels native``: ctypes, checking its
+  source hash), or importing numba and installing the loader's kernels from the cache
+  (``--kernels numba``, run with ``TBNB_NATIVE=0``);
 - ``plan``: finding the runs, sizing their files, choosing the decoder;
 - ``runs``: the run tasks on the worker threads (the parallel part), measured from the
   first task started to the last copy into the frame finished;
@@ -17,7 +19,8 @@ wall time on N quiet cores is estimated by Amdahl's law from CPU seconds as
 Usage::
 
     python benchmarks/make_logdir.py          # once: benchmarks/data/scalars
-    python benchmarks/bench_serial.py --repeat 3
+    python benchmarks/bench_serial.py --repeat 3                    # native and numba
+    python benchmarks/bench_serial.py --repeat 3 --kernels native
 """
 
 from __future__ import annotations
@@ -49,9 +52,13 @@ phases = {}
 t = now()
 import numpy, pandas, tbnb, tbnb.loader.experiment  # tbnb's own imports are lazy
 phases["import"] = since(t)
-from tbnb import jit
 t = now()
-assert jit.load("loader"), "compile the kernels first: python -m tbnb.jit"
+if sys.argv[3] == "native":
+    from tbnb import native
+    assert native.available(), native.problem()
+else:
+    from tbnb import jit
+    assert jit.load("loader"), "compile the kernels first: python -m tbnb.jit"
 phases["kernels"] = since(t)
 
 from tbnb.loader import experiment, tasks
@@ -78,6 +85,7 @@ executor = ThreadPoolExecutor(workers) if workers else None
 t = now()
 exp = tbnb.load(sys.argv[1], progress=False, executor=executor)
 load = since(t)
+assert exp.last_report.decoders == {"native" if sys.argv[3] == "native" else "compiled"}
 phases["plan"] = [round(v, 4) for v in plan_time]
 phases["runs"] = [round(load[0] - plan_time[0], 4), round(load[1] - plan_time[1], 4)]
 t = now()
@@ -87,11 +95,13 @@ print(json.dumps({"phases": phases, "points": len(df)}))
 """
 
 
-def measure(logdir: str, workers: int, tbnb_root: Path) -> dict[str, Any]:
+def measure(logdir: str, workers: int, tbnb_root: Path, kernels: str) -> dict[str, Any]:
     env_path = str(tbnb_root)
-    out = subprocess.run([sys.executable, "-c", _CHILD, logdir, str(workers)], check=True,
-                         capture_output=True, text=True, cwd=env_path,
-                         env={**os.environ, "PYTHONPATH": env_path})
+    env = {**os.environ, "PYTHONPATH": env_path}
+    if kernels == "numba":
+        env["TBNB_NATIVE"] = "0"
+    out = subprocess.run([sys.executable, "-c", _CHILD, logdir, str(workers), kernels],
+                         check=True, capture_output=True, text=True, cwd=env_path, env=env)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -101,12 +111,22 @@ def main() -> None:
     parser.add_argument("--logdir", type=Path, default=HERE / "data" / "scalars")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tbnb-root", type=Path, default=ROOT)
+    parser.add_argument("--kernels", choices=("native", "numba", "both"), default="both")
     args = parser.parse_args()
     subprocess.run([sys.executable, "-m", "tbnb.jit", "--group", "loader"], check=True,
                    cwd=args.tbnb_root, stdout=subprocess.DEVNULL)
+    for kernels in ("native", "numba") if args.kernels == "both" else (args.kernels,):
+        print(f"--- {kernels} kernels")
+        report(args, kernels)
+        print(f"load average: {os.getloadavg()[0]:.2f}")
+
+
+def report(args: argparse.Namespace, kernels: str) -> None:
+    """Measure and print the phases of ``kernels``' loads with 1 and 2 workers."""
     rows: dict[int, dict[str, list[float]]] = {}
     for workers in (1, 2):
-        runs = [measure(str(args.logdir), workers, args.tbnb_root) for _ in range(args.repeat)]
+        runs = [measure(str(args.logdir), workers, args.tbnb_root, kernels)
+                for _ in range(args.repeat)]
         rows[workers] = {name: [statistics.median(r["phases"][name][i] for r in runs)
                                 for i in (0, 1)] for name in runs[0]["phases"]}
         print(f"{workers} worker(s), median of {args.repeat}: "

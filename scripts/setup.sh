@@ -5,7 +5,7 @@
 #                           # tensorboardX (the sample logdir's writer). Light and quick.
 #   scripts/setup.sh test   # everything the suite needs: the dev extra (test writers, lint,
 #                           # types, Notebook 7, Playwright), torch (CPU) from a local wheel,
-#                           # the compiled loader kernels, Debian's chromium (as root), js/'s
+#                           # the compiled kernels, Debian's chromium (as root), js/'s
 #                           # node modules.
 #
 # Safe to run again: every step is skipped when already done.
@@ -46,6 +46,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   "${PIP[@]}" install -q -e ".[$EXTRAS]"
   touch "$stamp"
 fi
+# The native loader kernels (C, compiled by the editable install): rebuilt here when their
+# sources changed since (an existing checkout skips the install above). Without a compiler
+# this warns and the loader uses its numba/numpy kernels.
+.venv/bin/python -m tbnb.native || echo "setup: native kernels not built (no C compiler?)"
 [ "$PROFILE" = demo ] && { echo "setup: done (demo)"; exit 0; }
 
 # Compile the loader's numba kernels once into the user cache (a one-time cost of tens of

@@ -5,12 +5,15 @@ file buffer and returns column arrays. It handles only records whose meaning it 
 reproduce exactly; everything else is flagged ``fallback`` for the protobuf path, so
 both paths together give the same result as protobuf alone.
 
-Two decoders: numpy (the default, :mod:`tbnb.decode.layouts`: the writers' exact
-one-scalar layouts, every record of a window at once) and the compiled one
-(``compiled=True``, :mod:`tbnb.decode.compiled`, numba, used for large loads once
-:mod:`tbnb.jit` has it in the cache), which also parses the general shapes below.
+Three decoders (``kernels=``): ``numpy`` (the default, :mod:`tbnb.decode.layouts`: the
+writers' exact one-scalar layouts, every record of a window at once), ``native`` (C,
+:mod:`tbnb.native`, compiled when the package is built: what every load uses when the
+library is there) and ``numba`` (:mod:`tbnb.decode.compiled`, used for large loads once
+:mod:`tbnb.jit` has it in the cache, when the native library is absent). The native and
+numba decoders give identical columns, bit for bit, and also parse the general shapes
+below.
 
-Shapes the compiled decoder handles
+Shapes the native and numba decoders handle
 -----------------------------------
 - ``Event`` with only ``wall_time`` (1), ``step`` (2) and ``summary`` (5);
 - ``Summary`` with only repeated ``value`` (1);
@@ -47,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tbnb.decode.layouts import DTYPE_DOUBLE, DTYPE_FLOAT, DTYPE_SIMPLE, match_layouts
-from tbnb.io.records import as_uint8
+from tbnb.io.records import KERNELS, as_uint8
 
 __all__ = ["DTYPE_DOUBLE", "DTYPE_FLOAT", "DTYPE_SIMPLE", "FastScalars", "decode_scalars"]
 
@@ -99,7 +102,7 @@ class FastScalars:
 
 
 def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, *,
-                   compiled: bool = False) -> FastScalars:
+                   kernels: str = "numpy") -> FastScalars:
     """Decode the scalar values of the records ``buf[starts[i]:starts[i] + lengths[i]]``.
 
     Parameters
@@ -108,10 +111,11 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
         The file buffer (``uint8`` array, or anything bytes-like).
     starts, lengths
         Payload positions, e.g. from :func:`tbnb.io.records.scan_records`.
-    compiled
-        Use the compiled decoder (numba; compiled first if not in the cache). It also
-        handles records of several values and other field orders, which the numpy one
-        leaves to protobuf.
+    kernels
+        ``"numpy"`` (default), ``"native"`` (the C decoder of :mod:`tbnb.native`; raises
+        if it is not available) or ``"numba"`` (compiled first if not in the cache).
+        The native and numba decoders give identical columns; they also handle records
+        of several values and other field orders, which the numpy one leaves to protobuf.
 
     Returns
     -------
@@ -129,8 +133,13 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
     arr = as_uint8(buf)
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
-    if compiled:
-        from tbnb.decode.compiled.scalars import decode_kernel
+    if kernels not in KERNELS:
+        raise ValueError(f"kernels must be one of {KERNELS}, got {kernels!r}")
+    if kernels != "numpy":
+        if kernels == "native":
+            from tbnb.native.kernels import decode_kernel
+        else:
+            from tbnb.decode.compiled.scalars import decode_kernel
 
         columns = decode_kernel(arr, starts, lengths)
     else:

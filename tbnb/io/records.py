@@ -5,11 +5,13 @@ crc32c(data)``. :func:`scan_records` walks a whole buffer in one compiled loop a
 returns where every good payload starts, how long it is, where the scan stopped and
 what was wrong on the way. It knows nothing about protobuf.
 
-Two implementations give identical scans: numpy (the default: a Python walk from
-header to header, then every CRC of the window checked at once by
+Three implementations give identical scans (``kernels=``): ``numpy`` (the default: a
+Python walk from header to header, then every CRC of the window checked at once by
 :func:`tbnb.io.crc32c.crc32c_ranges`; exact record-by-record rules only where a check
-fails) and a compiled numba kernel (``compiled=True``, :mod:`tbnb.io.compiled.records`,
-for large loads once :mod:`tbnb.jit` has it in the cache).
+fails), ``native`` (C with the CPU's CRC32C instructions, :mod:`tbnb.native`, compiled
+when the package is built: every load's when present) and ``numba``
+(:mod:`tbnb.io.compiled.records`, for large loads once :mod:`tbnb.jit` has it in the
+cache, when the native library is absent).
 
 Semantics
 ---------
@@ -59,7 +61,10 @@ import numpy as np
 
 from tbnb.io.crc32c import crc32c_ranges, mask
 
-__all__ = ["RecordProblem", "RecordScan", "as_uint8", "read_from", "scan_records"]
+__all__ = ["KERNELS", "RecordProblem", "RecordScan", "as_uint8", "read_from", "scan_records"]
+
+KERNELS = ("numpy", "native", "numba")
+"""The implementations of :func:`scan_records` (and of the scalar decoder)."""
 
 HEADER_BYTES = 12
 """Length (8) plus its masked CRC (4)."""
@@ -262,7 +267,7 @@ def scan_records(
     *,
     base_offset: int = 0,
     verify_crc: bool = True,
-    compiled: bool = False,
+    kernels: str = "numpy",
 ) -> RecordScan:
     """Find the TFRecord payloads in ``buf``, verifying their CRCs.
 
@@ -275,9 +280,10 @@ def scan_records(
     verify_crc
         Check each payload's CRC (default). Header CRCs are always checked: they
         are what makes resynchronisation after corruption possible.
-    compiled
-        Use the compiled kernel (numba; compiled first if not in the cache). Both
-        implementations return the same scan.
+    kernels
+        ``"numpy"`` (default), ``"native"`` (the C kernel of :mod:`tbnb.native`; raises
+        if it is not available) or ``"numba"`` (compiled first if not in the cache).
+        Every implementation returns the same scan.
 
     Returns
     -------
@@ -292,8 +298,13 @@ def scan_records(
     (0, 23, [RecordProblem(offset=0, kind='length_crc', skipped=23)])
     """
     arr = as_uint8(buf)
-    if compiled:
-        from tbnb.io.compiled.records import scan_kernel
+    if kernels not in KERNELS:
+        raise ValueError(f"kernels must be one of {KERNELS}, got {kernels!r}")
+    if kernels != "numpy":
+        if kernels == "native":
+            from tbnb.native.kernels import scan_kernel
+        else:
+            from tbnb.io.compiled.records import scan_kernel
 
         starts, lengths, end, p_off, p_kind, p_skip = scan_kernel(arr, bool(verify_crc))
         found = list(zip(p_off.tolist(), p_kind.tolist(), p_skip.tolist(), strict=True))

@@ -1,11 +1,12 @@
 """Compiled kernels that never make a user wait for the compiler.
 
 tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder: group
-``loader``; smoothing and downsampling of series: group ``transforms``; the
-projector's kNN graph and UMAP: group ``projection``; PR curves' areas: group
-``curves``) are numba kernels. numba compiles them once per machine (tens of seconds)
-into its on-disk cache; afterwards a process loads them in a fraction of a second. This
-room makes sure that no process ever waits for that compile:
+``loader``, used only where the native C kernels of :mod:`tbnb.native` are absent;
+smoothing and downsampling of series: group ``transforms``; the projector's kNN graph
+and UMAP: group ``projection``; PR curves' areas: group ``curves``) are numba kernels.
+numba compiles them once per machine (tens of seconds) into its on-disk cache;
+afterwards a process loads them in a fraction of a second. This room makes sure that no
+process ever waits for that compile:
 
 - **A group of kernels is used only once it loads from the cache without compiling**
   (:func:`load`): every kernel of the group, with the argument types it is called

@@ -73,7 +73,7 @@ class RunAccumulator:
         self.warnings: list[tuple[type[Warning], str]] = []
         self.bytes_read = 0
         self.decoder = "numpy"
-        self.window: np.ndarray | None = None  # the compiled path's reused read buffer
+        self.window: np.ndarray | None = None  # the native/compiled paths' reused read buffer
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)
@@ -117,7 +117,8 @@ class RunAccumulator:
         for rows in records.values():
             rows.sort(key=_seq_of)  # fast-path tensor rows came first in each window
         scalar_tags, pieces = _compact_tags(list(self.tag_ids), self.pieces)
-        grouped = self.decoder != "compiled"  # else grouped while copied into the frame
+        # the native and numba decoders' points are grouped while copied into the frame
+        grouped = self.decoder not in ("native", "compiled")
         if grouped:
             pieces = group_by_tag(pieces, len(scalar_tags))
         return RunResult(

@@ -44,7 +44,7 @@ class ReloadReport:
     problems
         Every problem reported (also issued as warnings naming the file).
     decoders
-        The decoders that read the bytes (``numpy``, ``compiled``, ``protobuf``; see
+        The decoders that read the bytes (``native``, ``numpy``, ``compiled``, ``protobuf``; see
         :data:`tbnb.loader.state.DECODERS`).
     """
 

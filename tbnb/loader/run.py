@@ -7,9 +7,10 @@ picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
 Bytes are read in windows (4 MiB, grown for a larger record), so a file of
 gigabytes of images never sits in memory whole. Scalar points come from the fast
-decoder (numpy, or the compiled kernels for large loads) where the record has a
-common shape and from protobuf otherwise; ``LoadOptions(decoder="protobuf")`` decodes
-everything with protobuf (the reference the fast decoders are tested against).
+decoder (the native C kernels where built, else numpy, or the numba kernels for large
+loads) where the record has a common shape and from protobuf otherwise;
+``LoadOptions(decoder="protobuf")`` decodes everything with protobuf (the reference
+the fast decoders are tested against).
 
 Examples
 --------
@@ -43,12 +44,12 @@ from tbnb.decode.scalars import decode_scalars
 from tbnb.io.files import read_window, read_window_into
 from tbnb.io.records import scan_records
 from tbnb.io.remote import is_storage_error
-from tbnb.jit import load as load_kernels
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
 from tbnb.loader.events import EventPosition, add_event
 from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
+from tbnb.native import available as native_available
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
 __all__ = ["SEQ_FILE_SHIFT", "WINDOW", "FileState", "LoadOptions", "RunResult", "RunTask",
@@ -89,11 +90,20 @@ def load_run(task: RunTask) -> RunResult:
 
 
 def _decoder(requested: str) -> str:
-    """The decoder this process uses: ``compiled`` only if its kernels load from the
-    cache without compiling (else ``numpy``); ``auto`` here means ``numpy``."""
+    """The decoder this process uses: ``native`` only if the C library is available,
+    ``compiled`` only if its kernels load from the cache without compiling (else
+    ``numpy``); ``auto`` here means ``numpy``."""
+    if requested == "native":
+        return "native" if native_available() else "numpy"
     if requested == "compiled":
+        from tbnb.jit import load as load_kernels
+
         return "compiled" if load_kernels("loader") else "numpy"
     return "numpy" if requested == "auto" else requested
+
+
+_KERNELS = {"native": "native", "compiled": "numba"}
+"""The kernels of :func:`scan_records` / :func:`decode_scalars` behind each decoder."""
 
 
 def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
@@ -117,10 +127,10 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
     fs, window = acc.task.fs, WINDOW
     problems: list[str] = []
     undecodable: list[str] = []
-    compiled = acc.decoder == "compiled"
+    kernels = _KERNELS.get(acc.decoder, "numpy")
     while True:
         data: bytes | np.ndarray
-        if compiled:  # one window buffer per run, reused: no new memory per window
+        if kernels != "numpy":  # one window buffer per run, reused: no new memory per window
             if acc.window is None or acc.window.size < window:
                 acc.window = np.empty(window, dtype=np.uint8)
             data = acc.window[:read_window_into(fs, state.path, state.offset, acc.window[:window])]
@@ -131,7 +141,7 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
         scan = scan_records(data, base_offset=state.offset, verify_crc=acc.options.verify_crc,
-                            compiled=compiled)
+                            kernels=kernels)
         for problem in scan.problems:
             what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
@@ -163,7 +173,7 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
     base = state.offset
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
     if acc.decoder != "protobuf":
-        fast = decode_scalars(buf, starts, lengths, compiled=acc.decoder == "compiled")
+        fast = decode_scalars(buf, starts, lengths, kernels=_KERNELS.get(acc.decoder, "numpy"))
         slow_index = np.flatnonzero(fast.fallback)
         _learn_fast_metadata(buf, fast, acc)
         if slow_index.size < fast.fallback.size:

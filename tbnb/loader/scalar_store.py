@@ -10,7 +10,8 @@ restart purge writes new columns instead of compacting in place.
 An append reserves the run's rows at once (in the caller's order) and copies its
 points there either at once or as a job on an executor (``jobs=``), so runs are
 copied in parallel; points not yet grouped by tag are grouped by the compiled
-counting sort while they are copied (:mod:`tbnb.decode.compiled.group`). Anything
+counting sort while they are copied (:mod:`tbnb.native.kernels`, else
+:mod:`tbnb.decode.compiled.group`). Anything
 that reads or moves the columns first waits for the jobs (:meth:`ScalarStore.wait`).
 
 Examples
@@ -29,6 +30,8 @@ from concurrent.futures import Executor, Future
 
 import numpy as np
 import pandas as pd
+
+from tbnb.native import available as native_available
 
 Pieces = list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
@@ -185,7 +188,10 @@ def _fill(columns: dict[str, np.ndarray], lo: int, k: int, run_code: int, local:
     """Copy a run's pieces into rows ``lo:lo + k`` of ``columns`` (grouping them by tag)."""
     columns["run"][lo:lo + k] = run_code
     if not grouped:
-        from tbnb.decode.compiled.group import count_tags, scatter_points
+        if native_available():
+            from tbnb.native.kernels import count_tags, scatter_points
+        else:
+            from tbnb.decode.compiled.group import count_tags, scatter_points
 
         counts = np.zeros(local.size, dtype=np.int64)
         pieces = [(np.ascontiguousarray(t, dtype=np.int32), np.ascontiguousarray(s, np.int64),

@@ -54,12 +54,13 @@ class FileState:
             self.last_wall_time = hi
 
 
-DECODERS = ("auto", "compiled", "numpy", "protobuf")
-"""How a load decodes: ``auto`` picks ``numpy`` or ``compiled`` (see
-:func:`tbnb.loader.tasks.choose_decoder`); ``compiled`` uses the numba kernels when they
-load from the cache (else ``numpy``); ``numpy`` matches the common scalar layouts
-with array operations; ``protobuf`` parses every record (the reference). Every
-decoder gives identical frames."""
+DECODERS = ("auto", "native", "compiled", "numpy", "protobuf")
+"""How a load decodes: ``auto`` picks ``native``, else ``numpy`` or ``compiled`` (see
+:func:`tbnb.loader.tasks.choose_decoder`); ``native`` uses the C kernels compiled when
+the package was built (:mod:`tbnb.native`; else ``numpy``); ``compiled`` uses the numba
+kernels when they load from the cache (else ``numpy``); ``numpy`` matches the common
+scalar layouts with array operations; ``protobuf`` parses every record (the reference).
+Every decoder gives identical frames."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class RunResult:
     ``SessionLog.START`` restarts as ``(seq, step)``, ``seen_tags`` every tag met
     (kept by the tag filter or not), ``decoder`` the decoder that read them.
     ``scalar_pieces`` hold each tag's points together (tags in order) if ``grouped``;
-    the compiled decoder leaves that to the copy into the frame.
+    the native and compiled decoders leave that to the copy into the frame.
     """
 
     run: str

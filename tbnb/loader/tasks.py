@@ -1,10 +1,12 @@
 """Running one load's run tasks: the decoder to use, an executor, a progress bar.
 
-A load of less than :data:`COMPILED_MIN_BYTES` decodes with numpy: importing numba and
-loading its kernels would cost more than they save. A larger one uses the compiled
-kernels once :mod:`tbnb.jit` has them in the cache; until then it decodes with numpy
-too and starts the compile in a detached background process, so no load ever waits
-for the compiler.
+Every load decodes with the native C kernels when the package was built with them
+(:mod:`tbnb.native`: loading them costs milliseconds, nothing compiles). Without
+them, a load of less than :data:`COMPILED_MIN_BYTES` decodes with numpy: importing
+numba and loading its kernels would cost more than they save. A larger one uses the
+numba kernels once :mod:`tbnb.jit` has them in the cache; until then it decodes with
+numpy too and starts the compile in a detached background process, so no load ever
+waits for the compiler.
 
 Examples
 --------
@@ -25,11 +27,10 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 
 from tbnb.io.remote import is_storage_error
-from tbnb.jit import available, compile_in_background, ready
-from tbnb.jit import load as load_kernels
 from tbnb.loader.progress import progress_bar
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
+from tbnb.native import available as native_available
 
 __all__ = ["COMPILED_MIN_BYTES", "PARALLEL_MIN_BYTES", "choose_decoder", "run_tasks",
            "unread_bytes"]
@@ -40,6 +41,34 @@ COMPILED_MIN_BYTES = 64 << 20
 PARALLEL_MIN_BYTES = 4 << 20
 """From this many unread bytes on, runs load on a thread pool (smaller loads take less
 time than starting threads, and less memory without them)."""
+
+
+def available() -> bool:
+    """:func:`tbnb.jit.available`, imported only when asked (a native load never is)."""
+    from tbnb.jit import available as jit_available
+
+    return jit_available()
+
+
+def ready(group: str) -> bool:
+    """:func:`tbnb.jit.ready` (imported when asked)."""
+    from tbnb.jit import ready as jit_ready
+
+    return jit_ready(group)
+
+
+def compile_in_background(group: str) -> bool:
+    """:func:`tbnb.jit.compile_in_background` (imported when asked)."""
+    from tbnb.jit import compile_in_background as jit_compile_in_background
+
+    return jit_compile_in_background(group)
+
+
+def load_kernels(group: str) -> bool:
+    """:func:`tbnb.jit.load` (imported when asked)."""
+    from tbnb.jit import load as jit_load
+
+    return jit_load(group)
 
 
 def unread_bytes(task: RunTask) -> int:
@@ -57,14 +86,16 @@ def unread_bytes(task: RunTask) -> int:
 def choose_decoder(tasks: list[RunTask], unread: int) -> list[RunTask]:
     """Resolve the ``auto`` decoder of a load of ``unread`` bytes (see the module notes).
 
-    Both decoders give identical frames. Only a file check is made here: each task
-    uses the kernels if they load from the cache when it starts (:func:`tbnb.jit.load`),
-    and numpy otherwise.
+    Every decoder gives identical frames. ``native`` whenever the C library loads;
+    else only a file check is made here: each task uses the numba kernels if they load
+    from the cache when it starts (:func:`tbnb.jit.load`), and numpy otherwise.
     """
     if not tasks or tasks[0].options.decoder != "auto":
         return tasks
     decoder = "numpy"
-    if unread >= COMPILED_MIN_BYTES and available():
+    if native_available():
+        decoder = "native"
+    elif unread >= COMPILED_MIN_BYTES and available():
         # Each task takes the kernels if they are in the cache when it starts: a large
         # load on a fresh install decodes with numpy until the background compile is done.
         decoder = "compiled"

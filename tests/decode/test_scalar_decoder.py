@@ -1,8 +1,9 @@
-"""The scalar decoders (numpy and compiled) agree exactly with protobuf, or fall back.
+"""The scalar decoders (numpy, numba and native) agree exactly with protobuf, or fall back.
 
-Every test runs both decoders. The compiled one parses the general field shapes; the
-numpy one only the writers' exact one-scalar layouts (everything else goes to
-protobuf), so their coverage differs where noted.
+Every test runs every decoder. The compiled ones (numba and native C, identical
+output) parse the general field shapes; the numpy one only the writers' exact
+one-scalar layouts (everything else goes to protobuf), so their coverage differs
+where noted.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tbnb.io.records import scan_records
 
 DT_FLOAT, DT_DOUBLE = 1, 2
 
-pytestmark = pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+pytestmark = pytest.mark.parametrize("kernels", ["numpy", "numba", "native"])
 
 
 # --- helpers ----------------------------------------------------------------------
@@ -133,10 +134,10 @@ def count_scalar_values(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
     return total
 
 
-def decode_file(path: str, compiled: bool) -> tuple[
+def decode_file(path: str, kernels: str) -> tuple[
         FastScalars, np.ndarray, np.ndarray, np.ndarray]:
     buf, starts, lengths = load(path)
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     check_against_protobuf(buf, starts, lengths, out)
     return out, buf, starts, lengths
 
@@ -144,8 +145,8 @@ def decode_file(path: str, compiled: bool) -> tuple[
 # --- real writers ------------------------------------------------------------------
 
 
-def test_tensorboardx_file(rec_tbx_file: str, compiled: bool) -> None:
-    out, buf, starts, lengths = decode_file(rec_tbx_file, compiled)
+def test_tensorboardx_file(rec_tbx_file: str, kernels: str) -> None:
+    out, buf, starts, lengths = decode_file(rec_tbx_file, kernels)
     assert count_scalar_values(buf, starts, lengths) == 64
     assert out.fallback[0]  # file_version
     events = [Event.FromString(buf[s : s + n].tobytes())
@@ -153,8 +154,8 @@ def test_tensorboardx_file(rec_tbx_file: str, compiled: bool) -> None:
     for event, fb in zip(events, out.fallback, strict=True):
         kinds = [v.WhichOneof("value") for v in event.summary.value]
         simple = event.WhichOneof("what") == "summary" and set(kinds) == {"simple_value"}
-        assert fb == (not simple if compiled else kinds != ["simple_value"])
-    if not compiled:  # the one event of four values goes to protobuf
+        assert fb == (not simple if kernels != "numpy" else kinds != ["simple_value"])
+    if kernels == "numpy":  # the one event of four values goes to protobuf
         assert len(out.value) == 60
         return
     assert len(out.value) == 64
@@ -165,15 +166,15 @@ def test_tensorboardx_file(rec_tbx_file: str, compiled: bool) -> None:
     assert set(out.tags) == {"train/loss", "lr", *(f"multi/{i}" for i in range(4))}
 
 
-def test_torch_file(rec_torch_file: str, compiled: bool) -> None:
-    out, _buf, starts, _lengths = decode_file(rec_torch_file, compiled)
+def test_torch_file(rec_torch_file: str, kernels: str) -> None:
+    out, _buf, starts, _lengths = decode_file(rec_torch_file, kernels)
     assert len(out.value) == 25
     assert out.tags == ["loss"]
     assert np.array_equal(out.value, np.float32(2.0 - np.arange(25) / 10).astype(np.float64))
     assert out.fallback.sum() == len(starts) - 25
 
 
-def test_tensorboardx_add_scalars(tmp_path: Path, compiled: bool) -> None:
+def test_tensorboardx_add_scalars(tmp_path: Path, kernels: str) -> None:
     from tensorboardX import SummaryWriter
 
     writer = SummaryWriter(str(tmp_path))
@@ -184,13 +185,13 @@ def test_tensorboardx_add_scalars(tmp_path: Path, compiled: bool) -> None:
     assert len(files) == 4  # the main file plus one per key
     total = 0
     for path in files:
-        out, buf, starts, lengths = decode_file(path, compiled)
+        out, buf, starts, lengths = decode_file(path, kernels)
         total += len(out.value)
         assert len(out.value) == count_scalar_values(buf, starts, lengths)
     assert total == 30
 
 
-def test_torch_new_style_and_special_values(tmp_path: Path, compiled: bool) -> None:
+def test_torch_new_style_and_special_values(tmp_path: Path, kernels: str) -> None:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(tmp_path))
@@ -204,9 +205,9 @@ def test_torch_new_style_and_special_values(tmp_path: Path, compiled: bool) -> N
         writer.add_scalar(tag, value, step, walltime=1e9 + i / 7)
     writer.close()
     (path,) = event_files(tmp_path)
-    out, _buf, _starts, _lengths = decode_file(path, compiled)
+    out, _buf, _starts, _lengths = decode_file(path, kernels)
     assert set(out.dtype.tolist()) == {1, 2, 3}
-    if not compiled:  # protobuf leaves an empty tag out: not a layout the numpy one reads
+    if kernels == "numpy":  # protobuf leaves an empty tag out: not a layout the numpy one reads
         assert len(out.value) == 4 * len(specials) - 2
         assert set(out.tags) == {t + s for t in tags for s in ("", "/f", "/d")} - {""}
         return
@@ -219,7 +220,7 @@ def test_torch_new_style_and_special_values(tmp_path: Path, compiled: bool) -> N
     assert set(out.step[out.rec].tolist()) == set(steps)
 
 
-def test_tensorboard_tf2_scalar_pb(tmp_path: Path, compiled: bool) -> None:
+def test_tensorboard_tf2_scalar_pb(tmp_path: Path, kernels: str) -> None:
     from tensorboard.compat.proto.event_pb2 import Event as TbEvent
     from tensorboard.compat.proto.summary_pb2 import Summary as TbSummary
     from tensorboard.plugins.scalar.summary_v2 import scalar_pb
@@ -237,8 +238,8 @@ def test_tensorboard_tf2_scalar_pb(tmp_path: Path, compiled: bool) -> None:
     writer.add_event(TbEvent(step=-3, summary=several))
     writer.close()
     (path,) = event_files(tmp_path)
-    out, buf, _starts, _lengths = decode_file(path, compiled)
-    if compiled:
+    out, buf, _starts, _lengths = decode_file(path, kernels)
+    if kernels != "numpy":
         assert out.fallback.tolist() == [True] + [False] * 42
         assert len(out.value) == 43
         assert out.tags == ["epoch_loss", "d", "x", "y"]
@@ -251,7 +252,7 @@ def test_tensorboard_tf2_scalar_pb(tmp_path: Path, compiled: bool) -> None:
     assert meta.plugin_data.plugin_name == "scalars"
 
 
-def test_non_scalar_records_fall_back(tmp_path: Path, compiled: bool) -> None:
+def test_non_scalar_records_fall_back(tmp_path: Path, kernels: str) -> None:
     from tensorboardX import SummaryWriter
 
     writer = SummaryWriter(str(tmp_path))
@@ -270,7 +271,7 @@ def test_non_scalar_records_fall_back(tmp_path: Path, compiled: bool) -> None:
     torch_writer.add_histogram("h", np.arange(10.0), 0)
     torch_writer.close()
     for path in event_files(tmp_path):
-        out, _buf, _starts, _lengths = decode_file(path, compiled)
+        out, _buf, _starts, _lengths = decode_file(path, kernels)
         assert out.fallback.all()
         assert len(out.value) == 0
         assert out.tags == []
@@ -398,13 +399,13 @@ NUMPY_HANDLED = {"simple", "float_val packed", "tensor_content f4", "tensor_cont
 """The hand-built shapes in the writers' exact layouts (the numpy decoder's share)."""
 
 
-def test_hand_built_shapes(compiled: bool) -> None:
+def test_hand_built_shapes(kernels: str) -> None:
     names = list(HANDLED) + list(FALLBACK)
     buf, starts, lengths = pack(list(HANDLED.values()) + list(FALLBACK.values()))
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     handled = dict(zip(names, (~out.fallback).tolist(), strict=True))
     check_against_protobuf(buf, starts, lengths, out)
-    if not compiled:
+    if kernels == "numpy":
         assert {n for n, h in handled.items() if h} == NUMPY_HANDLED
         return
     assert [n for n in HANDLED if not handled[n]] == []
@@ -420,15 +421,15 @@ def test_hand_built_shapes(compiled: bool) -> None:
     assert out.wall_time[names.index("wall_time and step twice")] == 2.0
 
 
-def test_invalid_utf8_tag_does_not_leave_an_unused_tag(compiled: bool) -> None:
+def test_invalid_utf8_tag_does_not_leave_an_unused_tag(kernels: str) -> None:
     payloads = [
         event(ld(1, b"ok") + f32(2, 1)),
         event(ld(1, b"only-here") + f32(2, 2), ld(1, b"\xff") + f32(2, 3))
-        if compiled else event(ld(1, b"\xff") + f32(2, 3)),
+        if kernels != "numpy" else event(ld(1, b"\xff") + f32(2, 3)),
         event(ld(1, b"ok") + f32(2, 4)),
     ]
     buf, starts, lengths = pack(payloads)
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     assert out.fallback.tolist() == [False, True, False]
     assert out.tags == ["ok"]
     assert out.value.tolist() == [1, 4]
@@ -437,30 +438,30 @@ def test_invalid_utf8_tag_does_not_leave_an_unused_tag(compiled: bool) -> None:
         Event.FromString(payloads[1])
 
 
-def test_many_tags_and_hash_table_growth(compiled: bool) -> None:
+def test_many_tags_and_hash_table_growth(kernels: str) -> None:
     rng = np.random.default_rng(5)
     tags = [f"tag/{i}/{'x' * int(rng.integers(0, 30))}" for i in range(3000)]
     order = rng.integers(0, len(tags), 20000)
     payloads = [event(ld(1, tags[i].encode()) + f32(2, float(j))) for j, i in enumerate(order)]
     buf, starts, lengths = pack(payloads)
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     assert not out.fallback.any()
     assert [out.tags[t] for t in out.tag_id] == [tags[i] for i in order]
     assert len(out.tags) == len(set(order.tolist()))
 
 
-def test_empty_input(compiled: bool) -> None:
+def test_empty_input(kernels: str) -> None:
     out = decode_scalars(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                         compiled=compiled)
+                         kernels=kernels)
     assert len(out.fallback) == len(out.value) == 0
     assert out.tags == []
 
 
-def test_out_of_range_record_falls_back(compiled: bool) -> None:
+def test_out_of_range_record_falls_back(kernels: str) -> None:
     payload = event(ld(1, b"a") + f32(2, 1))
     buf = np.frombuffer(payload, np.uint8)
     out = decode_scalars(buf, np.array([0, 5, -1]), np.array([len(payload), len(payload), 3]),
-                         compiled=compiled)
+                         kernels=kernels)
     assert out.fallback.tolist() == [False, True, True]
 
 
@@ -498,7 +499,7 @@ CORPUS = _corpus()
     )
 )
 def test_fuzz_mutations_agree_with_protobuf(
-    compiled: bool, cases: list[tuple[int, list[tuple[int, int]], int, bytes]],
+    kernels: str, cases: list[tuple[int, list[tuple[int, int]], int, bytes]],
 ) -> None:
     payloads = []
     for index, edits, cut, insert in cases:
@@ -510,17 +511,17 @@ def test_fuzz_mutations_agree_with_protobuf(
         data[at:at] = insert
         payloads.append(bytes(data[: len(data) - cut % 3]))
     buf, starts, lengths = pack(payloads)
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     check_against_protobuf(buf, starts, lengths, out)
 
 
 @settings(max_examples=50, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.data())
-def test_fuzz_real_file(rec_tbx_file: str, compiled: bool, data: st.DataObject) -> None:
+def test_fuzz_real_file(rec_tbx_file: str, kernels: str, data: st.DataObject) -> None:
     buf, starts, lengths = load(rec_tbx_file)
     buf = buf.copy()
     for _ in range(data.draw(st.integers(1, 30))):
         buf[data.draw(st.integers(0, len(buf) - 1))] = data.draw(st.integers(0, 255))
-    out = decode_scalars(buf, starts, lengths, compiled=compiled)
+    out = decode_scalars(buf, starts, lengths, kernels=kernels)
     check_against_protobuf(buf, starts, lengths, out)

@@ -40,17 +40,18 @@ def reference_records(buf: bytes) -> list[tuple[int, int]]:
     return out
 
 
-BOTH = pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
-"""Every scan test runs the numpy and the compiled implementations."""
+BOTH = pytest.mark.parametrize("kernels", ["numpy", "numba", "native"])
+"""Every scan test runs the numpy, the numba and the native implementations."""
 
 
 def assert_same_scans(buf: bytes, verify: bool) -> None:
-    """The numpy and the compiled scans of ``buf`` are identical."""
+    """The numpy, numba and native scans of ``buf`` are identical."""
     a = scan_records(buf, verify_crc=verify, base_offset=7)
-    b = scan_records(buf, verify_crc=verify, base_offset=7, compiled=True)
-    assert a.starts.tolist() == b.starts.tolist()
-    assert a.lengths.tolist() == b.lengths.tolist()
-    assert (a.end, a.problems) == (b.end, b.problems)
+    for kernels in ("numba", "native"):
+        b = scan_records(buf, verify_crc=verify, base_offset=7, kernels=kernels)
+        assert a.starts.tolist() == b.starts.tolist()
+        assert a.lengths.tolist() == b.lengths.tolist()
+        assert (a.end, a.problems) == (b.end, b.problems)
 
 
 def payloads(buf: bytes, scan_starts: np.ndarray, scan_lengths: np.ndarray) -> list[bytes]:
@@ -66,10 +67,10 @@ def rec_small() -> tuple[bytes, list[bytes]]:
 
 @pytest.mark.parametrize("fixture", ["rec_tbx_file", "rec_torch_file"])
 @BOTH
-def test_real_writers(compiled: bool, fixture: str, request: pytest.FixtureRequest) -> None:
+def test_real_writers(kernels: str, fixture: str, request: pytest.FixtureRequest) -> None:
     path = request.getfixturevalue(fixture)
     buf = Path(path).read_bytes()
-    scan = scan_records(buf, compiled=compiled)
+    scan = scan_records(buf, kernels=kernels)
     ref = reference_records(buf)
     assert scan.problems == []
     assert scan.end == len(buf)
@@ -84,32 +85,32 @@ def test_real_writers(compiled: bool, fixture: str, request: pytest.FixtureReque
     second = int(scan.starts[1]) - 12
     rest = read_from(path, second)
     assert rest == buf[second:]
-    assert len(scan_records(rest, base_offset=second, compiled=compiled).starts) == len(ref) - 1
+    assert len(scan_records(rest, base_offset=second, kernels=kernels).starts) == len(ref) - 1
 
 
 @BOTH
-def test_empty_and_header_only(compiled: bool) -> None:
-    empty = scan_records(b"", compiled=compiled)
+def test_empty_and_header_only(kernels: str) -> None:
+    empty = scan_records(b"", kernels=kernels)
     assert (len(empty.starts), empty.end, empty.problems) == (0, 0, [])
     header = frame(b"x" * 10)[:12]
-    scan = scan_records(header, compiled=compiled)
+    scan = scan_records(header, kernels=kernels)
     assert (len(scan.starts), scan.end, scan.problems) == (0, 0, [])
 
 
 @BOTH
 def test_every_truncation_point_then_resume(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+    kernels: str, rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bounds = np.cumsum([0] + [16 + len(d) for d in datas])
     for cut in range(len(buf) + 1):
         complete = int(np.searchsorted(bounds, cut, side="right")) - 1
-        scan = scan_records(buf[:cut], compiled=compiled)
+        scan = scan_records(buf[:cut], kernels=kernels)
         assert scan.problems == []
         assert scan.end == bounds[complete]
         assert payloads(buf, scan.starts, scan.lengths) == datas[:complete]
         # The writer appends the rest; the reader resumes at `end`.
-        rest = scan_records(buf[scan.end :], base_offset=scan.end, compiled=compiled)
+        rest = scan_records(buf[scan.end :], base_offset=scan.end, kernels=kernels)
         assert rest.problems == []
         assert rest.end == len(buf) - scan.end
         assert payloads(buf[scan.end :], rest.starts, rest.lengths) == datas[complete:]
@@ -117,30 +118,30 @@ def test_every_truncation_point_then_resume(
 
 @BOTH
 def test_bad_data_crc_skips_only_that_record(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+    kernels: str, rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0])  # record 1
     crc_at = start + 12 + len(datas[1])
     bad = bytearray(buf)
     bad[crc_at] ^= 0x01
-    scan = scan_records(bad, base_offset=1000, compiled=compiled)
+    scan = scan_records(bad, base_offset=1000, kernels=kernels)
     assert scan.problems == [RecordProblem(1000 + start, "data_crc", 16 + len(datas[1]))]
     assert payloads(buf, scan.starts, scan.lengths) == [datas[0], *datas[2:]]
     assert scan.end == len(buf)
 
 
 @BOTH
-def test_flipped_payload_bit(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
+def test_flipped_payload_bit(kernels: str, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0]) + 16 + len(datas[1])  # record 2
     bad = bytearray(buf)
     bad[start + 12 + 3] ^= 0x40
-    scan = scan_records(bad, compiled=compiled)
+    scan = scan_records(bad, kernels=kernels)
     assert [(p.offset, p.kind) for p in scan.problems] == [(start, "data_crc")]
     assert payloads(buf, scan.starts, scan.lengths) == [*datas[:2], *datas[3:]]
     # Without data CRCs the flipped record is returned as is.
-    loose = scan_records(bad, verify_crc=False, compiled=compiled)
+    loose = scan_records(bad, verify_crc=False, kernels=kernels)
     assert loose.problems == []
     assert len(loose.starts) == len(datas)
     assert bytes(bad[loose.starts[2] : loose.starts[2] + loose.lengths[2]]) != datas[2]
@@ -149,37 +150,37 @@ def test_flipped_payload_bit(compiled: bool, rec_small: tuple[bytes, list[bytes]
 @pytest.mark.parametrize("byte", [0, 3, 7, 8, 11])
 @BOTH
 def test_bad_length_crc_resynchronises(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]], byte: int,
+    kernels: str, rec_small: tuple[bytes, list[bytes]], byte: int,
 ) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0]) + 16 + len(datas[1])  # record 2
     bad = bytearray(buf)
     bad[start + byte] ^= 0x10
     for verify in (True, False):
-        scan = scan_records(bad, verify_crc=verify, compiled=compiled)
+        scan = scan_records(bad, verify_crc=verify, kernels=kernels)
         assert scan.problems == [RecordProblem(start, "length_crc", 16 + len(datas[2]))]
         assert payloads(buf, scan.starts, scan.lengths) == [*datas[:2], *datas[3:]]
         assert scan.end == len(buf)
 
 
 @BOTH
-def test_garbage_between_records(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
+def test_garbage_between_records(kernels: str, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0])
     garbage = np.random.default_rng(3).integers(0, 256, 777, dtype=np.uint8).tobytes()
     bad = buf[:start] + garbage + buf[start:]
-    scan = scan_records(bad, compiled=compiled)
+    scan = scan_records(bad, kernels=kernels)
     assert scan.problems == [RecordProblem(start, "length_crc", len(garbage))]
     assert payloads(bad, scan.starts, scan.lengths) == datas
 
 
 @BOTH
 def test_garbage_at_end_keeps_a_late_record_possible(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+    kernels: str, rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bad = buf + b"\x01" * 40
-    scan = scan_records(bad, compiled=compiled)
+    scan = scan_records(bad, kernels=kernels)
     assert scan.problems == [RecordProblem(len(buf), "length_crc", 40 - 11)]
     assert scan.end == len(bad) - 11
     assert payloads(bad, scan.starts, scan.lengths) == datas
@@ -187,22 +188,22 @@ def test_garbage_at_end_keeps_a_late_record_possible(
 
 @BOTH
 def test_resync_onto_a_record_still_being_written(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]],
+    kernels: str, rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bad = b"junk" + buf[:-5]  # the last record's data is incomplete
-    scan = scan_records(bad, compiled=compiled)
+    scan = scan_records(bad, kernels=kernels)
     assert scan.problems == [RecordProblem(0, "length_crc", 4)]
     assert payloads(bad, scan.starts, scan.lengths) == datas[:-1]
     assert scan.end == len(bad) - (16 + len(datas[-1]) - 5)
 
 
 @BOTH
-def test_text_file_named_like_an_event_file(compiled: bool, tmp_path: Path) -> None:
+def test_text_file_named_like_an_event_file(kernels: str, tmp_path: Path) -> None:
     path = tmp_path / "events.out.tfevents.123.host"
     path.write_text("This is not an event file.\n" * 200)
     buf = read_from(str(path), 0)
-    scan = scan_records(buf, compiled=compiled)
+    scan = scan_records(buf, kernels=kernels)
     assert len(scan.problems) == 1
     assert scan.problems[0].kind == "length_crc"
     assert len(scan.starts) == 0
@@ -212,9 +213,9 @@ def test_text_file_named_like_an_event_file(compiled: bool, tmp_path: Path) -> N
 
 
 @BOTH
-def test_three_megabyte_record(compiled: bool, rec_big_image_file: str) -> None:
+def test_three_megabyte_record(kernels: str, rec_big_image_file: str) -> None:
     buf = read_from(rec_big_image_file, 0)
-    scan = scan_records(buf, compiled=compiled)
+    scan = scan_records(buf, kernels=kernels)
     assert scan.problems == []
     assert int(scan.lengths.max()) > 3_000_000
     big = int(np.argmax(scan.lengths))
@@ -222,16 +223,16 @@ def test_three_megabyte_record(compiled: bool, rec_big_image_file: str) -> None:
     assert len(event.summary.value[0].image.encoded_image_string) > 3_000_000
     # Truncated anywhere inside the big record: stop before it, resume later.
     cut = int(scan.starts[big]) + 1_500_000
-    head = scan_records(buf[:cut], compiled=compiled)
+    head = scan_records(buf[:cut], kernels=kernels)
     assert head.end == int(scan.starts[big]) - 12
     assert len(head.starts) == big
 
 
 @BOTH
-def test_input_types(compiled: bool, rec_small: tuple[bytes, list[bytes]]) -> None:
+def test_input_types(kernels: str, rec_small: tuple[bytes, list[bytes]]) -> None:
     buf, datas = rec_small
     for form in (buf, bytearray(buf), memoryview(buf), np.frombuffer(buf, np.uint8)):
-        scan = scan_records(form, compiled=compiled)
+        scan = scan_records(form, kernels=kernels)
         assert payloads(buf, scan.starts, scan.lengths) == datas
 
 
@@ -247,8 +248,8 @@ def test_read_from_fsspec_memory(rec_small: tuple[bytes, list[bytes]]) -> None:
     assert read_from("/tbnb-records-test/run/events.out.tfevents.1.host", 5, fs=fs) == buf[5:]
 
 
-def _check_invariants(buf: bytes, verify: bool, compiled: bool) -> None:
-    scan = scan_records(buf, verify_crc=verify, compiled=compiled)
+def _check_invariants(buf: bytes, verify: bool, kernels: str) -> None:
+    scan = scan_records(buf, verify_crc=verify, kernels=kernels)
     assert 0 <= scan.end <= len(buf)
     prev_end = 0
     for start, length in zip(scan.starts, scan.lengths, strict=True):
@@ -263,15 +264,15 @@ def _check_invariants(buf: bytes, verify: bool, compiled: bool) -> None:
     assert offsets == sorted(offsets)
     assert all(p.skipped > 0 for p in scan.problems)
     # Whatever is left unconsumed rescans without repeating records already returned.
-    rest = scan_records(buf[scan.end :], compiled=compiled)
+    rest = scan_records(buf[scan.end :], kernels=kernels)
     assert rest.end <= len(buf) - scan.end
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=3000), st.booleans())
 @BOTH
-def test_fuzz_random_bytes(compiled: bool, data: bytes, verify: bool) -> None:
-    _check_invariants(data, verify, compiled)
+def test_fuzz_random_bytes(kernels: str, data: bytes, verify: bool) -> None:
+    _check_invariants(data, verify, kernels)
 
 
 _FIXTURE_OK = [HealthCheck.function_scoped_fixture]
@@ -285,7 +286,7 @@ _FIXTURE_OK = [HealthCheck.function_scoped_fixture]
 )
 @BOTH
 def test_fuzz_mutated_file(
-    compiled: bool,
+    kernels: str,
     rec_small: tuple[bytes, list[bytes]],
     edits: list[tuple[int, int]],
     insert: bytes,
@@ -298,7 +299,7 @@ def test_fuzz_mutated_file(
     at = insert_at % (len(bad) + 1)
     bad[at:at] = insert
     for verify in (True, False):
-        _check_invariants(bytes(bad), verify, compiled)
+        _check_invariants(bytes(bad), verify, kernels)
         assert_same_scans(bytes(bad), verify)
 
 
@@ -306,13 +307,13 @@ def test_fuzz_mutated_file(
 @given(st.integers(0, 10**6), st.integers(1, 255))
 @BOTH
 def test_one_corrupt_byte_loses_at_most_its_record(
-    compiled: bool, rec_small: tuple[bytes, list[bytes]], where: int, xor: int
+    kernels: str, rec_small: tuple[bytes, list[bytes]], where: int, xor: int
 ) -> None:
     buf, datas = rec_small
     where %= len(buf)
     bad = bytearray(buf)
     bad[where] ^= xor
-    scan = scan_records(bad, compiled=compiled)
+    scan = scan_records(bad, kernels=kernels)
     got = payloads(bytes(bad), scan.starts, scan.lengths)
     bounds = np.cumsum([0] + [16 + len(d) for d in datas])
     hit = int(np.searchsorted(bounds, where, side="right")) - 1
@@ -327,7 +328,7 @@ def test_one_corrupt_byte_loses_at_most_its_record(
                           st.binary(min_size=1, max_size=60).map(
                               lambda d: frame(d)[:5] + b"\xff" + frame(d)[6:])),
                 max_size=12), st.booleans())
-def test_numpy_and_compiled_scans_agree(pieces: list[bytes], verify: bool) -> None:
+def test_numpy_numba_and_native_scans_agree(pieces: list[bytes], verify: bool) -> None:
     """Records, garbage, cut records and bad headers in any order: the same scans."""
     assert_same_scans(b"".join(pieces), verify)
 

@@ -110,17 +110,39 @@ def test_fresh_install_second_process_then_compiled(tmp_path: Path) -> None:
     assert _files(site) == installed  # nothing written beside the package
 
 
-def test_a_small_load_imports_no_heavy_package(tmp_path: Path) -> None:
+def test_a_load_imports_no_heavy_package(tmp_path: Path) -> None:
+    result = _run(ROOT, tmp_path / "cache", writers.cached("torch").logdir, "auto")
+    assert result["decoders"] == ["native"]
+    assert result["heavy"] == []
+    assert result["spawned"] == []  # nothing compiles
+
+
+def test_without_native_a_small_load_imports_no_heavy_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TBNB_NATIVE", "0")
     result = _run(ROOT, tmp_path / "cache", writers.cached("torch").logdir, "auto")
     assert result["decoders"] == ["numpy"]
     assert result["heavy"] == []
     assert result["spawned"] == []  # small loads never start a compile
 
 
+def test_auto_picks_native_at_any_size_and_starts_no_compile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks = [RunTask("r", None, [FileState("f", 0)], {}, LoadOptions())]
+    started: list[str] = []
+    monkeypatch.setattr("tbnb.loader.tasks.compile_in_background", started.append)
+    monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: False)
+    monkeypatch.setattr("tbnb.loader.tasks.native_available", lambda: True)
+    for unread in (0, COMPILED_MIN_BYTES, 100 * COMPILED_MIN_BYTES):
+        assert choose_decoder(tasks, unread)[0].options.decoder == "native"
+    assert started == []
+
+
 def test_auto_picks_numpy_for_small_loads_and_compiled_for_large_ready_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
     tasks = [RunTask("r", None, [FileState("f", 0)], {}, LoadOptions())]
     started: list[str] = []
+    monkeypatch.setattr("tbnb.loader.tasks.native_available", lambda: False)
     monkeypatch.setattr("tbnb.loader.tasks.compile_in_background", started.append)
     monkeypatch.setattr("tbnb.loader.tasks.ready", lambda group: False)
     assert choose_decoder(tasks, COMPILED_MIN_BYTES - 1)[0].options.decoder == "numpy"
@@ -185,22 +207,22 @@ from tbnb.decode.scalars import decode_scalars
 from tbnb.io.records import scan_records
 
 def test_inner():
-    assert scan_records(b"", compiled=True).end == 0
+    assert scan_records(b"", kernels="numba").end == 0
     empty = np.zeros(0, np.int64)
-    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
+    assert decode_scalars(b"", empty, empty, kernels="numba").tags == []
 """
 
 
 def test_{order}(pytester):
     if "{order}" == "outside_first":
-        assert scan_records(b"", compiled=True).end == 0
+        assert scan_records(b"", kernels="numba").end == 0
     pytester.makepyfile(test_inner=INNER)
     pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
     from tbnb.decode.scalars import decode_scalars  # numba's registries were loaded inside
 
     empty = np.zeros(0, np.int64)
-    assert decode_scalars(b"", empty, empty, compiled=True).tags == []
-    assert scan_records(b"", compiled=True).end == 0
+    assert decode_scalars(b"", empty, empty, kernels="numba").tags == []
+    assert scan_records(b"", kernels="numba").end == 0
 '''
 
 

@@ -28,13 +28,13 @@ def _compiled_decoder() -> None:
 
 
 def _both(logdir: str | Path, **kwargs: object) -> Experiment:
-    """Load with every decoder (numpy, compiled, protobuf only); check they agree; return
-    the numpy one."""
+    """Load with every decoder (numpy, native, compiled, protobuf only); check they agree;
+    return the numpy one."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         loads = [Experiment(str(logdir), progress=False, decoder=decoder, **kwargs)  # type: ignore[arg-type]
-                 for decoder in ("numpy", "compiled", "protobuf")]
-    assert [exp.last_report.decoders for exp in loads] == [{"numpy"}, {"compiled"},
+                 for decoder in ("numpy", "native", "compiled", "protobuf")]
+    assert [exp.last_report.decoders for exp in loads] == [{"numpy"}, {"native"}, {"compiled"},
                                                             {"protobuf"}]
     for other in loads[1:]:
         for kind in KINDS:
@@ -484,22 +484,23 @@ def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
 def test_each_decoder_runs_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
     from tbnb.loader import run
 
-    calls: list[bool] = []
+    calls: list[str] = []
     original = run.decode_scalars
 
-    def counting(*args: object, compiled: bool = False) -> object:
-        calls.append(compiled)
-        return original(*args, compiled=compiled)  # type: ignore[arg-type]
+    def counting(*args: object, kernels: str = "numpy") -> object:
+        calls.append(kernels)
+        return original(*args, kernels=kernels)  # type: ignore[arg-type]
 
     monkeypatch.setattr(run, "decode_scalars", counting)
     logdir = writers.cached("keras").logdir
-    assert tbnb.load(logdir, progress=False).last_report.decoders == {"numpy"}  # small
+    assert tbnb.load(logdir, progress=False).last_report.decoders == {"native"}  # auto
     assert calls
-    assert not any(calls)
+    assert set(calls) == {"native"}
     calls.clear()
-    Experiment(logdir, progress=False, decoder="compiled")
-    assert calls
-    assert all(calls)
-    calls.clear()
+    for decoder, kernels in (("numpy", "numpy"), ("compiled", "numba"), ("native", "native")):
+        Experiment(logdir, progress=False, decoder=decoder)
+        assert calls
+        assert set(calls) == {kernels}
+        calls.clear()
     Experiment(logdir, progress=False, decoder="protobuf")
     assert not calls

@@ -34,7 +34,7 @@ from tbnb.warnings import TbnbWarning
 from tests import writers
 
 NAME = "events.out.tfevents.1700000000.fuzzhost"
-DECODERS = st.sampled_from(["numpy", "compiled", "protobuf"])
+DECODERS = st.sampled_from(["numpy", "native", "compiled", "protobuf"])
 LIMIT_SECONDS = 20
 """A load taking longer than this is a hang."""
 

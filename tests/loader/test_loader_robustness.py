@@ -111,7 +111,7 @@ def test_empty_file_and_header_only(tmp_path: Path, torch_bytes: bytes) -> None:
 
 
 @pytest.mark.parametrize("where", ["mid-header", "after-header", "mid-data", "mid-footer"])
-@pytest.mark.parametrize("decoder", ["numpy", "compiled", "protobuf"])
+@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
 def test_truncated_tail_then_appended(tmp_path: Path, torch_bytes: bytes, where: str,
                                       decoder: str) -> None:
     spans = writers.record_spans(torch_bytes)
@@ -178,7 +178,7 @@ def _damaged(data: bytes, spans: list[tuple[int, int]], k: int, kind: str) -> by
     ("payload_bit", DataWarning, "unparseable"),
     ("payload_length", DataWarning, "unparseable"),
 ])
-@pytest.mark.parametrize("decoder", ["numpy", "compiled", "protobuf"])
+@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
 def test_one_damaged_record_is_skipped_and_named(tmp_path: Path, torch_bytes: bytes, kind: str,
                                                  category: type[Warning], what: str,
                                                  decoder: str) -> None:

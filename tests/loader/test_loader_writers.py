@@ -284,7 +284,7 @@ def test_tags_table(case: tuple[writers.Written, Experiment]) -> None:
     assert got == {k: (len(v), min(v), max(v)) for k, v in expected.items()}
 
 
-@pytest.mark.parametrize("decoder", ["numpy", "compiled"])
+@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled"])
 @pytest.mark.parametrize("name", NAMES)
 def test_every_decoder_gives_the_frames_of_protobuf(name: str, decoder: str) -> None:
     fast, slow = _loaded(name, decoder), _loaded(name, "protobuf")

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tbnb"
 
 LAYERS = {
-    "_proto": 0, "warnings": 0, "jit": 0,
+    "_proto": 0, "warnings": 0, "jit": 0, "native": 0,
     "io": 1,
     "decode": 2,
     "kinds": 3,

@@ -1,4 +1,4 @@
-"""The compiled scalar decoder: numba kernels behind ``decode_scalars(compiled=True)``.
+"""The numba scalar decoder: the kernels behind ``decode_scalars(kernels="numba")``.
 
 One pass over a window's records: the writers' exact layouts first
 (:func:`~tbnb.decode.compiled.patterns.match_simple`), then a general parser of the

@@ -1,4 +1,4 @@
-"""TFRecord framing compiled with numba: the kernel behind ``scan_records(compiled=True)``.
+"""TFRecord framing compiled with numba: the kernel behind ``scan_records(kernels="numba")``.
 
 The semantics are :mod:`tbnb.io.records`' (its module docstring); the numpy
 implementation there gives the same scans (tested on random and corrupted buffers).
