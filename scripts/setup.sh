@@ -40,6 +40,14 @@ if [ "$PROFILE" = test ] && .venv/bin/python -c "import torch" 2>/dev/null; then
   EXTRAS="dev,torch"  # Lightning on top of the torch already installed
 fi
 
+# A C compiler for the native loader kernels (most machines have one; the tests need it).
+if [ "$PROFILE" = test ] && ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1 \
+   && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing gcc"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq gcc libc6-dev >/dev/null
+fi
+
 stamp=.venv/.tbnb-installed-${EXTRAS/,/-}
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing tbnb[$EXTRAS] (editable)"
