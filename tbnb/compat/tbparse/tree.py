@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import pandas as pd
-from fsspec.core import url_to_fs
-from fsspec.implementations.local import LocalFileSystem
 
 from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS, KINDS_FOR
+from tbnb.io.local import LocalFiles
 from tbnb.io.logdir import find_runs
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
 from tbnb.loader.tasks import choose_decoder, unread_bytes
@@ -70,9 +69,11 @@ def check_options(extra_columns: Any, event_types: Any) -> tuple[set[str], set[s
 def open_path(log_path: str) -> tuple[Any, str]:
     text = os.fspath(log_path)
     if "://" in text or "::" in text:
+        from fsspec.core import url_to_fs
+
         fs, path = url_to_fs(text)
         return fs, path.rstrip("/") or "/"
-    fs = LocalFileSystem()
+    fs = LocalFiles()
     return fs, fs._strip_protocol(os.path.abspath(os.path.expanduser(text)))
 
 
