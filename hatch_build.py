@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent
 
 def _native_build() -> Any:
     """``tbnb/native/build.py`` loaded on its own (it imports only the standard library)."""
-    spec = importlib.util.spec_from_file_location("_tbnb_native_build",
-                                                  ROOT / "tbnb" / "native" / "build.py")
+    spec = importlib.util.spec_from_file_location(
+        "_tbnb_native_build", ROOT / "tbnb" / "native" / "build.py"
+    )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -50,7 +51,8 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if built is None:
             self.app.display_warning(
                 "tbnb: the native loader kernels were not built (no working C compiler); "
-                "the package works without them (numba/numpy kernels)")
+                "the package works without them (numba/numpy kernels)"
+            )
             return
         if version != "editable":
             build_data["force_include"][str(built)] = f"tbnb/native/{built.name}"

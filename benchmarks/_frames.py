@@ -22,17 +22,54 @@ import time
 from collections import defaultdict
 from typing import Any
 
-SCRIPT = {"EventDispatch", "FunctionCall", "FireAnimationFrame", "TimerFire", "EvaluateScript",
-          "v8.compile", "v8.run", "RunMicrotasks", "V8.GCScavenger", "MinorGC", "MajorGC",
-          "V8.GC_SCAVENGER", "BlinkGC.AtomicPhase", "FireIdleCallback", "v8.callFunction",
-          "ResizeObserver::BroadcastObservations", "IntersectionObserverController::"
-          "computeIntersections", "V8.Execute", "ParseHTML", "XHRReadyStateChange"}
-RENDER = {"UpdateLayoutTree", "Layout", "RecalculateStyles", "HitTest",
-          "ScheduleStyleRecalculation", "InvalidateLayout", "PrePaint", "ComputeIntersections",
-          "UpdateLayerTree"}
-PAINT = {"Paint", "PaintImage", "Layerize", "Commit", "UpdateLayer", "CompositeLayers",
-         "PaintSetup", "Decode Image", "Decode LazyPixelRef", "ImageDecodeTask",
-         "Draw LazyPixelRef", "RasterTask", "Rasterize"}
+SCRIPT = {
+    "EventDispatch",
+    "FunctionCall",
+    "FireAnimationFrame",
+    "TimerFire",
+    "EvaluateScript",
+    "v8.compile",
+    "v8.run",
+    "RunMicrotasks",
+    "V8.GCScavenger",
+    "MinorGC",
+    "MajorGC",
+    "V8.GC_SCAVENGER",
+    "BlinkGC.AtomicPhase",
+    "FireIdleCallback",
+    "v8.callFunction",
+    "ResizeObserver::BroadcastObservations",
+    "IntersectionObserverController::computeIntersections",
+    "V8.Execute",
+    "ParseHTML",
+    "XHRReadyStateChange",
+}
+RENDER = {
+    "UpdateLayoutTree",
+    "Layout",
+    "RecalculateStyles",
+    "HitTest",
+    "ScheduleStyleRecalculation",
+    "InvalidateLayout",
+    "PrePaint",
+    "ComputeIntersections",
+    "UpdateLayerTree",
+}
+PAINT = {
+    "Paint",
+    "PaintImage",
+    "Layerize",
+    "Commit",
+    "UpdateLayer",
+    "CompositeLayers",
+    "PaintSetup",
+    "Decode Image",
+    "Decode LazyPixelRef",
+    "ImageDecodeTask",
+    "Draw LazyPixelRef",
+    "RasterTask",
+    "Rasterize",
+}
 CATEGORIES = ("script", "render", "paint", "other")
 
 RAF_JS = """() => { window.__tbnbFrames = []; window.__tbnbInputs = 0;
@@ -43,9 +80,14 @@ RAF_JS = """() => { window.__tbnbFrames = []; window.__tbnbInputs = 0;
   if (window.__tbnbFrames.length < 100000) requestAnimationFrame(tick); };
   requestAnimationFrame(tick); }"""
 
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
-                    "disabled-by-default-devtools.timeline.frame", "v8", "blink.user_timing",
-                    "toplevel"]
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "disabled-by-default-devtools.timeline.frame",
+    "v8",
+    "blink.user_timing",
+    "toplevel",
+]
 
 
 def _category(name: str) -> str | None:
@@ -59,8 +101,11 @@ def _category(name: str) -> str | None:
 
 
 def _threads(events: list[dict[str, Any]]) -> dict[tuple[int, int], str]:
-    return {(e["pid"], e["tid"]): e.get("args", {}).get("name", "")
-            for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    return {
+        (e["pid"], e["tid"]): e.get("args", {}).get("name", "")
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name"
+    }
 
 
 def self_times(events: list[dict[str, Any]], start: float, end: float) -> dict[str, float]:
@@ -70,8 +115,10 @@ def self_times(events: list[dict[str, Any]], start: float, end: float) -> dict[s
     script callback is script); what no ancestor names is "other". Only events starting
     in ``[start, end)`` (trace microseconds) count.
     """
-    spans = sorted((e for e in events if e.get("ph") == "X" and "dur" in e
-                    and start <= e["ts"] < end), key=lambda e: (e["ts"], -e["dur"]))
+    spans = sorted(
+        (e for e in events if e.get("ph") == "X" and "dur" in e and start <= e["ts"] < end),
+        key=lambda e: (e["ts"], -e["dur"]),
+    )
     out: dict[str, float] = defaultdict(float)
     stack: list[tuple[float, str | None, dict[str, float]]] = []  # end, category, child sums
 
@@ -108,15 +155,23 @@ def analyse(trace: list[dict[str, Any]], start: float, end: float) -> dict[str, 
     mains = [k for k, n in names.items() if n == "CrRendererMain"]
     if not mains:
         return {}
-    main = max(mains, key=lambda k: sum(e.get("dur", 0) for e in by_thread[k]
-                                        if e.get("ph") == "X" and start <= e["ts"] < end))
+    main = max(
+        mains,
+        key=lambda k: sum(
+            e.get("dur", 0) for e in by_thread[k] if e.get("ph") == "X" and start <= e["ts"] < end
+        ),
+    )
     totals = dict(self_times(by_thread[main], start, end))
     raster = 0.0
     for key, name in names.items():
         if key[0] == main[0] and name.startswith(("CompositorTileWorker", "Compositor")):
-            raster += sum(e.get("tdur", e.get("dur", 0)) / 1000 for e in by_thread[key]
-                          if e.get("ph") == "X" and start <= e["ts"] < end
-                          and e["name"] in ("RasterTask", "ThreadPool_RunTask", "RunTask"))
+            raster += sum(
+                e.get("tdur", e.get("dur", 0)) / 1000
+                for e in by_thread[key]
+                if e.get("ph") == "X"
+                and start <= e["ts"] < end
+                and e["name"] in ("RasterTask", "ThreadPool_RunTask", "RunTask")
+            )
     totals["raster_cpu_ms"] = raster
     return totals
 
@@ -127,8 +182,10 @@ def _trace(cdp: Any, page: Any, run: Any) -> list[dict[str, Any]]:
     done: list[bool] = []
     cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
     cdp.on("Tracing.tracingComplete", lambda p: done.append(True))
-    cdp.send("Tracing.start", {"traceConfig": {"includedCategories": TRACE_CATEGORIES},
-                               "transferMode": "ReportEvents"})
+    cdp.send(
+        "Tracing.start",
+        {"traceConfig": {"includedCategories": TRACE_CATEGORIES}, "transferMode": "ReportEvents"},
+    )
     try:
         run()
     finally:
@@ -139,8 +196,9 @@ def _trace(cdp: Any, page: Any, run: Any) -> list[dict[str, Any]]:
     return events
 
 
-def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
-                px_per_move: float = 1.0, hz: float = 60.0) -> dict[str, Any]:
+def drag_frames(
+    page: Any, selector: str, span: int, passes: int = 2, px_per_move: float = 1.0, hz: float = 60.0
+) -> dict[str, Any]:
     """Drag the range input ``selector`` ``passes`` times over ``span`` slider values.
 
     Starts at the input's current value and goes down ``span`` values (up when there is
@@ -166,8 +224,10 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     marks: dict[str, float] = {}
 
     def mouse(kind: str, at: float, buttons: int) -> None:
-        cdp.send("Input.dispatchMouseEvent", {"type": kind, "x": at, "y": y, "button": "left",
-                                              "buttons": buttons, "clickCount": 1})
+        cdp.send(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": at, "y": y, "button": "left", "buttons": buttons, "clickCount": 1},
+        )
 
     def drag() -> None:
         nonlocal x
@@ -189,7 +249,8 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
         mouse("mouseReleased", x, 0)
         marks["t1"] = page.evaluate(
             "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame("
-            "() => r(performance.now()))))")
+            "() => r(performance.now()))))"
+        )
 
     trace = _trace(cdp, page, drag)
     frames = page.evaluate("() => window.__tbnbFrames")
@@ -199,9 +260,13 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     inside = [t for t in frames if marks["t0"] <= t <= marks["t1"]]
     intervals = sorted(b - a for a, b in itertools.pairwise(inside))
     # trace clock: the first input event's timestamp anchors the drag
-    inputs = sorted(e["ts"] for e in trace if e.get("name") == "EventDispatch"
-                    and e.get("args", {}).get("data", {}).get("type") in
-                    ("mousedown", "mousemove", "input", "pointermove"))
+    inputs = sorted(
+        e["ts"]
+        for e in trace
+        if e.get("name") == "EventDispatch"
+        and e.get("args", {}).get("data", {}).get("type")
+        in ("mousedown", "mousemove", "input", "pointermove")
+    )
     moves = passes * moves_per_pass
     if not inputs:
         return {"moves": moves, "frame_intervals": len(intervals)}
@@ -211,8 +276,10 @@ def drag_frames(page: Any, selector: str, span: int, passes: int = 2,
     for key, v in sorted(totals.items()):
         if not key.startswith("self_cpu_ms:"):
             out[f"{key}_per_move"] = round(v / moves, 2)
-    heaviest = sorted(((v, k.split(":", 1)[1]) for k, v in totals.items()
-                       if k.startswith("self_cpu_ms:")), reverse=True)[:8]
+    heaviest = sorted(
+        ((v, k.split(":", 1)[1]) for k, v in totals.items() if k.startswith("self_cpu_ms:")),
+        reverse=True,
+    )[:8]
     out["heaviest_cpu_ms_per_move"] = {name: round(v / moves, 2) for v, name in heaviest}
     main_wall = sum(totals.get(f"{c}_ms", 0.0) for c in CATEGORIES)
     main_cpu = sum(totals.get(f"{c}_cpu_ms", 0.0) for c in CATEGORIES)

@@ -16,7 +16,9 @@ def settle(page: Any, timeout_ms: int) -> None:
     """Wait until the images widget has nothing queued, in flight or decoding."""
     page.wait_for_function(
         "() => document.querySelector('.tbnb-w-images').dataset.pending === '0'",
-        timeout=timeout_ms, polling=50)
+        timeout=timeout_ms,
+        polling=50,
+    )
 
 
 GLOBAL_RANGE = ".tbnb-w-images .tbnb-global-step input[type=range]"
@@ -48,7 +50,8 @@ def prefetched_drag(page: Any, span: int, timeout_ms: int) -> dict[str, Any]:
         settle(page, timeout_ms)
     page.evaluate(WATCH_JS)
     result = drag_frames(page, GLOBAL_RANGE, span=span, passes=4, px_per_move=0.5)
-    ready = page.evaluate("() => { const r = window.__tbnbReady; window.__tbnbReady = null;"
-                          " return r; }")
+    ready = page.evaluate(
+        "() => { const r = window.__tbnbReady; window.__tbnbReady = null; return r; }"
+    )
     result["frames_all_cards_ready"] = round(sum(ready) / max(len(ready), 1), 3)
     return result

@@ -23,16 +23,22 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def run_child(argv: list[str], env: dict[str, str] | None = None,
-              cwd: Path = ROOT) -> dict[str, Any]:
+def run_child(
+    argv: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> dict[str, Any]:
     """Run ``python <argv> --report FILE``; return its report plus cpu, wall and peak_rss.
 
     The child writes a JSON object to the file named after ``--report``.
     """
     with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *argv, "--report", report.name], cwd=cwd,
-                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, *argv, "--report", report.name],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         assert proc.stderr is not None
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -40,8 +46,7 @@ def run_child(argv: list[str], env: dict[str, str] | None = None,
         if status != 0:
             raise SystemExit(f"{argv} failed with status {status}:\n{err.decode()[-3000:]}")
         result: dict[str, Any] = json.loads(Path(report.name).read_text() or "{}")
-    result.update(cpu=usage.ru_utime + usage.ru_stime, wall=wall,
-                  peak_rss=usage.ru_maxrss * 1024)
+    result.update(cpu=usage.ru_utime + usage.ru_stime, wall=wall, peak_rss=usage.ru_maxrss * 1024)
     return result
 
 
@@ -55,9 +60,20 @@ def tensorboard_server(logdir: Path, *, checksum: bool = True) -> dict[str, Any]
 
     binary = tensorboard_data_server.server_binary()
     with tempfile.TemporaryDirectory() as tmp:
-        args = [binary, "--logdir", str(logdir), "--reload", "once", "--port", "0",
-                "--port-file", os.path.join(tmp, "port"), "--samples-per-plugin",
-                "scalars=all,histograms=all,images=all,audio=all,tensors=all", "-v"]
+        args = [
+            binary,
+            "--logdir",
+            str(logdir),
+            "--reload",
+            "once",
+            "--port",
+            "0",
+            "--port-file",
+            os.path.join(tmp, "port"),
+            "--samples-per-plugin",
+            "scalars=all,histograms=all,images=all,audio=all,tensors=all",
+            "-v",
+        ]
         if checksum:
             args.append("--checksum")
         t0 = time.perf_counter()

@@ -69,8 +69,17 @@ def frame(runs: int, steps: int) -> pd.DataFrame:
     parts = []
     for r in range(runs):
         value = (1 + r / runs) * np.exp(-step / (steps / 3)) + rng.normal(0, 0.05, steps)
-        parts.append(pd.DataFrame({"run": f"run{r:03d}", "tag": "train/loss", "step": step,
-                                   "wall_time": 1.7e9 + step * 0.5, "value": value}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "run": f"run{r:03d}",
+                    "tag": "train/loss",
+                    "step": step,
+                    "wall_time": 1.7e9 + step * 0.5,
+                    "value": value,
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -89,9 +98,12 @@ def measure(page: Any, cdp: Any, js: str, args: list[Any], repeat: int) -> dict[
         scripts.append((s1 - s0) * 1000)
         tasks.append((t1 - t0) * 1000)
         walls.append(wall)
-    return {"wall_ms": round(statistics.median(walls), 1),
-            "script_ms": round(statistics.median(scripts), 1),
-            "main_thread_ms": round(statistics.median(tasks), 1), "result": what}
+    return {
+        "wall_ms": round(statistics.median(walls), 1),
+        "script_ms": round(statistics.median(scripts), 1),
+        "main_thread_ms": round(statistics.median(tasks), 1),
+        "result": what,
+    }
 
 
 def run_case(runs: int, steps: int, repeat: int) -> dict[str, Any]:
@@ -110,7 +122,10 @@ def run_case(runs: int, steps: int, repeat: int) -> dict[str, Any]:
             page.goto(path.as_uri(), timeout=300_000)
             page.wait_for_function(
                 "n => document.querySelector('.tbnb-chart')?.getAttribute('data-series-count')"
-                " === String(n)", arg=runs, timeout=300_000)
+                " === String(n)",
+                arg=runs,
+                timeout=300_000,
+            )
             page.wait_for_timeout(300)
             cdp = page.context.new_cdp_session(page)
             cdp.send("Performance.enable")

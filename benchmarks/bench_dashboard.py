@@ -140,7 +140,9 @@ def build_notebook(logdir: Path) -> Any:
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
     }
     for source in (TIMERS, "%load_ext tbnb", f"%tbnb {str(logdir)!r}", READOUT):
         nb.cells.append(new_code_cell(source))  # type: ignore[no-untyped-call]
@@ -172,17 +174,20 @@ def measure_tabs(page: Any, timeout_ms: int, rounds: int = 3) -> dict[str, float
     """First opening of every tab, then switches between built tabs."""
     titles = [t.strip() for t in page.locator(".tbnb-dashboard [role=tab]").all_text_contents()]
     first = [click_tab(page, title, timeout_ms) / 1000 for title in titles[1:]]
-    switches = [click_tab(page, title, timeout_ms)
-                for _ in range(rounds) for title in titles]
-    out = {"switch_ms": statistics.median(switches), "switch_max_ms": max(switches),
-           "tabs": float(len(titles))}
+    switches = [click_tab(page, title, timeout_ms) for _ in range(rounds) for title in titles]
+    out = {
+        "switch_ms": statistics.median(switches),
+        "switch_max_ms": max(switches),
+        "tabs": float(len(titles)),
+    }
     if first:
         out["first_open_s"] = statistics.median(first)
     return out
 
 
-def one_run(lab: LabServer, browser: Chromium, timeout_ms: int,
-            switches: bool = True) -> dict[str, float]:
+def one_run(
+    lab: LabServer, browser: Chromium, timeout_ms: int, switches: bool = True
+) -> dict[str, float]:
     for session in lab.api("GET", "/api/sessions"):
         lab.api("DELETE", f"/api/sessions/{session['id']}")
     page = browser.context.new_page()
@@ -198,8 +203,11 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int,
             page.wait_for_timeout(200)
             wait_idle(page, timeout_ms)
         page.evaluate(START_JS, 2)
-        page.wait_for_function("() => window.__tbnbBench && window.__tbnbBench.drawn !== null",
-                               timeout=timeout_ms, polling=100)
+        page.wait_for_function(
+            "() => window.__tbnbBench && window.__tbnbBench.drawn !== null",
+            timeout=timeout_ms,
+            polling=100,
+        )
         bench = page.evaluate("() => window.__tbnbBench")
         wait_idle(page, timeout_ms)
         tabs = measure_tabs(page, timeout_ms) if switches else {}
@@ -227,8 +235,16 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int,
 
 
 def table(rows: list[dict[str, float]], logdir: Path, points: str, command: str) -> str:
-    keys = ["total_s", "load_s", "build_s", "kernel_to_page_s", "browser_s", "first_open_s",
-            "switch_ms", "switch_max_ms"]
+    keys = [
+        "total_s",
+        "load_s",
+        "build_s",
+        "kernel_to_page_s",
+        "browser_s",
+        "first_open_s",
+        "switch_ms",
+        "switch_max_ms",
+    ]
     keys = [k for k in keys if all(k in r for r in rows)]
     med = {k: statistics.median(r[k] for r in rows) for k in keys}
     lines = [
@@ -286,7 +302,8 @@ def main() -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (results / f"dashboard-{logdir.name}-{stamp}.md").write_text(text)
     (results / f"dashboard-{logdir.name}-{stamp}.json").write_text(
-        json.dumps({"logdir": str(logdir), "runs": rows}, indent=1))
+        json.dumps({"logdir": str(logdir), "runs": rows}, indent=1)
+    )
 
 
 def _points(logdir: Path) -> str:

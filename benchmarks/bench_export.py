@@ -54,11 +54,18 @@ def main() -> None:
         size = len(export.render_html(widget).encode("utf-8"))
         times.append(time.perf_counter() - start)
     plain = len(json.dumps(export._collect([widget]), separators=(",", ":")).encode("utf-8"))
-    print(json.dumps({
-        "points": len(frame), "values": "float64" if args.float64 else "float32",
-        "page_mb": round(size / 1e6, 2), "plain_mb": round(plain / 1e6, 2),
-        "ratio": round(plain / size, 2), "render_s": round(statistics.median(times), 2),
-    }))
+    print(
+        json.dumps(
+            {
+                "points": len(frame),
+                "values": "float64" if args.float64 else "float32",
+                "page_mb": round(size / 1e6, 2),
+                "plain_mb": round(plain / 1e6, 2),
+                "ratio": round(plain / size, 2),
+                "render_s": round(statistics.median(times), 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -68,15 +68,20 @@ def child(case: str, logdir: str, tbnb_root: str) -> dict[str, Any]:
         from tbparse import SummaryReader
 
         points = len(SummaryReader(logdir).scalars)
-    return {"points": points, "inner_wall": time.perf_counter() - t0, "decoders": decoders,
-            "heavy": [m for m in HEAVY if m in sys.modules]}
+    return {
+        "points": points,
+        "inner_wall": time.perf_counter() - t0,
+        "decoders": decoders,
+        "heavy": [m for m in HEAVY if m in sys.modules],
+    }
 
 
 def _env(cache: str | None, tbnb_root: str) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=tbnb_root)
     if cache is not None:
-        env.update(TBNB_CACHE_DIR=os.path.join(cache, "tbnb"),
-                   NUMBA_CACHE_DIR=os.path.join(cache, "numba"))
+        env.update(
+            TBNB_CACHE_DIR=os.path.join(cache, "tbnb"), NUMBA_CACHE_DIR=os.path.join(cache, "numba")
+        )
     return env
 
 
@@ -84,14 +89,22 @@ def measure(case: str, logdir: Path, env: dict[str, str], tbnb_root: str) -> dic
     if case == "tensorboard":
         return tensorboard_server(logdir)
     kind = "tbnb" if case.startswith("tbnb") else "tbparse"
-    return run_child([__file__, "--child", kind, str(logdir), "--tbnb-root", tbnb_root],
-                     env=env)
+    return run_child([__file__, "--child", kind, str(logdir), "--tbnb-root", tbnb_root], env=env)
 
 
 def bench_logdir(logdir: Path, repeat: int, tbnb_root: str) -> list[dict[str, Any]]:
-    runs: dict[str, list[dict[str, Any]]] = {c: [] for c in (
-        "tbnb first", "tbnb second", "tbnb", "tbnb first (no native)", "tbnb (no native)",
-        "tbparse", "tensorboard")}
+    runs: dict[str, list[dict[str, Any]]] = {
+        c: []
+        for c in (
+            "tbnb first",
+            "tbnb second",
+            "tbnb",
+            "tbnb first (no native)",
+            "tbnb (no native)",
+            "tbparse",
+            "tensorboard",
+        )
+    }
     warm = tempfile.mkdtemp(prefix="tbnb-bench-warm-")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
@@ -109,45 +122,62 @@ def bench_logdir(logdir: Path, repeat: int, tbnb_root: str) -> list[dict[str, An
             env = dict(_env(cache, tbnb_root), TBNB_NATIVE="0")
             runs["tbnb first (no native)"].append(measure("tbnb", logdir, env, tbnb_root))
             wait_for_background(cache)
-        runs["tbnb (no native)"].append(measure("tbnb", logdir, dict(
-            _env(warm, tbnb_root), TBNB_NATIVE="0"), tbnb_root))
+        runs["tbnb (no native)"].append(
+            measure("tbnb", logdir, dict(_env(warm, tbnb_root), TBNB_NATIVE="0"), tbnb_root)
+        )
     for _ in range(repeat):
         runs["tbparse"].append(measure("tbparse", logdir, _env(None, tbnb_root), tbnb_root))
         runs["tensorboard"].append(tensorboard_server(logdir))
     rows = []
     for case, results in runs.items():
-        rows.append({
-            "logdir": logdir.name, "case": case, "bytes": logdir_bytes(logdir),
-            "points": results[0].get("points"), "wall_s": median_of(results, "wall"),
-            "max_wall_s": max(r["wall"] for r in results), "cpu_s": median_of(results, "cpu"),
-            "peak_rss": median_of(results, "peak_rss"),
-            "decoders": sorted({d for r in results for d in r.get("decoders", [])}),
-            "heavy": sorted({m for r in results for m in r.get("heavy", [])}),
-        })
+        rows.append(
+            {
+                "logdir": logdir.name,
+                "case": case,
+                "bytes": logdir_bytes(logdir),
+                "points": results[0].get("points"),
+                "wall_s": median_of(results, "wall"),
+                "max_wall_s": max(r["wall"] for r in results),
+                "cpu_s": median_of(results, "cpu"),
+                "peak_rss": median_of(results, "peak_rss"),
+                "decoders": sorted({d for r in results for d in r.get("decoders", [])}),
+                "heavy": sorted({m for r in results for m in r.get("heavy", [])}),
+            }
+        )
     return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| logdir | case | wall s (median) | wall s (max) | CPU s | peak RSS MB "
-             "| wall / tbparse | RSS / tbparse | decoder | heavy imports |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    lines = [
+        "| logdir | case | wall s (median) | wall s (max) | CPU s | peak RSS MB "
+        "| wall / tbparse | RSS / tbparse | decoder | heavy imports |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
     for r in rows:
         base = next(b for b in rows if b["logdir"] == r["logdir"] and b["case"] == "tbparse")
         lines.append(
             f"| {r['logdir']} ({r['bytes'] / 1e6:.2f} MB) | {r['case']} | {r['wall_s']:.2f} "
             f"| {r['max_wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss'] / 1e6:.0f} "
             f"| {r['wall_s'] / base['wall_s']:.2f} | {r['peak_rss'] / base['peak_rss']:.2f} "
-            f"| {','.join(r['decoders']) or '-'} | {','.join(r['heavy']) or '-'} |")
+            f"| {','.join(r['decoders']) or '-'} | {','.join(r['heavy']) or '-'} |"
+        )
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--logdirs", nargs="+", type=Path,
-                        default=[HERE / "data" / n for n in ("tiny", "small3", "lightning")])
+    parser.add_argument(
+        "--logdirs",
+        nargs="+",
+        type=Path,
+        default=[HERE / "data" / n for n in ("tiny", "small3", "lightning")],
+    )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--tbnb-root", default=str(ROOT),
-                        help="the checkout whose tbnb is measured (default: this one)")
+    parser.add_argument(
+        "--tbnb-root",
+        default=str(ROOT),
+        help="the checkout whose tbnb is measured (default: this one)",
+    )
     parser.add_argument("--child", nargs=2, metavar=("CASE", "LOGDIR"), help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -136,17 +136,32 @@ def alternative_bundle() -> str:
         if npm is None:
             raise SystemExit("npm is needed once to fetch dagre (or pass --no-dagre)")
         node.mkdir(parents=True, exist_ok=True)
-        subprocess.run([npm, "install", "--no-save", "--prefix", str(node), DAGRE], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [npm, "install", "--no-save", "--prefix", str(node), DAGRE],
+            check=True,
+            capture_output=True,
+        )
     entry = node / "entry.js"
     entry.write_text(
         'import * as dagre from "@dagrejs/dagre";\n'
         f'import * as tbnbLayout from "{REPO / "js/src/widgets/graphs/layout.js"}";\n'
-        "window.dagre = dagre.default || dagre; window.tbnbLayout = tbnbLayout;\n")
+        "window.dagre = dagre.default || dagre; window.tbnbLayout = tbnbLayout;\n"
+    )
     esbuild = REPO / "js" / "node_modules" / ".bin" / "esbuild"
-    return subprocess.run([str(esbuild), str(entry), "--bundle", "--format=iife", "--minify",
-                          "--resolve-extensions=.js"],
-                         check=True, capture_output=True, text=True, cwd=node).stdout
+    return subprocess.run(
+        [
+            str(esbuild),
+            str(entry),
+            "--bundle",
+            "--format=iife",
+            "--minify",
+            "--resolve-extensions=.js",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=node,
+    ).stdout
 
 
 def browser_times(widget: Any, repeat: int, tmp: Path, with_dagre: bool) -> dict[str, Any]:
@@ -162,10 +177,17 @@ def browser_times(widget: Any, repeat: int, tmp: Path, with_dagre: bool) -> dict
     target = str(groups["name"].iloc[0]) if len(groups) else ""
     graph = widget.graph
     index = {n: i for i, n in enumerate(graph.nodes["name"])}
-    edges = [v for s, t in zip(graph.edges["source"], graph.edges["target"], strict=True)
-             for v in (index[s], index[t])]
-    out: dict[str, Any] = {"nodes": len(graph.nodes), "edges": len(graph.edges),
-                           "collapsed_items": len(visible), "expanded_group": target}
+    edges = [
+        v
+        for s, t in zip(graph.edges["source"], graph.edges["target"], strict=True)
+        for v in (index[s], index[t])
+    ]
+    out: dict[str, Any] = {
+        "nodes": len(graph.nodes),
+        "edges": len(graph.edges),
+        "collapsed_items": len(visible),
+        "expanded_group": target,
+    }
     collapsed, expand, load_tasks, expand_tasks, items = [], [], [], [], 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -181,11 +203,13 @@ def browser_times(widget: Any, repeat: int, tmp: Path, with_dagre: bool) -> dict
                 expand_tasks.append(result["longest"])
                 items = result["items"]
             page.close()
-        out.update(collapsed_ms=statistics.median(collapsed),
-                   load_longest_task_ms=max(load_tasks),
-                   expand_ms=statistics.median(expand) if expand else float("nan"),
-                   expand_longest_task_ms=max(expand_tasks) if expand_tasks else 0.0,
-                   expanded_items=items)
+        out.update(
+            collapsed_ms=statistics.median(collapsed),
+            load_longest_task_ms=max(load_tasks),
+            expand_ms=statistics.median(expand) if expand else float("nan"),
+            expand_longest_task_ms=max(expand_tasks) if expand_tasks else 0.0,
+            expanded_items=items,
+        )
         if with_dagre:
             script = alternative_bundle()
             for which in ("tbnb-flat", "dagre"):
@@ -219,26 +243,39 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             py_ms, widget = python_times(root, name, args.repeat)
-            row = {"graph": name, "python_ms": py_ms,
-                   **browser_times(widget, args.repeat, Path(tmp), not args.no_dagre)}
+            row = {
+                "graph": name,
+                "python_ms": py_ms,
+                **browser_times(widget, args.repeat, Path(tmp), not args.no_dagre),
+            }
             rows.append(row)
             print(json.dumps(row), flush=True)
     results = REPO / "benchmarks" / "results"
     results.mkdir(exist_ok=True)
     (results / "bench_graph.json").write_text(json.dumps(rows, indent=1))
     print()
-    print("| graph | nodes | python ms | collapsed ms | expand ms | longest task ms "
-          "| whole graph: tbnb layout ms | dagre ms | dagre / tbnb expand |")
+    print(
+        "| graph | nodes | python ms | collapsed ms | expand ms | longest task ms "
+        "| whole graph: tbnb layout ms | dagre ms | dagre / tbnb expand |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        dagre = (f"{r['dagre_ms']:.0f}" + (f" ({r['dagre_error']})" if r["dagre_error"] else "")
-                 ) if "dagre_ms" in r else "-"
-        ratio = f"{r['dagre_ms'] / r['expand_ms']:.0f}x" if "dagre_ms" in r and r[
-            "expand_ms"] == r["expand_ms"] and not r["dagre_error"] else "-"
+        dagre = (
+            (f"{r['dagre_ms']:.0f}" + (f" ({r['dagre_error']})" if r["dagre_error"] else ""))
+            if "dagre_ms" in r
+            else "-"
+        )
+        ratio = (
+            f"{r['dagre_ms'] / r['expand_ms']:.0f}x"
+            if "dagre_ms" in r and r["expand_ms"] == r["expand_ms"] and not r["dagre_error"]
+            else "-"
+        )
         flat = f"{r['tbnb_flat_ms']:.0f}" if "tbnb_flat_ms" in r else "-"
         longest = max(r["load_longest_task_ms"], r["expand_longest_task_ms"])
-        print(f"| {r['graph']} | {r['nodes']} | {r['python_ms']:.0f} | {r['collapsed_ms']:.0f} "
-              f"| {r['expand_ms']:.0f} | {longest:.0f} | {flat} | {dagre} | {ratio} |")
+        print(
+            f"| {r['graph']} | {r['nodes']} | {r['python_ms']:.0f} | {r['collapsed_ms']:.0f} "
+            f"| {r['expand_ms']:.0f} | {longest:.0f} | {flat} | {dagre} | {ratio} |"
+        )
     return 0
 
 

@@ -82,9 +82,12 @@ DRAWN_JS = """(c) => {
     return false;
   }"""
 
-START_JS = """
+START_JS = (
+    """
 (index) => {
-  const drawn = """ + DRAWN_JS + """;
+  const drawn = """
+    + DRAWN_JS
+    + """;
   const t0 = performance.now();
   window.__bench = { t0, drawn: null, exact: null };
   const tick = () => {
@@ -104,6 +107,7 @@ START_JS = """
   window.jupyterapp.commands.execute("notebook:run-cell");
 }
 """
+)
 
 # One change in three steps, so Chromium's main-thread counters can be read around the
 # change alone: note the first chart in view and its pixels; set the control, dispatch its
@@ -157,9 +161,11 @@ async (kind) => {
 def main_thread(cdp: Any) -> dict[str, float]:
     """Chromium's cumulative main-thread counters of the page, in seconds."""
     metrics = cdp.send("Performance.getMetrics")["metrics"]
-    return {m["name"]: float(m["value"]) for m in metrics
-            if m["name"] in ("TaskDuration", "ScriptDuration", "LayoutDuration",
-                             "RecalcStyleDuration")}
+    return {
+        m["name"]: float(m["value"])
+        for m in metrics
+        if m["name"] in ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
+    }
 
 
 def change(page: Any, cdp: Any, kind: str, value: str) -> dict[str, Any]:
@@ -171,9 +177,11 @@ def change(page: Any, cdp: Any, kind: str, value: str) -> dict[str, Any]:
     out: dict[str, Any] = page.evaluate(CHANGE_FINISH_JS, kind)
     out["task"] = (after["TaskDuration"] - before["TaskDuration"]) * 1000
     out["script"] = (after["ScriptDuration"] - before["ScriptDuration"]) * 1000
-    out["layout"] = sum(after[k] - before[k] for k in ("LayoutDuration",
-                                                       "RecalcStyleDuration")) * 1000
+    out["layout"] = (
+        sum(after[k] - before[k] for k in ("LayoutDuration", "RecalcStyleDuration")) * 1000
+    )
     return out
+
 
 IDLE_JS = """nb => { const w = window.jupyterapp.shell.currentWidget;
   return !!(w && w.context && w.context.path === nb && w.sessionContext &&
@@ -188,7 +196,9 @@ def build_notebook(logdir: Path) -> Any:
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
     }
     for source in (LOAD.replace("LOGDIR", repr(str(logdir))), MEASURED, READOUT):
         nb.cells.append(new_code_cell(source))  # type: ignore[no-untyped-call]
@@ -206,8 +216,7 @@ def run_cell(page: Any, index: int, timeout_ms: int) -> None:
     page.wait_for_function(IDLE_JS, arg=NB, timeout=timeout_ms)
 
 
-def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
-            ) -> dict[str, float]:
+def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int) -> dict[str, float]:
     for session in lab.api("GET", "/api/sessions"):
         lab.api("DELETE", f"/api/sessions/{session['id']}")
     page = browser.context.new_page()
@@ -224,11 +233,13 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
         start = main_thread(cdp)
         load_avg = os.getloadavg()[0]
         page.evaluate(START_JS, 1)
-        page.wait_for_function("() => window.__bench.drawn !== null", timeout=timeout_ms,
-                               polling=20)
+        page.wait_for_function(
+            "() => window.__bench.drawn !== null", timeout=timeout_ms, polling=20
+        )
         first_task = main_thread(cdp)["TaskDuration"] - start["TaskDuration"]
-        page.wait_for_function("() => window.__bench.exact !== null", timeout=timeout_ms,
-                               polling=100)
+        page.wait_for_function(
+            "() => window.__bench.exact !== null", timeout=timeout_ms, polling=100
+        )
         bench = page.evaluate("() => window.__bench")
         page.wait_for_function(IDLE_JS, arg=NB, timeout=timeout_ms)
         page.locator(".tbnb-w-histograms .tbnb-chart[data-state='exact']").first.wait_for()
@@ -248,8 +259,7 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
         page.close()
     unchanged = sum(not c["changed"] for c in mode + bins)
     if unchanged:
-        print(f"warning: {unchanged} change(s) left the chart in view as it was",
-              file=sys.stderr)
+        print(f"warning: {unchanged} change(s) left the chart in view as it was", file=sys.stderr)
     return {
         "first_chart_s": (bench["drawn"] - bench["t0"]) / 1000,
         "first_chart_task_s": first_task,
@@ -263,7 +273,7 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
         "mode_task_ms": statistics.median(c["task"] for c in mode),
         "mode_script_ms": statistics.median(c["script"] for c in mode),
         "mode_layout_ms": statistics.median(c["layout"] for c in mode),
-        "mode_first_task_ms": statistics.median(c["task"] for c in mode[:len(MODES)]),
+        "mode_first_task_ms": statistics.median(c["task"] for c in mode[: len(MODES)]),
         "bins_redraw_ms": statistics.median(c["drawn"] for c in bins),
         "bins_frame_ms": statistics.median(c["framed"] for c in bins),
         "bins_task_ms": statistics.median(c["task"] for c in bins),
@@ -273,18 +283,27 @@ def one_run(lab: LabServer, browser: Chromium, timeout_ms: int, changes: int
     }
 
 
-TARGETS = {"first_chart_s": "< 2", "mode_redraw_ms": "< 50", "bins_redraw_ms": "< 50",
-           "state_mb": "<= 2"}
+TARGETS = {
+    "first_chart_s": "< 2",
+    "mode_redraw_ms": "< 50",
+    "bins_redraw_ms": "< 50",
+    "state_mb": "<= 2",
+}
 
 
 def table(rows: list[dict[str, float]], logdir: Path, command: str) -> str:
     keys = [k for k in rows[0] if k != "histograms"]
-    lines = [f"# Histograms dashboard: {logdir.name} ({int(rows[0]['histograms']):,} "
-             "histograms)", "", "| measure | median | runs | target |", "|---|---:|---|---|"]
+    lines = [
+        f"# Histograms dashboard: {logdir.name} ({int(rows[0]['histograms']):,} histograms)",
+        "",
+        "| measure | median | runs | target |",
+        "|---|---:|---|---|",
+    ]
     for k in keys:
         med = statistics.median(r[k] for r in rows)
-        lines.append(f"| {k} | {med:.3g} | {', '.join(f'{r[k]:.3g}' for r in rows)} | "
-                     f"{TARGETS.get(k, '')} |")
+        lines.append(
+            f"| {k} | {med:.3g} | {', '.join(f'{r[k]:.3g}' for r in rows)} | {TARGETS.get(k, '')} |"
+        )
     lines += ["", f"rerun: `{command}`", ""]
     return "\n".join(lines)
 
@@ -331,7 +350,8 @@ def main() -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (results / f"histograms-{logdir.name}-{stamp}.md").write_text(text)
     (results / f"histograms-{logdir.name}-{stamp}.json").write_text(
-        json.dumps({"logdir": str(logdir), "runs": rows}, indent=1))
+        json.dumps({"logdir": str(logdir), "runs": rows}, indent=1)
+    )
 
 
 if __name__ == "__main__":

@@ -54,8 +54,19 @@ from _proc import logdir_bytes, run_child, tensorboard_server, wait_for_backgrou
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CASES = ("tbnb", "tbnb-numba", "tbnb-first", "tbnb-first-numba", "tbnb-serial",
-         "tbnb-serial-numba", "kernels", "kernels-numba", "tensorboard", "tbparse", "protobuf")
+CASES = (
+    "tbnb",
+    "tbnb-numba",
+    "tbnb-first",
+    "tbnb-first-numba",
+    "tbnb-serial",
+    "tbnb-serial-numba",
+    "kernels",
+    "kernels-numba",
+    "tensorboard",
+    "tbparse",
+    "protobuf",
+)
 """A ``-numba`` case runs without the native kernels (``TBNB_NATIVE=0``): numba's."""
 SUBSET_CASES = ("tbparse", "protobuf")
 
@@ -102,6 +113,7 @@ def child(case: str, logdir: str) -> dict[str, Any]:
                 finally:
                     with lock:
                         spent[0] += time.thread_time() - start
+
             return run
 
         tasks_module.load_run = timed(tasks_module.load_run)
@@ -142,8 +154,13 @@ def child(case: str, logdir: str) -> dict[str, Any]:
 
         from tbnb._proto import Event
 
-        rows: dict[str, list[Any]] = {"run": [], "tag": [], "step": [], "wall_time": [],
-                                      "value": []}
+        rows: dict[str, list[Any]] = {
+            "run": [],
+            "tag": [],
+            "step": [],
+            "wall_time": [],
+            "value": [],
+        }
         for path in _event_files(logdir):
             run = os.path.relpath(os.path.dirname(path), logdir)
             with open(path, "rb") as f:
@@ -159,9 +176,13 @@ def child(case: str, logdir: str) -> dict[str, Any]:
                         value = v.simple_value
                     elif kind == "tensor" and v.tensor.dtype in (1, 2):  # TF2 scalars
                         t = v.tensor
-                        value = (t.float_val[0] if t.float_val else t.double_val[0]
-                                 if t.double_val else struct.unpack(
-                                     "<f" if t.dtype == 1 else "<d", t.tensor_content)[0])
+                        value = (
+                            t.float_val[0]
+                            if t.float_val
+                            else t.double_val[0]
+                            if t.double_val
+                            else struct.unpack("<f" if t.dtype == 1 else "<d", t.tensor_content)[0]
+                        )
                     else:
                         continue
                     rows["run"].append(run)
@@ -174,8 +195,7 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         df_bytes = int(df.memory_usage(deep=True).sum())
     else:
         raise SystemExit(f"unknown case {case!r}")
-    return {"points": points, "df_bytes": df_bytes, "inner_wall": time.perf_counter() - t0,
-            **extra}
+    return {"points": points, "df_bytes": df_bytes, "inner_wall": time.perf_counter() - t0, **extra}
 
 
 # --- parent side ---------------------------------------------------------------------
@@ -219,13 +239,18 @@ def summarise(case: str, logdir: Path, runs: list[dict[str, Any]]) -> dict[str, 
     size = logdir_bytes(logdir)
     df_bytes = runs[0]["df_bytes"]
     row = {
-        "case": case, "logdir": str(logdir.relative_to(ROOT) if logdir.is_relative_to(ROOT)
-                                    else logdir),
-        "points": points, "bytes": size, "repeats": len(runs),
-        "cpu_s": med["cpu"], "wall_s": med["wall"], "peak_rss": med["peak_rss"],
+        "case": case,
+        "logdir": str(logdir.relative_to(ROOT) if logdir.is_relative_to(ROOT) else logdir),
+        "points": points,
+        "bytes": size,
+        "repeats": len(runs),
+        "cpu_s": med["cpu"],
+        "wall_s": med["wall"],
+        "peak_rss": med["peak_rss"],
         "us_per_point": med["cpu"] / points * 1e6 if points else None,
         "mb_per_s": size / med["wall"] / 1e6,
-        "df_bytes": df_bytes, "rss_over_df": med["peak_rss"] / df_bytes if df_bytes else None,
+        "df_bytes": df_bytes,
+        "rss_over_df": med["peak_rss"] / df_bytes if df_bytes else None,
         "decoders": runs[0].get("decoders"),
     }
     if case.startswith("tbnb-serial"):
@@ -247,8 +272,11 @@ def table(rows: list[dict[str, Any]]) -> str:
         per_point = f"{r['us_per_point']:.3f}" if r["us_per_point"] else "-"
         frame = f"{r['df_bytes'] / 1e6:.0f}" if r["df_bytes"] else "-"
         ratio = f"{r['rss_over_df']:.2f}" if r["rss_over_df"] else "-"
-        speed = (f"{base['us_per_point'] / r['us_per_point']:.0f}x less"
-                 if base and r["us_per_point"] else "-")
+        speed = (
+            f"{base['us_per_point'] / r['us_per_point']:.0f}x less"
+            if base and r["us_per_point"]
+            else "-"
+        )
         same = board and r["logdir"] == board["logdir"] and r["case"] != "tensorboard"
         wall = f"{r['wall_s'] / board['wall_s']:.2f}" if same and board else "-"
         rss = f"{r['peak_rss'] / board['peak_rss']:.2f}" if same and board else "-"
@@ -256,14 +284,17 @@ def table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {name} | {points} | {r['cpu_s']:.2f} | {per_point} | {r['wall_s']:.2f} "
             f"| {r['mb_per_s']:.0f} | {r['peak_rss'] / 1e6:.0f} | {frame} | {ratio} | {speed} "
-            f"| {wall} | {rss} |")
+            f"| {wall} | {rss} |"
+        )
     for serial in (r for r in rows if r["case"].startswith("tbnb-serial")):
         s, p = serial["serial_cpu_s"], serial["parallel_cpu_s"]
         lines.append(
             f"\nSerial part ({serial['case']}, one worker): {s:.2f} s CPU outside run tasks "
             "and copies, "
             f"{p:.2f} s in them. Extrapolated wall (serial + parallel / N): "
-            + ", ".join(f"{n} cores {s + p / n:.2f} s" for n in (2, 4, 8, 16)) + ".")
+            + ", ".join(f"{n} cores {s + p / n:.2f} s" for n in (2, 4, 8, 16))
+            + "."
+        )
     return "\n".join(lines)
 
 
@@ -272,9 +303,13 @@ def compile_time() -> float:
     compile of a fresh install)."""
     with tempfile.TemporaryDirectory() as cache:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "tbnb.jit"], cwd=ROOT, check=True,
-                       env=dict(os.environ, TBNB_CACHE_DIR=cache, PYTHONPATH=str(ROOT)),
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "tbnb.jit"],
+            cwd=ROOT,
+            check=True,
+            env=dict(os.environ, TBNB_CACHE_DIR=cache, PYTHONPATH=str(ROOT)),
+            stdout=subprocess.DEVNULL,
+        )
         return time.perf_counter() - t0
 
 
@@ -282,13 +317,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--logdir", type=Path, default=HERE / "data" / "scalars")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--subset-runs", type=int, default=1,
-                        help="runs of the logdir given to tbparse and the protobuf loop")
+    parser.add_argument(
+        "--subset-runs",
+        type=int,
+        default=1,
+        help="runs of the logdir given to tbparse and the protobuf loop",
+    )
     parser.add_argument("--cases", default=",".join(CASES))
-    parser.add_argument("--no-compile-time", action="store_true",
-                        help="skip timing the one-time compile")
-    parser.add_argument("--tbnb-root", type=Path, default=ROOT,
-                        help="the checkout whose tbnb is measured (default: this one)")
+    parser.add_argument(
+        "--no-compile-time", action="store_true", help="skip timing the one-time compile"
+    )
+    parser.add_argument(
+        "--tbnb-root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose tbnb is measured (default: this one)",
+    )
     parser.add_argument("--child", nargs=2, metavar=("CASE", "LOGDIR"), help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -303,8 +347,13 @@ def main() -> None:
         raise SystemExit(f"{logdir} missing: run benchmarks/make_logdir.py first")
     subset = make_subset(logdir, args.subset_runs, HERE / "data" / f"_subset_{logdir.name}")
     cases = args.cases.split(",")
-    subprocess.run([sys.executable, "-m", "tbnb.jit"], cwd=ROOT, check=True,  # fill the cache
-                   env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "tbnb.jit"],
+        cwd=ROOT,
+        check=True,  # fill the cache
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        stdout=subprocess.DEVNULL,
+    )
     if TBNB_ROOT != ROOT and "tbnb" in cases:
         measure("tbnb", logdir)  # that checkout may compile into its own cache first
     rows = []
@@ -312,21 +361,23 @@ def main() -> None:
         target = subset if case in SUBSET_CASES else logdir
         runs = [measure(case, target) for _ in range(args.repeat)]
         rows.append(summarise(case, target, runs))
-        print(f"{case}: {rows[-1]['cpu_s']:.2f} s CPU, {rows[-1]['wall_s']:.2f} s wall",
-              file=sys.stderr)
+        print(
+            f"{case}: {rows[-1]['cpu_s']:.2f} s CPU, {rows[-1]['wall_s']:.2f} s wall",
+            file=sys.stderr,
+        )
     text = table(rows) + "\n\n"
     compile_s = None if args.no_compile_time else compile_time()
     if compile_s is not None:
         text += f"One-time compile of the kernels (empty cache): {compile_s:.1f} s wall. "
-    text += (f"{os.cpu_count()} CPUs; medians of {args.repeat} runs; tbnb from "
-             f"{TBNB_ROOT}.\n")
+    text += f"{os.cpu_count()} CPUs; medians of {args.repeat} runs; tbnb from {TBNB_ROOT}.\n"
     print(text)
     results = HERE / "results"
     results.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (results / f"load-{logdir.name}-{stamp}.md").write_text(text)
     (results / f"load-{logdir.name}-{stamp}.json").write_text(
-        json.dumps({"rows": rows, "compile_s": compile_s, "cpus": os.cpu_count()}, indent=1))
+        json.dumps({"rows": rows, "compile_s": compile_s, "cpus": os.cpu_count()}, indent=1)
+    )
 
 
 if __name__ == "__main__":

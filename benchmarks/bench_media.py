@@ -134,8 +134,11 @@ def notebook(logdir: Path, bundle: Path | None = None) -> Any:
     from nbformat.v4 import new_code_cell, new_notebook
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     cells = [
         f"import json, time, tbnb\nLOGDIR = {str(logdir)!r}\n"
         "exp = tbnb.load(LOGDIR, progress=False)",
@@ -151,9 +154,12 @@ def notebook(logdir: Path, bundle: Path | None = None) -> Any:
 
 
 def run_cell(page: Any, index: int, timeout_ms: int) -> None:
-    page.evaluate("""(i) => { const p = window.jupyterapp.shell.currentWidget;
+    page.evaluate(
+        """(i) => { const p = window.jupyterapp.shell.currentWidget;
         p.content.activeCellIndex = i;
-        return window.jupyterapp.commands.execute('notebook:run-cell'); }""", index)
+        return window.jupyterapp.commands.execute('notebook:run-cell'); }""",
+        index,
+    )
     page.wait_for_timeout(200)
     page.wait_for_function(KERNEL_IDLE_JS, arg=NB, timeout=timeout_ms)
 
@@ -164,15 +170,20 @@ def clear(page: Any) -> None:
 
 def timed_cell(page: Any, index: int, timeout_ms: int) -> dict[str, float]:
     page.evaluate(START_JS, index)
-    page.wait_for_function("() => window.__bench.ready !== null", timeout=timeout_ms,
-                           polling=50)
+    page.wait_for_function("() => window.__bench.ready !== null", timeout=timeout_ms, polling=50)
     b = page.evaluate("() => window.__bench")
     page.wait_for_function(KERNEL_IDLE_JS, arg=NB, timeout=timeout_ms)
     return {"first": b["first"] - b["t0"], "ready": b["ready"] - b["t0"]}
 
 
-def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
-           drag_span: int = 16, bundle: Path | None = None) -> dict[str, Any]:
+def in_lab(
+    logdir: Path,
+    repeat: int,
+    cycles: int,
+    timeout_ms: int,
+    drag_span: int = 16,
+    bundle: Path | None = None,
+) -> dict[str, Any]:
     import nbformat
     from playwright.sync_api import sync_playwright
 
@@ -201,9 +212,11 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
                     firsts.append(got["first"])
                     readies.append(got["ready"])
                     builds.append(build * 1000)
-                    print(f"run {i + 1}: first card {got['first']:.0f} ms, view {got['ready']:.0f}"
-                          f" ms, build {build * 1000:.0f} ms, cold {cold['first'] / 1000:.2f} s",
-                          file=sys.stderr)
+                    print(
+                        f"run {i + 1}: first card {got['first']:.0f} ms, view {got['ready']:.0f}"
+                        f" ms, build {build * 1000:.0f} ms, cold {cold['first'] / 1000:.2f} s",
+                        file=sys.stderr,
+                    )
                 page.locator(".tbnb-w-images").scroll_into_view_if_needed()
                 for _ in range(cycles):
                     settle(page, timeout_ms)
@@ -217,7 +230,8 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
                 settle(page, timeout_ms)
                 page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
                 page.wait_for_function(
-                    "() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+                    "() => !window.jupyterapp.shell.currentWidget.context.model.dirty"
+                )
                 saved = json.loads((root / NB).read_text(encoding="utf-8"))
                 errors = browser.log.console_errors + browser.log.page_errors
             finally:
@@ -228,15 +242,22 @@ def in_lab(logdir: Path, repeat: int, cycles: int, timeout_ms: int,
     works = sorted(s["work"] for s in steps)
     intervals = sorted(s["interval"] for s in steps)
     return {
-        "first_card_ms": statistics.median(firsts), "view_ready_ms": statistics.median(readies),
-        "build_ms": statistics.median(builds), "cold_first_card_s": statistics.median(colds),
-        "step_work_ms": statistics.median(works), "step_work_p95_ms": works[int(0.95 * len(works))],
+        "first_card_ms": statistics.median(firsts),
+        "view_ready_ms": statistics.median(readies),
+        "build_ms": statistics.median(builds),
+        "cold_first_card_s": statistics.median(colds),
+        "step_work_ms": statistics.median(works),
+        "step_work_p95_ms": works[int(0.95 * len(works))],
         "frame_interval_ms": statistics.median(intervals),
         "frame_interval_p95_ms": intervals[int(0.95 * len(intervals))],
         "idle_frame_interval_ms": statistics.median(idle),
-        "ready": sum(s["ready"] for s in steps) / max(len(steps), 1), "step_samples": len(steps),
-        "saved_state_kb": len(json.dumps(entry)) / 1000, "saved_items": len(held),
-        "embedded": entry["state"]["embedded"], "errors": errors, "drag": drag,
+        "ready": sum(s["ready"] for s in steps) / max(len(steps), 1),
+        "step_samples": len(steps),
+        "saved_state_kb": len(json.dumps(entry)) / 1000,
+        "saved_items": len(held),
+        "embedded": entry["state"]["embedded"],
+        "errors": errors,
+        "drag": drag,
     }
 
 
@@ -264,13 +285,20 @@ print(json.dumps({"s": time.perf_counter() - t, "images": n, "cards": len(cards)
 
 def python_loads(logdir: Path, repeat: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name, script, extra in (("tbnb_load", LOAD_TBNB, []),
-                                ("tb_load_default", LOAD_TB, ["default"]),
-                                ("tb_load_all", LOAD_TB, ["all"])):
+    for name, script, extra in (
+        ("tbnb_load", LOAD_TBNB, []),
+        ("tb_load_default", LOAD_TB, ["default"]),
+        ("tb_load_all", LOAD_TB, ["all"]),
+    ):
         runs = []
         for _ in range(repeat):
-            text = subprocess.run([sys.executable, "-c", script, str(logdir), *extra], check=True,
-                                  capture_output=True, text=True, cwd=ROOT).stdout
+            text = subprocess.run(
+                [sys.executable, "-c", script, str(logdir), *extra],
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            ).stdout
             runs.append(json.loads(text.strip().splitlines()[-1]))
         out[f"{name}_s"] = statistics.median(r["s"] for r in runs)
         out[f"{name}_images"] = runs[0]["images"]
@@ -297,9 +325,19 @@ def tensorboard_first_image(logdir: Path, repeat: int, timeout_ms: int) -> float
                 port = free_port()
                 t0 = time.perf_counter()
                 proc = subprocess.Popen(
-                    [str(VENV_BIN / "tensorboard"), "--logdir", str(logdir), "--port", str(port),
-                     "--host", "127.0.0.1"], stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, start_new_session=True)
+                    [
+                        str(VENV_BIN / "tensorboard"),
+                        "--logdir",
+                        str(logdir),
+                        "--port",
+                        str(port),
+                        "--host",
+                        "127.0.0.1",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
                 try:
                     while True:
                         try:
@@ -325,16 +363,27 @@ def main() -> None:
     ap.add_argument("--logdir", type=Path, default=HERE / "data" / "media")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cycles", type=int, default=12, help="5 prefetched steps per cycle")
-    ap.add_argument("--drag-span", type=int, default=16,
-                    help="prefetched steps the mouse drag goes over (four passes)")
-    ap.add_argument("--bundle", type=Path,
-                    help="another build of the images front end for the measured widget (e.g. "
-                         "`git show REV:tbnb/static/images.js > old.js`), to compare")
+    ap.add_argument(
+        "--drag-span",
+        type=int,
+        default=16,
+        help="prefetched steps the mouse drag goes over (four passes)",
+    )
+    ap.add_argument(
+        "--bundle",
+        type=Path,
+        help="another build of the images front end for the measured widget (e.g. "
+        "`git show REV:tbnb/static/images.js > old.js`), to compare",
+    )
     ap.add_argument("--no-tensorboard", action="store_true")
     ap.add_argument("--no-loads", action="store_true", help="skip the Python loads")
     ap.add_argument("--no-lab", action="store_true", help="skip the JupyterLab part")
-    ap.add_argument("--load-repeat", type=int, default=1,
-                    help="fresh processes per Python load (TensorBoard's takes minutes)")
+    ap.add_argument(
+        "--load-repeat",
+        type=int,
+        default=1,
+        help="fresh processes per Python load (TensorBoard's takes minutes)",
+    )
     ap.add_argument("--timeout", type=float, default=300, help="seconds per wait")
     args = ap.parse_args()
     reason = missing_reason()
@@ -355,8 +404,16 @@ def main() -> None:
 
     result: dict[str, Any] = {}
     if not args.no_lab:
-        result.update(in_lab(logdir, args.repeat, args.cycles, timeout_ms, args.drag_span,
-                             args.bundle.resolve() if args.bundle else None))
+        result.update(
+            in_lab(
+                logdir,
+                args.repeat,
+                args.cycles,
+                timeout_ms,
+                args.drag_span,
+                args.bundle.resolve() if args.bundle else None,
+            )
+        )
         keep(result)
     if not args.no_loads:
         result.update(python_loads(logdir, args.load_repeat))
@@ -372,31 +429,38 @@ def main() -> None:
 
 def report(r: dict[str, Any], logdir: Path) -> str:
     size = sum(f.stat().st_size for f in logdir.rglob("*tfevents*")) / 1e9
-    lines = [f"# Images dashboard: {logdir.name} ({size:.2f} GB of event files)", "",
-             "| measure | tbnb | target / TensorBoard |", "|---|---:|---|",
-             f"| first card on screen (exp loaded) | {r['first_card_ms']:.0f} ms | < 1000 ms |",
-             f"| every card in view | {r['view_ready_ms']:.0f} ms | |",
-             f"| of which Python build | {r['build_ms']:.0f} ms | |",
-             f"| step change over prefetched steps: work | {r['step_work_ms']:.1f} ms "
-             f"(p95 {r['step_work_p95_ms']:.1f}) | < 16 ms |",
-             f"| frame interval while stepping | {r['frame_interval_ms']:.1f} ms "
-             f"(p95 {r['frame_interval_p95_ms']:.1f}) | 16.7 ms = no frame dropped |",
-             f"| frame interval of the idle page | {r['idle_frame_interval_ms']:.1f} ms | "
-             "what this machine gives at best |",
-             f"| frames with every card at its new step | {100 * r['ready']:.0f}% of "
-             f"{r['step_samples']} | |",
-             f"| saved widget state (no embed='all') | {r['saved_state_kb']:.0f} KB, "
-             f"{r['saved_items']} images | <= 1000 KB |",
-             f"| cold start to first card (`tbnb.images(LOGDIR)`) | "
-             f"{r['cold_first_card_s']:.2f} s | |"]
+    lines = [
+        f"# Images dashboard: {logdir.name} ({size:.2f} GB of event files)",
+        "",
+        "| measure | tbnb | target / TensorBoard |",
+        "|---|---:|---|",
+        f"| first card on screen (exp loaded) | {r['first_card_ms']:.0f} ms | < 1000 ms |",
+        f"| every card in view | {r['view_ready_ms']:.0f} ms | |",
+        f"| of which Python build | {r['build_ms']:.0f} ms | |",
+        f"| step change over prefetched steps: work | {r['step_work_ms']:.1f} ms "
+        f"(p95 {r['step_work_p95_ms']:.1f}) | < 16 ms |",
+        f"| frame interval while stepping | {r['frame_interval_ms']:.1f} ms "
+        f"(p95 {r['frame_interval_p95_ms']:.1f}) | 16.7 ms = no frame dropped |",
+        f"| frame interval of the idle page | {r['idle_frame_interval_ms']:.1f} ms | "
+        "what this machine gives at best |",
+        f"| frames with every card at its new step | {100 * r['ready']:.0f}% of "
+        f"{r['step_samples']} | |",
+        f"| saved widget state (no embed='all') | {r['saved_state_kb']:.0f} KB, "
+        f"{r['saved_items']} images | <= 1000 KB |",
+        f"| cold start to first card (`tbnb.images(LOGDIR)`) | {r['cold_first_card_s']:.2f} s | |",
+    ]
     if "tbnb_load_s" in r:
-        lines.append(f"| load logdir in Python | {r['tbnb_load_s']:.2f} s, "
-                     f"{r['tbnb_load_images']} images | TensorBoard {r['tb_load_default_s']:.2f} s "
-                     f"keeping {r['tb_load_default_images']}; {r['tb_load_all_s']:.2f} s keeping "
-                     f"all ({r['tb_load_all_s'] / r['tbnb_load_s']:.1f}x tbnb) |")
+        lines.append(
+            f"| load logdir in Python | {r['tbnb_load_s']:.2f} s, "
+            f"{r['tbnb_load_images']} images | TensorBoard {r['tb_load_default_s']:.2f} s "
+            f"keeping {r['tb_load_default_images']}; {r['tb_load_all_s']:.2f} s keeping "
+            f"all ({r['tb_load_all_s'] / r['tbnb_load_s']:.1f}x tbnb) |"
+        )
     if "tb_first_image_s" in r:
-        lines.append(f"| TensorBoard server start to first image | | {r['tb_first_image_s']:.2f} s "
-                     f"({r['tb_first_image_s'] / r['cold_first_card_s']:.1f}x tbnb's cold start) |")
+        lines.append(
+            f"| TensorBoard server start to first image | | {r['tb_first_image_s']:.2f} s "
+            f"({r['tb_first_image_s'] / r['cold_first_card_s']:.1f}x tbnb's cold start) |"
+        )
     if r["errors"]:
         lines.append(f"\nconsole errors: {r['errors']}")
     lines += ["", "rerun: `.venv/bin/python benchmarks/bench_media.py`", ""]

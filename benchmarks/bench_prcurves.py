@@ -61,8 +61,12 @@ THRESHOLDS = 127
 
 def _frame(data: bytes) -> bytes:
     head = struct.pack("<Q", len(data))
-    return head + struct.pack("<I", masked_crc32c(head)) + data + struct.pack(
-        "<I", masked_crc32c(data))
+    return (
+        head
+        + struct.pack("<I", masked_crc32c(head))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 def _curve(rng: np.random.Generator, quality: float) -> np.ndarray:
@@ -73,8 +77,9 @@ def _curve(rng: np.random.Generator, quality: float) -> np.ndarray:
     tp = np.cumsum(np.bincount(bucket, labels, THRESHOLDS)[::-1])[::-1]
     fp = np.cumsum(np.bincount(bucket, 1 - labels, THRESHOLDS)[::-1])[::-1]
     tn, fn = fp[0] - fp, tp[0] - tp
-    return np.stack([tp, fp, tn, fn, tp / np.maximum(1e-7, tp + fp),
-                     tp / np.maximum(1e-7, tp + fn)])
+    return np.stack(
+        [tp, fp, tn, fn, tp / np.maximum(1e-7, tp + fp), tp / np.maximum(1e-7, tp + fn)]
+    )
 
 
 def make_logdir(root: Path, runs: int, tags: int, steps: int) -> None:
@@ -86,14 +91,16 @@ def make_logdir(root: Path, runs: int, tags: int, steps: int) -> None:
     for r in range(runs):
         run = root / f"run{r:02d}"
         run.mkdir(parents=True)
-        out = bytearray(_frame(event_pb2.Event(
-            wall_time=1.7e9, file_version="brain.Event:2").SerializeToString()))
+        out = bytearray(
+            _frame(
+                event_pb2.Event(wall_time=1.7e9, file_version="brain.Event:2").SerializeToString()
+            )
+        )
         for step in range(steps):
             for t in range(tags):
                 curve = _curve(rng, 0.2 + 0.6 * step / steps + 0.02 * t)
                 summary = pr_curve_raw(f"class_{t:02d}/pr", *curve, THRESHOLDS)
-                event = event_pb2.Event(wall_time=1.7e9 + step, step=step * 10,
-                                        summary=summary)
+                event = event_pb2.Event(wall_time=1.7e9 + step, step=step * 10, summary=summary)
                 out += _frame(event.SerializeToString())
         (run / "events.out.tfevents.1700000000.bench").write_bytes(bytes(out))
 
@@ -164,26 +171,39 @@ def browser(widget: Any, moves: int, drag_span: int) -> dict[str, Any]:
         try:
             page = chromium.page()
             page.goto(page_path.as_uri(), timeout=300_000)
-            page.wait_for_function("() => { const c = document.querySelector("
-                                   "'.tbnb-pr-chart canvas'); return c && c.width > 0; }",
-                                   timeout=300_000)
+            page.wait_for_function(
+                "() => { const c = document.querySelector("
+                "'.tbnb-pr-chart canvas'); return c && c.width > 0; }",
+                timeout=300_000,
+            )
             first_ms = page.evaluate("() => performance.now()")
             page.wait_for_timeout(500)
             visible = page.evaluate(VISIBLE_JS)
-            n_global = int(page.locator(".tbnb-pr-global-step input.tbnb-step-range")
-                           .get_attribute("max") or 0)
+            n_global = int(
+                page.locator(".tbnb-pr-global-step input.tbnb-step-range").get_attribute("max") or 0
+            )
             rng = np.random.default_rng(1)
-            global_ms = [page.evaluate(SLIDER_JS, [
-                ".tbnb-pr-global-step input.tbnb-step-range", int(rng.integers(0, n_global))])
-                for _ in range(moves)]
-            chart_ms = [page.evaluate(SLIDER_JS, [
-                ".tbnb-pr-chart input.tbnb-step-range", int(rng.integers(0, n_global))])
-                for _ in range(moves)]
+            global_ms = [
+                page.evaluate(
+                    SLIDER_JS,
+                    [".tbnb-pr-global-step input.tbnb-step-range", int(rng.integers(0, n_global))],
+                )
+                for _ in range(moves)
+            ]
+            chart_ms = [
+                page.evaluate(
+                    SLIDER_JS,
+                    [".tbnb-pr-chart input.tbnb-step-range", int(rng.integers(0, n_global))],
+                )
+                for _ in range(moves)
+            ]
             drags = {
                 "global_drag": drag_frames(
-                    page, ".tbnb-pr-global-step input.tbnb-step-range", span=drag_span),
-                "chart_drag": drag_frames(page, ".tbnb-pr-chart input.tbnb-step-range",
-                                          span=drag_span),
+                    page, ".tbnb-pr-global-step input.tbnb-step-range", span=drag_span
+                ),
+                "chart_drag": drag_frames(
+                    page, ".tbnb-pr-chart input.tbnb-step-range", span=drag_span
+                ),
             }
             errors = chromium.log.console_errors + chromium.log.page_errors
         finally:
@@ -202,9 +222,17 @@ def browser(widget: Any, moves: int, drag_span: int) -> dict[str, Any]:
     }
 
 
-DRAG_FIGURES = ("main_cpu_ms_per_move", "script_cpu_ms_per_move", "render_cpu_ms_per_move",
-                "paint_cpu_ms_per_move", "raster_cpu_ms_per_move", "main_ms_per_move",
-                "frame_interval_ms", "frame_interval_p95_ms", "frames_over_20ms")
+DRAG_FIGURES = (
+    "main_cpu_ms_per_move",
+    "script_cpu_ms_per_move",
+    "render_cpu_ms_per_move",
+    "paint_cpu_ms_per_move",
+    "raster_cpu_ms_per_move",
+    "main_ms_per_move",
+    "frame_interval_ms",
+    "frame_interval_p95_ms",
+    "frames_over_20ms",
+)
 
 
 def compare_bundles(widget: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -222,8 +250,9 @@ def compare_bundles(widget: Any, args: argparse.Namespace) -> dict[str, Any]:
         for key in ("first_chart_ms", "global_slider_redraw_ms", "chart_slider_redraw_ms"):
             figures[key] = statistics.median(r[key] for r in results)
         for drag in ("global_drag", "chart_drag"):
-            figures[drag] = {k: statistics.median(r[drag][k] for r in results)
-                             for k in DRAG_FIGURES}
+            figures[drag] = {
+                k: statistics.median(r[drag][k] for r in results) for k in DRAG_FIGURES
+            }
         figures["errors"] = [e for r in results for e in r["errors"]]
         out[name] = figures
     return out
@@ -236,18 +265,33 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--moves", type=int, default=15)
-    parser.add_argument("--drag-span", type=int, default=60,
-                        help="slider values one drag pass goes over (two passes per drag)")
-    parser.add_argument("--tb-repeat", type=int, default=1,
-                        help="TensorBoard runs (about a minute each at the default size)")
-    parser.add_argument("--compare-bundle", type=Path,
-                        help="another build of the widget's front end (e.g. `git show "
-                             "REV:tbnb/static/pr_curves.js > old.js`): the browser part runs "
-                             "with it and with the current one in turn, --rounds times")
+    parser.add_argument(
+        "--drag-span",
+        type=int,
+        default=60,
+        help="slider values one drag pass goes over (two passes per drag)",
+    )
+    parser.add_argument(
+        "--tb-repeat",
+        type=int,
+        default=1,
+        help="TensorBoard runs (about a minute each at the default size)",
+    )
+    parser.add_argument(
+        "--compare-bundle",
+        type=Path,
+        help="another build of the widget's front end (e.g. `git show "
+        "REV:tbnb/static/pr_curves.js > old.js`): the browser part runs "
+        "with it and with the current one in turn, --rounds times",
+    )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--max-curves", type=int, default=2000,
-                        help="curves the page holds (the widget's default 2000; 40000: every "
-                             "step exact, as with a kernel that sends the rest)")
+    parser.add_argument(
+        "--max-curves",
+        type=int,
+        default=2000,
+        help="curves the page holds (the widget's default 2000; 40000: every "
+        "step exact, as with a kernel that sends the rest)",
+    )
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-tensorboard", action="store_true")
     args = parser.parse_args()
@@ -261,31 +305,37 @@ def main() -> None:
         shutil.rmtree(partial, ignore_errors=True)
         make_logdir(partial, args.runs, args.tags, args.steps)
         partial.rename(logdir)
-        print(f"wrote {args.runs * args.tags * args.steps} curves in "
-              f"{time.perf_counter() - t0:.1f} s to {logdir}")
+        print(
+            f"wrote {args.runs * args.tags * args.steps} curves in "
+            f"{time.perf_counter() - t0:.1f} s to {logdir}"
+        )
     tbnb.pr_curves(tbnb.load(logdir, progress=False))  # imports, numba cache
+
     def load() -> Any:
         exp = tbnb.load(logdir, progress=False)
         _ = exp.pr_curves  # built on first access
         return exp
 
     load_s, exp = _median(load, args.repeat)
-    build_s, widget = _median(lambda: tbnb.pr_curves(exp, max_curves=args.max_curves),
-                              args.repeat)
+    build_s, widget = _median(lambda: tbnb.pr_curves(exp, max_curves=args.max_curves), args.repeat)
     result: dict[str, Any] = {
-        "curves": len(exp.pr_curves), "thresholds": THRESHOLDS,
+        "curves": len(exp.pr_curves),
+        "thresholds": THRESHOLDS,
         "logdir_mb": round(sum(p.stat().st_size for p in logdir.rglob("*tfevents*")) / 1e6),
-        "tbnb_load_s": round(load_s, 2), "tbnb_widget_s": round(build_s, 2),
+        "tbnb_load_s": round(load_s, 2),
+        "tbnb_widget_s": round(build_s, 2),
         "tbnb_first_charts_python_s": round(load_s + build_s, 2),
         "curves_sent": widget._data["sent"],
     }
     if not args.skip_tensorboard:
         tb_s, served = _median(lambda: tensorboard_first_charts(logdir), args.tb_repeat)
-        result.update({
-            "tensorboard_first_charts_s": round(tb_s, 2),
-            "tensorboard_curves_served": served,
-            "ratio_tensorboard_over_tbnb": round(tb_s / (load_s + build_s), 1),
-        })
+        result.update(
+            {
+                "tensorboard_first_charts_s": round(tb_s, 2),
+                "tensorboard_curves_served": served,
+                "ratio_tensorboard_over_tbnb": round(tb_s / (load_s + build_s), 1),
+            }
+        )
     if not args.skip_browser and args.compare_bundle:
         result.update(compare_bundles(widget, args))
     elif not args.skip_browser:

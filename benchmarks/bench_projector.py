@@ -62,7 +62,8 @@ def blobs(n, d=768, k=5, seed=0):
 """
 
 CASES: dict[str, str] = {
-    "pca_100k": DATA + """
+    "pca_100k": DATA
+    + """
 import time, tbnb
 X = blobs(100_000)
 t = time.perf_counter(); c = time.process_time(); m = time.thread_time()
@@ -74,7 +75,8 @@ if w.job is not None:   # the exact axes, computed after the first screen
 out["exact_s"] = time.perf_counter() - t
 out["exact_cpu_s"] = time.process_time() - c
 """,
-    "sklearn_pca_100k": DATA + """
+    "sklearn_pca_100k": DATA
+    + """
 import time
 from sklearn.decomposition import PCA
 X = blobs(100_000)
@@ -82,7 +84,8 @@ t = time.perf_counter(); c = time.process_time()
 PCA(3, svd_solver="randomized", random_state=0).fit_transform(X)
 out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
 """,
-    "umap_10k": DATA + """
+    "umap_10k": DATA
+    + """
 import time, tbnb
 X = blobs(10_000)
 w = tbnb.projector(X)
@@ -91,7 +94,8 @@ w.run("umap").wait()
 out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
        "cpu_s": time.process_time() - c}
 """,
-    "tsne_10k": DATA + """
+    "tsne_10k": DATA
+    + """
 import time, tbnb
 X = blobs(10_000)
 w = tbnb.projector(X)
@@ -100,7 +104,8 @@ w.run("tsne").wait()
 out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
        "cpu_s": time.process_time() - c}
 """,
-    "umap_50k": DATA + """
+    "umap_50k": DATA
+    + """
 import time, tbnb
 X = blobs(50_000)
 w = tbnb.projector(X)
@@ -109,7 +114,8 @@ w.run("umap").wait()
 out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
        "cpu_s": time.process_time() - c}
 """,
-    "umap_learn_10k": DATA + """
+    "umap_learn_10k": DATA
+    + """
 import time
 t = time.perf_counter(); c = time.process_time()
 import umap
@@ -117,7 +123,8 @@ X = blobs(10_000)
 umap.UMAP(random_state=0).fit_transform(X)
 out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
 """,
-    "lasso_100k_py": DATA + """
+    "lasso_100k_py": DATA
+    + """
 import time, numpy as np, pandas as pd, tbnb
 from tbnb.widgets.serializers import array_to_json
 X = blobs(100_000, 16)
@@ -141,8 +148,14 @@ out = {"s": sorted(times)[2], "cpu_s": sorted(cpus)[2], "rows": len(df)}
 
 def run_case(name: str) -> dict[str, Any]:
     code = CASES[name] + "\nimport json; print('RESULT ' + json.dumps(out))\n"
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, timeout=3600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"{name} failed:\n{proc.stderr[-3000:]}")
     line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
@@ -210,10 +223,12 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     rng = np.random.default_rng(0)
     pages = {
-        "pan_1m_2d": tbnb.projector(rng.normal(size=(1_000_000, 2)).astype(np.float32),
-                                   method="raw", dims=2),
-        "orbit_100k_3d": tbnb.projector(rng.normal(size=(100_000, 3)).astype(np.float32),
-                                       method="raw", dims=3),
+        "pan_1m_2d": tbnb.projector(
+            rng.normal(size=(1_000_000, 2)).astype(np.float32), method="raw", dims=2
+        ),
+        "orbit_100k_3d": tbnb.projector(
+            rng.normal(size=(100_000, 3)).astype(np.float32), method="raw", dims=3
+        ),
     }
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         chromium = Chromium(pw, viewport=(1200, 900))
@@ -228,12 +243,15 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 print(f"{name}: page of {path.stat().st_size / 1e6:.1f} MB", flush=True)
                 points = len(widget.vectors)
                 page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
-                page.wait_for_function("() => Number(document.querySelector("
-                                       "'.tbnb-pj-scene').dataset.frames) > 0")
+                page.wait_for_function(
+                    "() => Number(document.querySelector('.tbnb-pj-scene').dataset.frames) > 0"
+                )
                 out[f"{name}_first_draw_s"] = time.perf_counter() - t
                 print(f"{name}: first frame after {out[f'{name}_first_draw_s']:.1f} s", flush=True)
-                runs = [page.evaluate(FRAMES_JS, [name.startswith("orbit"), moves])
-                        for _ in range(repeat)]
+                runs = [
+                    page.evaluate(FRAMES_JS, [name.startswith("orbit"), moves])
+                    for _ in range(repeat)
+                ]
                 for key in ("js_ms", "frame_ms", "frame_p90", "drawn", "rest_ms"):
                     out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
                 if name == "orbit_100k_3d":
@@ -264,8 +282,11 @@ def main() -> None:
         names = [n for n in names if n in args.cases.split(",")] or args.cases.split(",")
     if "umap_10k" in names or "umap_50k" in names:  # the once-per-install compile
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "from tbnb.analysis.projection.layout_umap "
-                        "import warm; warm()"], cwd=REPO, check=True)
+        subprocess.run(
+            [sys.executable, "-c", "from tbnb.analysis.projection.layout_umap import warm; warm()"],
+            cwd=REPO,
+            check=True,
+        )
         print(f"numba kernels loaded or compiled into the cache: {time.perf_counter() - t:.1f} s")
     print(f"load average before: {os.getloadavg()} on {os.cpu_count()} cores")
     for name in names:
@@ -275,8 +296,7 @@ def main() -> None:
             continue
         runs = [run_case(name) for _ in range(args.repeat if "50k" not in name else 1)]
         summary = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-        print(f"{name:28s} " + "  ".join(f"{k}={v:.3f}" for k, v in summary.items()),
-              flush=True)
+        print(f"{name:28s} " + "  ".join(f"{k}={v:.3f}" for k, v in summary.items()), flush=True)
 
 
 if __name__ == "__main__":

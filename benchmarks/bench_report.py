@@ -68,14 +68,27 @@ def saved_notebook(dash: Any) -> str:
     import nbformat
 
     cell = nbformat.v4.new_code_cell("%tbnb logs", execution_count=1)
-    cell.outputs = [nbformat.v4.new_output("display_data", data={
-        "application/vnd.jupyter.widget-view+json": {
-            "model_id": dash.model_id, "version_major": 2, "version_minor": 0},
-        "text/plain": repr(dash)[:100],
-    })]
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={
+                "application/vnd.jupyter.widget-view+json": {
+                    "model_id": dash.model_id,
+                    "version_major": 2,
+                    "version_minor": 0,
+                },
+                "text/plain": repr(dash)[:100],
+            },
+        )
+    ]
     nb = nbformat.v4.new_notebook(cells=[cell])
-    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
-        "version_major": 2, "version_minor": 0, "state": _state([dash])}}
+    nb.metadata["widgets"] = {
+        "application/vnd.jupyter.widget-state+json": {
+            "version_major": 2,
+            "version_minor": 0,
+            "state": _state([dash]),
+        }
+    }
     return str(nbformat.writes(nb))
 
 
@@ -83,8 +96,12 @@ def _parts(state: dict[str, Any]) -> dict[str, float]:
     esm = sum(len(s["state"].get("_esm", "")) for s in state.values())
     buffers = sum(len(b["data"]) for s in state.values() for b in s.get("buffers", []))
     total = len(json.dumps(state, separators=(",", ":")))
-    return {"esm_mb": round(esm / MB, 3), "buffers_mb": round(buffers / MB, 3),
-            "other_mb": round((total - esm - buffers) / MB, 3), "total_mb": round(total / MB, 3)}
+    return {
+        "esm_mb": round(esm / MB, 3),
+        "buffers_mb": round(buffers / MB, 3),
+        "other_mb": round((total - esm - buffers) / MB, 3),
+        "total_mb": round(total / MB, 3),
+    }
 
 
 def sizes() -> dict[str, Any]:
@@ -108,16 +125,30 @@ def sizes() -> dict[str, Any]:
                 "adds_to_page_mb": round((full - without) / MB, 3),
                 "notebook_state": _parts(_state([view])),
             }
-        shared = {"modules_mb": round(sum(len(m) for m in plain["modules"]) / MB, 3),
-                  "buffers_mb": round(sum(len(base64.b64decode(b["data"]))
-                                          for s in plain["state"].values()
-                                          for b in s.get("buffers", [])) / MB, 3)}
+        shared = {
+            "modules_mb": round(sum(len(m) for m in plain["modules"]) / MB, 3),
+            "buffers_mb": round(
+                sum(
+                    len(base64.b64decode(b["data"]))
+                    for s in plain["state"].values()
+                    for b in s.get("buffers", [])
+                )
+                / MB,
+                3,
+            ),
+        }
     finally:
         dash.close()
-    return {"page_mb": round(full / MB, 3), "plain_page_mb": round(plain_size / MB, 3),
-            "plain_over_page": round(plain_size / full, 2), "page_parts": shared,
-            "notebook_mb": round(notebook / MB, 3), "notebook_state": notebook_state,
-            "budget_mb": 5.0, "tabs": tabs}
+    return {
+        "page_mb": round(full / MB, 3),
+        "plain_page_mb": round(plain_size / MB, 3),
+        "plain_over_page": round(plain_size / full, 2),
+        "page_parts": shared,
+        "notebook_mb": round(notebook / MB, 3),
+        "notebook_state": notebook_state,
+        "budget_mb": 5.0,
+        "tabs": tabs,
+    }
 
 
 def main() -> None:

@@ -45,14 +45,18 @@ import pandas as pd
 def make_frame(runs: int, tags: int, steps: int) -> pd.DataFrame:
     rng = np.random.default_rng(0)
     n = runs * tags * steps
-    run = pd.Categorical.from_codes(np.repeat(np.arange(runs), tags * steps),
-                                    [f"run{i:03d}" for i in range(runs)])
-    tag = pd.Categorical.from_codes(np.tile(np.repeat(np.arange(tags), steps), runs),
-                                    [f"group{j % 4}/tag{j:02d}" for j in range(tags)])
+    run = pd.Categorical.from_codes(
+        np.repeat(np.arange(runs), tags * steps), [f"run{i:03d}" for i in range(runs)]
+    )
+    tag = pd.Categorical.from_codes(
+        np.tile(np.repeat(np.arange(tags), steps), runs),
+        [f"group{j % 4}/tag{j:02d}" for j in range(tags)],
+    )
     step = np.tile(np.arange(steps), runs * tags)
     value = np.cumsum(rng.normal(size=n)) / np.sqrt(steps)
-    return pd.DataFrame({"run": run, "tag": tag, "step": step,
-                         "wall_time": 1.7e9 + step * 0.5, "value": value})
+    return pd.DataFrame(
+        {"run": run, "tag": tag, "step": step, "wall_time": 1.7e9 + step * 0.5, "value": value}
+    )
 
 
 HERE = Path(__file__).resolve().parent
@@ -85,11 +89,18 @@ VISIBLE_JS = """() => [...document.querySelectorAll('.tbnb-chart')].filter((c) =
 def readable_bundle() -> str:
     """The scalars front end bundled without minification (names in the profile)."""
     js = HERE.parent / "js"
-    script = ("import {build} from 'esbuild';"
-              " const r = await build({entryPoints: ['src/scalars.js'], bundle: true,"
-              " format: 'esm', write: false}); process.stdout.write(r.outputFiles[0].text);")
-    text = subprocess.run(["node", "--input-type=module", "-e", script], cwd=js, check=True,
-                          capture_output=True, text=True).stdout
+    script = (
+        "import {build} from 'esbuild';"
+        " const r = await build({entryPoints: ['src/scalars.js'], bundle: true,"
+        " format: 'esm', write: false}); process.stdout.write(r.outputFiles[0].text);"
+    )
+    text = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=js,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return '"use strict";\n' + text  # a module source, not a "//..." URL
 
 
@@ -129,8 +140,11 @@ def main() -> None:
     ap.add_argument("--tags", type=int, default=20)
     ap.add_argument("--steps", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=9)
-    ap.add_argument("--profile", action="store_true",
-                    help="record Chromium's CPU profile of the smoothing changes")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="record Chromium's CPU profile of the smoothing changes",
+    )
     args = ap.parse_args()
 
     import tbnb
@@ -152,11 +166,21 @@ def main() -> None:
         size_mb = page_path.stat().st_size / 1e6
         with sync_playwright() as p:
             ctx = p.chromium.launch_persistent_context(
-                str(Path(tmp) / "profile"), executable_path="/usr/bin/chromium", headless=True,
-                args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                      "--disable-background-networking", "--disable-component-update",
-                      "--disable-sync", "--disable-dev-shm-usage"],
-                viewport={"width": 1400, "height": 1000})
+                str(Path(tmp) / "profile"),
+                executable_path="/usr/bin/chromium",
+                headless=True,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-dev-shm-usage",
+                ],
+                viewport={"width": 1400, "height": 1000},
+            )
             page = ctx.new_page()
             page.goto(page_path.as_uri(), timeout=300_000)
             page.wait_for_selector(".tbnb-chart canvas[width]", timeout=300_000)
@@ -165,12 +189,15 @@ def main() -> None:
             visible = page.evaluate(VISIBLE_JS)
             cdp = page.context.new_cdp_session(page) if args.profile else None
             smooth_ms = _measure(page, cdp, ["", "smoothing"], args.repeat, "smoothing")
-            toggle_ms = _measure(page, cdp, [".tbnb-run-toggle", "toggle"], args.repeat,
-                                 "toggle")
+            toggle_ms = _measure(page, cdp, [".tbnb-run-toggle", "toggle"], args.repeat, "toggle")
             ctx.close()
     result = {
-        "points": len(df), "runs": args.runs, "tags": args.tags, "steps": args.steps,
-        "python_build_s": round(build_s, 2), "page_mb": round(size_mb, 1),
+        "points": len(df),
+        "runs": args.runs,
+        "tags": args.tags,
+        "steps": args.steps,
+        "python_build_s": round(build_s, 2),
+        "page_mb": round(size_mb, 1),
         "first_chart_ms": round(first_ms),
         "charts_visible": visible,
         "smoothing_redraw_ms": round(statistics.median(m[0] for m in smooth_ms), 1),

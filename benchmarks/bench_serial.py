@@ -100,8 +100,14 @@ def measure(logdir: str, workers: int, tbnb_root: Path, kernels: str) -> dict[st
     env = {**os.environ, "PYTHONPATH": env_path}
     if kernels == "numba":
         env["TBNB_NATIVE"] = "0"
-    out = subprocess.run([sys.executable, "-c", _CHILD, logdir, str(workers), kernels],
-                         check=True, capture_output=True, text=True, cwd=env_path, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, logdir, str(workers), kernels],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=env_path,
+        env=env,
+    )
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -113,8 +119,12 @@ def main() -> None:
     parser.add_argument("--tbnb-root", type=Path, default=ROOT)
     parser.add_argument("--kernels", choices=("native", "numba", "both"), default="both")
     args = parser.parse_args()
-    subprocess.run([sys.executable, "-m", "tbnb.jit", "--group", "loader"], check=True,
-                   cwd=args.tbnb_root, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "tbnb.jit", "--group", "loader"],
+        check=True,
+        cwd=args.tbnb_root,
+        stdout=subprocess.DEVNULL,
+    )
     for kernels in ("native", "numba") if args.kernels == "both" else (args.kernels,):
         print(f"--- {kernels} kernels")
         report(args, kernels)
@@ -125,22 +135,33 @@ def report(args: argparse.Namespace, kernels: str) -> None:
     """Measure and print the phases of ``kernels``' loads with 1 and 2 workers."""
     rows: dict[int, dict[str, list[float]]] = {}
     for workers in (1, 2):
-        runs = [measure(str(args.logdir), workers, args.tbnb_root, kernels)
-                for _ in range(args.repeat)]
-        rows[workers] = {name: [statistics.median(r["phases"][name][i] for r in runs)
-                                for i in (0, 1)] for name in runs[0]["phases"]}
-        print(f"{workers} worker(s), median of {args.repeat}: "
-              + ", ".join(f"{k} {w:.3f} s wall / {c:.3f} s CPU" for k, (w, c)
-                          in rows[workers].items()), flush=True)
+        runs = [
+            measure(str(args.logdir), workers, args.tbnb_root, kernels) for _ in range(args.repeat)
+        ]
+        rows[workers] = {
+            name: [statistics.median(r["phases"][name][i] for r in runs) for i in (0, 1)]
+            for name in runs[0]["phases"]
+        }
+        print(
+            f"{workers} worker(s), median of {args.repeat}: "
+            + ", ".join(
+                f"{k} {w:.3f} s wall / {c:.3f} s CPU" for k, (w, c) in rows[workers].items()
+            ),
+            flush=True,
+        )
     serial_wall = sum(rows[1][k][0] for k in ("import", "kernels", "plan", "frame"))
     serial_cpu = sum(rows[1][k][1] for k in ("import", "kernels", "plan", "frame"))
     parallel = rows[1]["runs"][1]  # CPU: a loaded machine inflates wall, not CPU
     print(f"serial part: {serial_wall:.3f} s wall, {serial_cpu:.3f} s CPU")
-    print(f"runs with 1 / 2 workers: {rows[1]['runs'][0]:.3f} / {rows[2]['runs'][0]:.3f} s "
-          f"wall (speed-up {rows[1]['runs'][0] / max(rows[2]['runs'][0], 1e-9):.2f}x)")
+    print(
+        f"runs with 1 / 2 workers: {rows[1]['runs'][0]:.3f} / {rows[2]['runs'][0]:.3f} s "
+        f"wall (speed-up {rows[1]['runs'][0] / max(rows[2]['runs'][0], 1e-9):.2f}x)"
+    )
     for cores in (2, 4, 8, 16):
-        print(f"Amdahl estimate on {cores} cores (from CPU seconds): "
-              f"{serial_cpu + parallel / cores:.2f} s")
+        print(
+            f"Amdahl estimate on {cores} cores (from CPU seconds): "
+            f"{serial_cpu + parallel / cores:.2f} s"
+        )
 
 
 if __name__ == "__main__":

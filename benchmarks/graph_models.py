@@ -25,9 +25,13 @@ def resnet50() -> Any:
             self.conv3 = nn.Conv2d(planes, planes * 4, 1, bias=False)
             self.bn3 = nn.BatchNorm2d(planes * 4)
             self.relu = nn.ReLU(inplace=True)
-            self.downsample = nn.Sequential(
-                nn.Conv2d(inp, planes * 4, 1, stride, bias=False),
-                nn.BatchNorm2d(planes * 4)) if down else None
+            self.downsample = (
+                nn.Sequential(
+                    nn.Conv2d(inp, planes * 4, 1, stride, bias=False), nn.BatchNorm2d(planes * 4)
+                )
+                if down
+                else None
+            )
 
         def forward(self, x: Any) -> Any:
             identity = x if self.downsample is None else self.downsample(x)
@@ -43,8 +47,9 @@ def resnet50() -> Any:
             self.relu = nn.ReLU(inplace=True)
             self.maxpool = nn.MaxPool2d(3, 2, 1)
             inp, stages = 64, []
-            for i, (planes, blocks) in enumerate(zip((64, 128, 256, 512), (3, 4, 6, 3),
-                                                     strict=True)):
+            for i, (planes, blocks) in enumerate(
+                zip((64, 128, 256, 512), (3, 4, 6, 3), strict=True)
+            ):
                 layers = [Bottleneck(inp, planes, 1 if i == 0 else 2, True)]
                 inp = planes * 4
                 layers += [Bottleneck(inp, planes) for _ in range(blocks - 1)]
@@ -87,8 +92,9 @@ def transformer(blocks: int = 12, width: int = 128, heads: int = 4) -> Any:
             self.ln1 = nn.LayerNorm(width)
             self.attn = Attention()
             self.ln2 = nn.LayerNorm(width)
-            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
-                                     nn.Linear(4 * width, width))
+            self.mlp = nn.Sequential(
+                nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
+            )
 
         def forward(self, x: Any) -> Any:
             x = x + self.attn(self.ln1(x))

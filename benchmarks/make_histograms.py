@@ -44,8 +44,12 @@ SAMPLES = 4096  # values per histogram
 def frame(data: bytes) -> bytes:
     """One TFRecord: length, its masked CRC, the data, its masked CRC."""
     head = struct.pack("<Q", len(data))
-    return (head + struct.pack("<I", masked_crc32c(head)) + data
-            + struct.pack("<I", masked_crc32c(data)))
+    return (
+        head
+        + struct.pack("<I", masked_crc32c(head))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 def tag_names(n_tags: int) -> list[str]:
@@ -68,8 +72,9 @@ def run_histograms(run: int, tag: int, steps: int) -> tuple[np.ndarray, np.ndarr
     return edges, counts
 
 
-def series_events(tag: str, run: int, tag_index: int, steps: int, wall0: float
-                  ) -> list[tuple[int, float, bytes]]:
+def series_events(
+    tag: str, run: int, tag_index: int, steps: int, wall0: float
+) -> list[tuple[int, float, bytes]]:
     """``(step, wall_time, serialized Summary)`` of every histogram of one series."""
     edges, counts = run_histograms(run, tag_index, steps)
     centers = (edges[:, 1:] + edges[:, :-1]) / 2
@@ -78,9 +83,14 @@ def series_events(tag: str, run: int, tag_index: int, steps: int, wall0: float
         c, e = counts[step], edges[step]
         used = np.flatnonzero(c)
         histo = HistogramProto(
-            min=float(e[used[0]]), max=float(e[used[-1] + 1]), num=float(c.sum()),
-            sum=float((c * centers[step]).sum()), sum_squares=float((c * centers[step] ** 2).sum()),
-            bucket_limit=e.tolist(), bucket=[0.0, *c.tolist()])
+            min=float(e[used[0]]),
+            max=float(e[used[-1] + 1]),
+            num=float(c.sum()),
+            sum=float((c * centers[step]).sum()),
+            sum_squares=float((c * centers[step] ** 2).sum()),
+            bucket_limit=e.tolist(),
+            bucket=[0.0, *c.tolist()],
+        )
         summary = Summary(value=[Summary.Value(tag=tag, histo=histo)])
         out.append((step, wall0 + step * 2.5 + tag_index * 1e-3, summary.SerializeToString()))
     return out
@@ -90,14 +100,16 @@ def write_run(out: Path, run: int, tags: list[str], steps: int) -> int:
     """One run's event file, written step by step as a training loop logs; returns its size."""
     wall0 = 1.7e9 + run * 1e5
     per_tag = [series_events(tag, run, j, steps, wall0) for j, tag in enumerate(tags)]
-    records = [frame(Event(wall_time=wall0 - 1.0, file_version="brain.Event:2")
-                     .SerializeToString())]
+    records = [
+        frame(Event(wall_time=wall0 - 1.0, file_version="brain.Event:2").SerializeToString())
+    ]
     for step in range(steps):
         for series in per_tag:
             s, wall, summary = series[step]
             event = Event(wall_time=wall, step=s)
-            records.append(frame(event.SerializeToString() + b"\x2a"
-                                 + _varint(len(summary)) + summary))
+            records.append(
+                frame(event.SerializeToString() + b"\x2a" + _varint(len(summary)) + summary)
+            )
     run_dir = out / f"run_{run}"
     run_dir.mkdir(parents=True)
     data = b"".join(records)
@@ -143,12 +155,12 @@ def check() -> None:
                 rows = frame_[(frame_["run"] == run) & (frame_["tag"] == tag)]
                 events = acc.Histograms(tag)
                 assert [e.step for e in events] == rows["step"].tolist()
-                for event, edges, counts in zip(events, rows["edges"], rows["counts"],
-                                                strict=True):
+                for event, edges, counts in zip(events, rows["edges"], rows["counts"], strict=True):
                     value = event.histogram_value
                     nonzero = np.flatnonzero(np.asarray(value.bucket) > 0)
-                    assert np.array_equal(counts, np.asarray(value.bucket)[
-                        nonzero[0]:nonzero[-1] + 1])
+                    assert np.array_equal(
+                        counts, np.asarray(value.bucket)[nonzero[0] : nonzero[-1] + 1]
+                    )
                     assert edges[0] == value.min
                     assert edges[-1] == value.max
     print("ok: TensorBoard's EventAccumulator reads the same histograms as tbnb")
@@ -165,14 +177,18 @@ def main() -> None:
     if args.check:
         check()
         return
-    out = args.out or (DEFAULT_OUT if (args.runs, args.tags, args.steps) == (4, 200, 1000)
-                       else DEFAULT_OUT.with_name(f"histograms_{args.runs}x{args.tags}x"
-                                                  f"{args.steps}"))
+    out = args.out or (
+        DEFAULT_OUT
+        if (args.runs, args.tags, args.steps) == (4, 200, 1000)
+        else DEFAULT_OUT.with_name(f"histograms_{args.runs}x{args.tags}x{args.steps}")
+    )
     start = time.perf_counter()
     size = make_logdir(out, runs=args.runs, tags=args.tags, steps=args.steps)
-    print(f"wrote {out}: {args.runs} runs x {args.tags} tags x {args.steps} steps "
-          f"({args.runs * args.tags * args.steps:,} histograms, {size / 1e6:.0f} MB) "
-          f"in {time.perf_counter() - start:.1f} s")
+    print(
+        f"wrote {out}: {args.runs} runs x {args.tags} tags x {args.steps} steps "
+        f"({args.runs * args.tags * args.steps:,} histograms, {size / 1e6:.0f} MB) "
+        f"in {time.perf_counter() - start:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -60,21 +60,43 @@ def _varint(n: int) -> bytes:
 def frame(data: bytes) -> bytes:
     """One TFRecord."""
     head = struct.pack("<Q", len(data))
-    return (head + struct.pack("<I", masked_crc32c(head)) + data
-            + struct.pack("<I", masked_crc32c(data)))
+    return (
+        head
+        + struct.pack("<I", masked_crc32c(head))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 def file_version_record(wall_time: float) -> bytes:
     """The first event of every file written by tensorboard's EventFileWriter."""
-    payload = (b"\x09" + struct.pack("<d", wall_time) + b"\x1a\x0dbrain.Event:2"
-               + b"\x52" + _varint(len(WRITER) + 2) + b"\x0a" + _varint(len(WRITER)) + WRITER)
+    payload = (
+        b"\x09"
+        + struct.pack("<d", wall_time)
+        + b"\x1a\x0dbrain.Event:2"
+        + b"\x52"
+        + _varint(len(WRITER) + 2)
+        + b"\x0a"
+        + _varint(len(WRITER))
+        + WRITER
+    )
     return frame(payload)
 
 
 @njit(cache=True, nogil=True)
-def _fill(out: np.ndarray, offsets: np.ndarray, wall: np.ndarray, step: np.ndarray,
-          tag_of: np.ndarray, tag_flat: np.ndarray, tag_off: np.ndarray, tag_len: np.ndarray,
-          bits: np.ndarray, tail: np.ndarray, tensor_head: np.ndarray) -> None:
+def _fill(
+    out: np.ndarray,
+    offsets: np.ndarray,
+    wall: np.ndarray,
+    step: np.ndarray,
+    tag_of: np.ndarray,
+    tag_flat: np.ndarray,
+    tag_off: np.ndarray,
+    tag_len: np.ndarray,
+    bits: np.ndarray,
+    tail: np.ndarray,
+    tensor_head: np.ndarray,
+) -> None:
     """Write one framed scalar event per point at ``offsets`` in ``out``."""
     wall_bytes = wall.view(np.uint8)
     bits_bytes = bits.view(np.uint8)
@@ -144,8 +166,16 @@ def _varint_len(x: np.ndarray) -> np.ndarray:
     return n
 
 
-def event_file_bytes(tags: list[str], wall: np.ndarray, step: np.ndarray, tag_of: np.ndarray,
-                     value: np.ndarray, *, tf2: bool, start_wall: float) -> np.ndarray:
+def event_file_bytes(
+    tags: list[str],
+    wall: np.ndarray,
+    step: np.ndarray,
+    tag_of: np.ndarray,
+    value: np.ndarray,
+    *,
+    tf2: bool,
+    start_wall: float,
+) -> np.ndarray:
     """The full bytes of one event file (file_version record, then one event per point)."""
     encoded = [t.encode() for t in tags]
     tag_len = np.array([len(t) for t in encoded], dtype=np.int64)
@@ -160,11 +190,19 @@ def event_file_bytes(tags: list[str], wall: np.ndarray, step: np.ndarray, tag_of
     offsets = len(head) + np.concatenate([[0], np.cumsum(sizes[:-1])])
     out = np.empty(len(head) + int(sizes.sum()), dtype=np.uint8)
     out[: len(head)] = head
-    _fill(out, offsets.astype(np.int64), np.ascontiguousarray(wall, np.float64),
-          np.ascontiguousarray(step, np.int64), tag_of.astype(np.int64),
-          np.frombuffer(b"".join(encoded), np.uint8),
-          np.concatenate([[0], np.cumsum(tag_len[:-1])]).astype(np.int64), tag_len,
-          np.ascontiguousarray(value, np.float32), tail, tensor_head)
+    _fill(
+        out,
+        offsets.astype(np.int64),
+        np.ascontiguousarray(wall, np.float64),
+        np.ascontiguousarray(step, np.int64),
+        tag_of.astype(np.int64),
+        np.frombuffer(b"".join(encoded), np.uint8),
+        np.concatenate([[0], np.cumsum(tag_len[:-1])]).astype(np.int64),
+        tag_len,
+        np.ascontiguousarray(value, np.float32),
+        tail,
+        tensor_head,
+    )
     return out
 
 
@@ -191,8 +229,9 @@ def make_logdir(out: Path, *, runs: int, tags: int, steps: int, tf2: bool) -> in
     names = tag_names(tags)
     for r in range(runs):
         wall, step, tag_of, value = run_points(r, tags, steps)
-        data = event_file_bytes(names, wall, step, tag_of, value, tf2=tf2,
-                                start_wall=float(wall[0]) - 1.0)
+        data = event_file_bytes(
+            names, wall, step, tag_of, value, tf2=tf2, start_wall=float(wall[0]) - 1.0
+        )
         run_dir = out / f"run_{r:03d}"
         run_dir.mkdir(parents=True)
         data.tofile(run_dir / f"events.out.tfevents.{1700000000 + r}.bench.{r}.0")
@@ -223,8 +262,9 @@ def check(tf2: bool) -> None:
         real = (Path(tmp) / name).read_bytes()
     # The first record holds the writer's own clock: take its wall time from the file.
     start_wall = struct.unpack_from("<d", real, 13)[0]
-    mine = event_file_bytes(names, wall, step, tag_of, value, tf2=tf2,
-                            start_wall=start_wall).tobytes()
+    mine = event_file_bytes(
+        names, wall, step, tag_of, value, tf2=tf2, start_wall=start_wall
+    ).tobytes()
     if mine != real:
         raise SystemExit(f"generator bytes differ from tensorboard's writer (tf2={tf2})")
     print(f"check ok: {len(real)} bytes identical to tensorboard's EventFileWriter (tf2={tf2})")
@@ -237,8 +277,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply --steps by this")
     parser.add_argument("--tf2", action="store_true", help="TF2 tensor scalars (scalar_pb)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="default: benchmarks/data/scalars[_tf2][_scale]")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="default: benchmarks/data/scalars[_tf2][_scale]"
+    )
     parser.add_argument("--check", action="store_true", help="compare with the real writer")
     args = parser.parse_args()
     if args.check:
@@ -250,8 +291,10 @@ def main() -> None:
     t0 = time.perf_counter()
     size = make_logdir(out, runs=args.runs, tags=args.tags, steps=steps, tf2=args.tf2)
     points = args.runs * args.tags * steps
-    print(f"{out}: {args.runs} runs, {points:,} points, {size / 1e6:.0f} MB "
-          f"in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"{out}: {args.runs} runs, {points:,} points, {size / 1e6:.0f} MB "
+        f"in {time.perf_counter() - t0:.1f} s"
+    )
 
 
 def default_name(tf2: bool, scale: float) -> str:

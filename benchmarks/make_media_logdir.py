@@ -34,7 +34,8 @@ def picture(run: int, tag: int, k: int, size: int, distinct: int) -> bytes:
     y, x = np.mgrid[0:size, 0:size] / size
     phase = 2 * np.pi * k / distinct
     r = 0.5 + 0.45 * np.sin(2 * np.pi * (3 + run) * x + phase) * np.cos(
-        2 * np.pi * (2 + tag) * y - phase)
+        2 * np.pi * (2 + tag) * y - phase
+    )
     g = 0.5 + 0.45 * np.sin(2 * np.pi * (x + y) * (2 + tag) + 2 * phase)
     b = 0.5 + 0.45 * np.cos(2 * np.pi * np.hypot(x - 0.5, y - 0.5) * (4 + run) - phase)
     pixels = (np.clip(np.stack([r, g, b], -1), 0, 1) * 255).round().astype(np.uint8)
@@ -48,15 +49,17 @@ def write_run(out: Path, run: int, tags: int, steps: int, size: int, distinct: i
     from tensorboardX import SummaryWriter
     from tensorboardX.proto.summary_pb2 import Summary
 
-    pictures = [[picture(run, tag, k, size, distinct) for k in range(distinct)]
-                for tag in range(tags)]
+    pictures = [
+        [picture(run, tag, k, size, distinct) for k in range(distinct)] for tag in range(tags)
+    ]
     total = 0
     with SummaryWriter(str(out / f"run{run:02d}"), max_queue=100) as writer:
         for step in range(steps):
             for tag in range(tags):
                 data = pictures[tag][step % distinct]
-                image = Summary.Image(height=size, width=size, colorspace=3,
-                                      encoded_image_string=data)
+                image = Summary.Image(
+                    height=size, width=size, colorspace=3, encoded_image_string=data
+                )
                 summary = Summary(value=[Summary.Value(tag=f"samples/tag{tag}", image=image)])
                 writer.file_writer.add_summary(summary, step, walltime=1.7e9 + step)
                 total += len(data)
@@ -78,12 +81,22 @@ def main() -> None:
     args.out.mkdir(parents=True)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        sizes = list(pool.map(write_run, [args.out] * args.runs, range(args.runs),
-                              [args.tags] * args.runs, [args.steps] * args.runs,
-                              [args.size] * args.runs, [args.distinct] * args.runs))
+        sizes = list(
+            pool.map(
+                write_run,
+                [args.out] * args.runs,
+                range(args.runs),
+                [args.tags] * args.runs,
+                [args.steps] * args.runs,
+                [args.size] * args.runs,
+                [args.distinct] * args.runs,
+            )
+        )
     n = args.runs * args.tags * args.steps
-    print(f"{args.out}: {n} images of {args.size}x{args.size} ({sum(sizes) / 1e9:.2f} GB, "
-          f"{sum(sizes) / n / 1e3:.0f} KB each) in {time.perf_counter() - t0:.0f} s")
+    print(
+        f"{args.out}: {n} images of {args.size}x{args.size} ({sum(sizes) / 1e9:.2f} GB, "
+        f"{sum(sizes) / n / 1e3:.0f} KB each) in {time.perf_counter() - t0:.0f} s"
+    )
 
 
 if __name__ == "__main__":

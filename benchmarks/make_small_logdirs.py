@@ -60,8 +60,9 @@ def write_lightning(out: Path, versions: int = 3, epochs: int = 20, batches: int
         def __init__(self, lr: float = 0.05, hidden: int = 16) -> None:
             super().__init__()
             self.save_hyperparameters()
-            self.net = torch.nn.Sequential(torch.nn.Linear(8, hidden), torch.nn.ReLU(),
-                                           torch.nn.Linear(hidden, 2))
+            self.net = torch.nn.Sequential(
+                torch.nn.Linear(8, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 2)
+            )
 
         def forward(self, x: Any) -> Any:
             return self.net(x)
@@ -92,10 +93,16 @@ def write_lightning(out: Path, versions: int = 3, epochs: int = 20, batches: int
     data = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=4)
     for version in range(versions):
         logger = TensorBoardLogger(str(out), name="lightning_logs", version=version)
-        trainer = lightning.Trainer(max_epochs=epochs, accelerator="cpu", devices=1,
-                                    logger=logger, log_every_n_steps=1,
-                                    enable_checkpointing=False, enable_progress_bar=False,
-                                    enable_model_summary=False)
+        trainer = lightning.Trainer(
+            max_epochs=epochs,
+            accelerator="cpu",
+            devices=1,
+            logger=logger,
+            log_every_n_steps=1,
+            enable_checkpointing=False,
+            enable_progress_bar=False,
+            enable_model_summary=False,
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             trainer.fit(Classifier(lr=0.05 * (version + 1)), data, data)
@@ -115,8 +122,10 @@ def main() -> None:
         target.mkdir(parents=True)
         writers[name](target)
         size = sum(p.stat().st_size for p in target.rglob("*tfevents*"))
-        print(f"{target}: {size / 1e6:.2f} MB of event files "
-              f"in {len({p.parent for p in target.rglob('*tfevents*')})} runs")
+        print(
+            f"{target}: {size / 1e6:.2f} MB of event files "
+            f"in {len({p.parent for p in target.rglob('*tfevents*')})} runs"
+        )
     os.sync()
 
 

@@ -35,8 +35,14 @@ def build_descriptor_set() -> bytes:
     well_known = Path(grpc_tools.__file__).parent / "_proto"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "set.binpb"
-        args = ["protoc", f"-I{PROTOS}", f"-I{well_known}", "--include_imports",
-                f"--descriptor_set_out={out}", *sources]
+        args = [
+            "protoc",
+            f"-I{PROTOS}",
+            f"-I{well_known}",
+            "--include_imports",
+            f"--descriptor_set_out={out}",
+            *sources,
+        ]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed on " + ", ".join(sources))
         fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())

@@ -29,5 +29,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     longrepr = report.longrepr
     reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
     report.outcome = "failed"
-    report.longrepr = (f"{item.nodeid} was skipped under CI=true ({reason}); "
-                       "in CI a test that cannot run is a failure")
+    report.longrepr = (
+        f"{item.nodeid} was skipped under CI=true ({reason}); "
+        "in CI a test that cannot run is a failure"
+    )

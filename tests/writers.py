@@ -46,15 +46,21 @@ class Written:
     images: list[tuple[str, str, int, int, np.ndarray]] = field(default_factory=list)
     audio: list[tuple[str, str, int, int, np.ndarray, int]] = field(default_factory=list)
     text: list[tuple[str, str, int, str]] = field(default_factory=list)
-    pr_curves: list[tuple[str, str, int, np.ndarray, np.ndarray, int]] = field(
-        default_factory=list)
+    pr_curves: list[tuple[str, str, int, np.ndarray, np.ndarray, int]] = field(default_factory=list)
     hparams: dict[str, tuple[dict[str, Any], dict[str, float]]] = field(default_factory=dict)
     tensors: list[tuple[str, str, int, np.ndarray]] = field(default_factory=list)
 
     def runs(self) -> set[str]:
         """Every run that holds at least one value of any kind."""
-        rows: list[tuple[Any, ...]] = [*self.scalars, *self.histograms, *self.images,
-                                       *self.audio, *self.text, *self.pr_curves, *self.tensors]
+        rows: list[tuple[Any, ...]] = [
+            *self.scalars,
+            *self.histograms,
+            *self.images,
+            *self.audio,
+            *self.text,
+            *self.pr_curves,
+            *self.tensors,
+        ]
         return {r[0] for r in rows}
 
 
@@ -92,8 +98,12 @@ def expected_pr(labels: np.ndarray, predictions: np.ndarray, n: int) -> dict[str
     bucket = np.floor(predictions.astype(np.float64) * (n - 1)).astype(int)
     tp = np.array([np.sum(labels & (bucket >= i)) for i in range(n)], dtype=np.float64)
     fp = np.array([np.sum(~labels & (bucket >= i)) for i in range(n)], dtype=np.float64)
-    return {"true_positives": tp, "false_positives": fp, "true_negatives": fp[0] - fp,
-            "false_negatives": tp[0] - tp}
+    return {
+        "true_positives": tp,
+        "false_positives": fp,
+        "true_negatives": fp[0] - fp,
+        "false_negatives": tp[0] - tp,
+    }
 
 
 def png_bytes(hwc: np.ndarray) -> bytes:
@@ -143,7 +153,8 @@ def _write_pytorch_style(logdir: str, module: str) -> Written:
     import importlib
 
     summary_writer: Any = importlib.import_module(
-        "torch.utils.tensorboard" if module == "torch" else "tensorboardX").SummaryWriter
+        "torch.utils.tensorboard" if module == "torch" else "tensorboardX"
+    ).SummaryWriter
     out = Written(logdir=logdir, writer=module)
     w = summary_writer(logdir)
     for step in range(12):
@@ -159,8 +170,9 @@ def _write_pytorch_style(logdir: str, module: str) -> Written:
         for step in range(3):
             w.add_scalar("new_style", step * 0.1, step, walltime=WALL0, new_style=True)
             out.scalars.append((".", "new_style", step, f32(step * 0.1)))
-            w.add_scalar("double", step / 3, step, walltime=WALL0, new_style=True,
-                         double_precision=True)
+            w.add_scalar(
+                "double", step / 3, step, walltime=WALL0, new_style=True, double_precision=True
+            )
             out.scalars.append((".", "double", step, step / 3))
     rng = np.random.default_rng(1)
     for step in (0, 5):
@@ -250,8 +262,13 @@ def tf2_double_scalar(tag: str, value: float) -> Any:
 
     tensor = tensor_pb2.TensorProto(dtype=2, double_val=[value])
     tensor.tensor_shape.SetInParent()
-    return summary_pb2.Summary(value=[summary_pb2.Summary.Value(
-        tag=tag, tensor=tensor, metadata=metadata.create_summary_metadata("", ""))])
+    return summary_pb2.Summary(
+        value=[
+            summary_pb2.Summary.Value(
+                tag=tag, tensor=tensor, metadata=metadata.create_summary_metadata("", "")
+            )
+        ]
+    )
 
 
 def tf2_images(tag: str, images_hwc: list[np.ndarray]) -> Any:
@@ -264,8 +281,9 @@ def tf2_images(tag: str, images_hwc: list[np.ndarray]) -> Any:
     items = [str(width).encode(), str(height).encode(), *(png_bytes(i) for i in images_hwc)]
     tensor = tensor_util.make_tensor_proto(np.array(items, dtype=object))
     meta = metadata.create_summary_metadata("", "", converted_to_tensor=True)
-    return summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor,
-                                                                metadata=meta)])
+    return summary_pb2.Summary(
+        value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor, metadata=meta)]
+    )
 
 
 def tf2_audio(tag: str, clips: list[np.ndarray], labels: list[str], rate: int) -> Any:
@@ -274,13 +292,17 @@ def tf2_audio(tag: str, clips: list[np.ndarray], labels: list[str], rate: int) -
     from tensorboard.plugins.audio import metadata
     from tensorboard.util import tensor_util
 
-    items = np.array([[wav_bytes(c, rate), label.encode()] for c, label in
-                      zip(clips, labels, strict=True)], dtype=object)
+    items = np.array(
+        [[wav_bytes(c, rate), label.encode()] for c, label in zip(clips, labels, strict=True)],
+        dtype=object,
+    )
     tensor = tensor_util.make_tensor_proto(items)
-    meta = metadata.create_summary_metadata("", "", metadata.Encoding.Value("WAV"),
-                                            converted_to_tensor=True)
-    return summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor,
-                                                                metadata=meta)])
+    meta = metadata.create_summary_metadata(
+        "", "", metadata.Encoding.Value("WAV"), converted_to_tensor=True
+    )
+    return summary_pb2.Summary(
+        value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor, metadata=meta)]
+    )
 
 
 def tf2_pr_curve(tag: str, data: np.ndarray, num_thresholds: int) -> Any:
@@ -291,8 +313,9 @@ def tf2_pr_curve(tag: str, data: np.ndarray, num_thresholds: int) -> Any:
 
     tensor = tensor_util.make_tensor_proto(data.astype(np.float32))
     meta = metadata.create_summary_metadata("", "", num_thresholds)
-    return summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor,
-                                                                metadata=meta)])
+    return summary_pb2.Summary(
+        value=[summary_pb2.Summary.Value(tag=tag, tensor=tensor, metadata=meta)]
+    )
 
 
 def write_tf2(logdir: str) -> Written:
@@ -330,8 +353,9 @@ def write_tf2(logdir: str) -> Written:
         out.text.append((".", "log", step, text))
     labels, predictions = pr_inputs(9, num_thresholds=7)
     curve = expected_pr(labels, predictions, 7)
-    tp, fp, tn, fn = (curve[k] for k in ("true_positives", "false_positives", "true_negatives",
-                                         "false_negatives"))
+    tp, fp, tn, fn = (
+        curve[k] for k in ("true_positives", "false_positives", "true_negatives", "false_negatives")
+    )
     precision = tp / np.maximum(1e-7, tp + fp)
     recall = tp / np.maximum(1e-7, tp + fn)
     w.write(tf2_pr_curve("roc", np.stack([tp, fp, tn, fn, precision, recall]), 7), 4, WALL0)
@@ -340,8 +364,10 @@ def write_tf2(logdir: str) -> Written:
 
     # hparams as TF2's `hp.hparams` writes them: config at the root, one trial per run
     root = _TF2Writer(logdir, ".v2")
-    hparams_list = [hp_summary.HParam("lr", hp_summary.RealInterval(1e-4, 1.0)),
-                    hp_summary.HParam("units", hp_summary.Discrete([16, 32]))]
+    hparams_list = [
+        hp_summary.HParam("lr", hp_summary.RealInterval(1e-4, 1.0)),
+        hp_summary.HParam("units", hp_summary.Discrete([16, 32])),
+    ]
     root.write(hp_summary.hparams_config_pb(hparams_list, [hp_summary.Metric("accuracy")]), 0)
     root.close()
     for trial, (lr, units) in enumerate([(0.1, 16), (0.01, 32)]):
@@ -353,8 +379,7 @@ def write_tf2(logdir: str) -> Written:
             tw.write(scalar_pb("accuracy", acc), step)
             out.scalars.append((run, "accuracy", step, f32(acc)))
         tw.close()
-        out.hparams[run] = ({"lr": lr, "units": units}, {"accuracy": f32(0.5 + trial / 10
-                                                                         + 0.02)})
+        out.hparams[run] = ({"lr": lr, "units": units}, {"accuracy": f32(0.5 + trial / 10 + 0.02)})
     return out
 
 
@@ -422,15 +447,19 @@ def frame_record(data: bytes) -> bytes:
     from tbnb.io.crc32c import masked_crc32c
 
     head = struct.pack("<Q", len(data))
-    return (head + struct.pack("<I", masked_crc32c(head)) + data
-            + struct.pack("<I", masked_crc32c(data)))
+    return (
+        head
+        + struct.pack("<I", masked_crc32c(head))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 def record_spans(data: bytes) -> list[tuple[int, int]]:
     """``(record start, record end)`` of every record of an intact event file."""
     spans, pos = [], 0
     while pos + 12 <= len(data):
-        (length,) = struct.unpack("<Q", data[pos:pos + 8])
+        (length,) = struct.unpack("<Q", data[pos : pos + 8])
         end = pos + 12 + length + 4
         if end > len(data):
             break
@@ -462,18 +491,29 @@ def reference_values(path: str) -> list[tuple[str, int, float, str, Any]]:
             continue
         for value in event.summary.value:
             migrated = data_compat.migrate_value(value)
-            array = (tensor_util.make_ndarray(migrated.tensor)
-                     if migrated.HasField("tensor") else None)
-            rows.append((value.tag, int(event.step), float(event.wall_time),
-                         migrated.metadata.plugin_data.plugin_name, array))
+            array = (
+                tensor_util.make_ndarray(migrated.tensor) if migrated.HasField("tensor") else None
+            )
+            rows.append(
+                (
+                    value.tag,
+                    int(event.step),
+                    float(event.wall_time),
+                    migrated.metadata.plugin_data.plugin_name,
+                    array,
+                )
+            )
     return rows
 
 
 def _cells_equal(a: Any, b: Any) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a, b = np.asarray(a), np.asarray(b)
-        return a.shape == b.shape and a.dtype == b.dtype and bool(
-            np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+        return (
+            a.shape == b.shape
+            and a.dtype == b.dtype
+            and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+        )
     if hasattr(a, "read") and hasattr(a, "offset"):  # tbnb.loader.blobs.Blob
         return repr(a) == repr(b) and a.path == b.path and a.value_index == b.value_index
     if isinstance(a, float) and isinstance(b, float):

@@ -24,15 +24,27 @@ def write_torch_embeddings(logdir: Path) -> None:
 
     gen = torch.Generator().manual_seed(0)
     writer = SummaryWriter(str(logdir / "torch"))
-    writer.add_embedding(torch.randn(30, 8, generator=gen),
-                         metadata=[f"word{i}" for i in range(30)], global_step=1, tag="words")
-    writer.add_embedding(torch.randn(30, 8, generator=gen),
-                         metadata=[f"word{i}" for i in range(30)], global_step=2, tag="words")
+    writer.add_embedding(
+        torch.randn(30, 8, generator=gen),
+        metadata=[f"word{i}" for i in range(30)],
+        global_step=1,
+        tag="words",
+    )
+    writer.add_embedding(
+        torch.randn(30, 8, generator=gen),
+        metadata=[f"word{i}" for i in range(30)],
+        global_step=2,
+        tag="words",
+    )
     images = torch.rand(12, 3, 8, 8, generator=gen)
-    writer.add_embedding(torch.randn(12, 5, generator=gen),
-                         metadata=[[f"<b>{i}</b>", str(i % 3)] for i in range(12)],
-                         metadata_header=["name", "cls"], label_img=images, global_step=2,
-                         tag="images")
+    writer.add_embedding(
+        torch.randn(12, 5, generator=gen),
+        metadata=[[f"<b>{i}</b>", str(i % 3)] for i in range(12)],
+        metadata_header=["name", "cls"],
+        label_img=images,
+        global_step=2,
+        tag="images",
+    )
     writer.close()
 
 
@@ -42,11 +54,19 @@ def write_tensorboardx_embeddings(logdir: Path) -> None:
 
     rng = np.random.default_rng(1)
     writer = tensorboardX.SummaryWriter(str(logdir / "tbx"))
-    writer.add_embedding(rng.normal(size=(20, 6)).astype(np.float32),
-                         metadata=[f"t{i}" for i in range(20)], global_step=5, tag="feat")
-    writer.add_embedding(rng.normal(size=(9, 3)).astype(np.float32),
-                         metadata=[[str(i), "x" * i] for i in range(9)],
-                         metadata_header=["id", "text"], global_step=6, tag="small")
+    writer.add_embedding(
+        rng.normal(size=(20, 6)).astype(np.float32),
+        metadata=[f"t{i}" for i in range(20)],
+        global_step=5,
+        tag="feat",
+    )
+    writer.add_embedding(
+        rng.normal(size=(9, 3)).astype(np.float32),
+        metadata=[[str(i), "x" * i] for i in range(9)],
+        metadata_header=["id", "text"],
+        global_step=6,
+        tag="small",
+    )
     writer.close()
 
 
@@ -93,7 +113,14 @@ def _serve_run(directory: Path) -> list[dict[str, Any]]:
             sprite = None
             if "sprite" in info:
                 sprite = get("/sprite_image", run=run, name=name)
-            found.append({"run": run, "name": name, "tensor": tensor,
-                          "metadata": pd.DataFrame(rows, columns=header), "sprite": sprite,
-                          "single_image_dim": info.get("sprite", {}).get("singleImageDim")})
+            found.append(
+                {
+                    "run": run,
+                    "name": name,
+                    "tensor": tensor,
+                    "metadata": pd.DataFrame(rows, columns=header),
+                    "sprite": sprite,
+                    "single_image_dim": info.get("sprite", {}).get("singleImageDim"),
+                }
+            )
     return found

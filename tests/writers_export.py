@@ -26,7 +26,8 @@ def write_chart_runs(root: Path, steps: int = 41) -> Path:
         with SummaryWriter(str(root / run), filename_suffix=".scalars") as writer:
             for step in range(steps):
                 writer.add_scalar("train/loss", (k + 1) / (1 + 0.1 * step), step)
-                hostile = Summary(value=[Summary.Value(tag=HOSTILE_SCALAR,
-                                                       simple_value=(step * (k + 2)) % 9)])
+                hostile = Summary(
+                    value=[Summary.Value(tag=HOSTILE_SCALAR, simple_value=(step * (k + 2)) % 9)]
+                )
                 writer.file_writer.add_summary(hostile, step)
     return root

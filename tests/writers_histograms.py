@@ -21,8 +21,13 @@ HOSTILE_TAG = f"{SCRIPT}/weight"
 WALL0 = 1.7e9
 
 
-def write_histogram_runs(root: Path, *, runs: tuple[str, ...] = ("lr=0.1", "lr=0.01"),
-                         steps: int = 61, hostile: bool = False) -> Path:
+def write_histogram_runs(
+    root: Path,
+    *,
+    runs: tuple[str, ...] = ("lr=0.1", "lr=0.01"),
+    steps: int = 61,
+    hostile: bool = False,
+) -> Path:
     """``runs`` (plus a hostile one) x tags ``layer1/weight``, ``layer1/bias``,
     ``layer2/weight`` (plus a hostile one), one histogram per step, drifting with the step."""
     from tensorboardX import SummaryWriter
@@ -37,18 +42,27 @@ def write_histogram_runs(root: Path, *, runs: tuple[str, ...] = ("lr=0.1", "lr=0
                 t = step / max(steps - 1, 1)
                 wall = WALL0 + 10 * step
                 weights = rng.normal(0.5 * t * (k + 1), 1 + t, size=400)
-                writer.add_histogram("layer1/weight", weights, step, bins="tensorflow",
-                                     walltime=wall)
-                writer.add_histogram("layer1/bias", rng.uniform(-1 - t, 1, size=200), step,
-                                     bins=20, walltime=wall)
-                writer.add_histogram("layer2/weight", rng.normal(-t, 0.5, size=300), step,
-                                     bins="tensorflow", walltime=wall)
+                writer.add_histogram(
+                    "layer1/weight", weights, step, bins="tensorflow", walltime=wall
+                )
+                writer.add_histogram(
+                    "layer1/bias", rng.uniform(-1 - t, 1, size=200), step, bins=20, walltime=wall
+                )
+                writer.add_histogram(
+                    "layer2/weight",
+                    rng.normal(-t, 0.5, size=300),
+                    step,
+                    bins="tensorflow",
+                    walltime=wall,
+                )
                 if hostile:
                     raw = histogram(HOSTILE_TAG, rng.exponential(1 + t, size=100), bins=16)
                     value = raw.value[0]
                     writer.file_writer.add_summary(
                         Summary(value=[Summary.Value(tag=HOSTILE_TAG, histo=value.histo)]),
-                        step, walltime=wall)
+                        step,
+                        walltime=wall,
+                    )
     return root
 
 
@@ -59,8 +73,15 @@ def write_bad_histograms(root: Path) -> Path:
     from tensorboardX.proto.summary_pb2 import HistogramProto, Summary
 
     def proto(limits: list[float], counts: list[float]) -> HistogramProto:
-        return HistogramProto(min=limits[0] - 1, max=limits[-1], num=sum(counts),
-                              sum=0.0, sum_squares=0.0, bucket_limit=limits, bucket=counts)
+        return HistogramProto(
+            min=limits[0] - 1,
+            max=limits[-1],
+            num=sum(counts),
+            sum=0.0,
+            sum_squares=0.0,
+            bucket_limit=limits,
+            bucket=counts,
+        )
 
     for run in ("good", "bad"):
         with SummaryWriter(str(root / run)) as writer:
@@ -73,6 +94,9 @@ def write_bad_histograms(root: Path) -> Path:
                 elif run == "bad" and step == 7:
                     limits = [0.0, 2.0, 1.0, 3.0]
                 histo = proto([v + step for v in limits], counts)
-                writer.file_writer.add_summary(Summary(value=[Summary.Value(tag="w", histo=histo)]),
-                                               step, walltime=WALL0 + step)
+                writer.file_writer.add_summary(
+                    Summary(value=[Summary.Value(tag="w", histo=histo)]),
+                    step,
+                    walltime=WALL0 + step,
+                )
     return root

@@ -45,8 +45,9 @@ def write_lightning(logdir: str) -> Written:
         def __init__(self, lr: float = 0.05, hidden: int = 8, optimizer: str = "sgd") -> None:
             super().__init__()
             self.save_hyperparameters()
-            self.net = torch.nn.Sequential(torch.nn.Linear(4, hidden), torch.nn.ReLU(),
-                                           torch.nn.Linear(hidden, 2))
+            self.net = torch.nn.Sequential(
+                torch.nn.Linear(4, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 2)
+            )
             self.example_input_array = torch.zeros(1, 4)
 
         def forward(self, x: Any) -> Any:
@@ -71,11 +72,13 @@ def write_lightning(logdir: str) -> Written:
             writer = self.logger.experiment  # type: ignore[union-attr]
             writer.add_histogram("net/0/weight", weights, step)
             out.histograms.append((RUN, "net/0/weight", step, weights))
-            image = (np.linspace(0, 1, 3 * 8 * 8).reshape(3, 8, 8) * (self.current_epoch + 1)
-                     / EPOCHS)
+            image = (
+                np.linspace(0, 1, 3 * 8 * 8).reshape(3, 8, 8) * (self.current_epoch + 1) / EPOCHS
+            )
             writer.add_image("inputs", image, step)
-            out.images.append((RUN, "inputs", step, 0, (image * 255).astype(np.uint8)
-                               .transpose(1, 2, 0)))
+            out.images.append(
+                (RUN, "inputs", step, 0, (image * 255).astype(np.uint8).transpose(1, 2, 0))
+            )
             text = f"epoch {self.current_epoch} done"
             writer.add_text("notes", text, step)
             out.text.append((RUN, "notes/text_summary", step, text))
@@ -88,9 +91,16 @@ def write_lightning(logdir: str) -> Written:
     y = (x[:, 0] > 0).long()
     loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=8)
     logger = TensorBoardLogger(logdir, name="lightning_logs", log_graph=True)
-    trainer = lightning.Trainer(max_epochs=EPOCHS, accelerator="cpu", devices=1, logger=logger,
-                        log_every_n_steps=1, enable_checkpointing=False,
-                        enable_progress_bar=False, enable_model_summary=False)
+    trainer = lightning.Trainer(
+        max_epochs=EPOCHS,
+        accelerator="cpu",
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Lightning's advice about workers and small data
         trainer.fit(Classifier(), loader, loader)

@@ -57,8 +57,7 @@ def gif_bytes(frames: list[np.ndarray], ms: int = 80) -> bytes:
 
     images = [Image.fromarray(f) for f in frames]
     out = io.BytesIO()
-    images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=ms,
-                   loop=0)
+    images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=ms, loop=0)
     return out.getvalue()
 
 
@@ -83,7 +82,8 @@ def _pytorch_style(logdir: str, module: str) -> Written:
     import importlib
 
     summary_writer: Any = importlib.import_module(
-        "torch.utils.tensorboard" if module == "torch" else "tensorboardX").SummaryWriter
+        "torch.utils.tensorboard" if module == "torch" else "tensorboardX"
+    ).SummaryWriter
     out = Written(logdir=logdir, writer=module)
     for k, run in enumerate(RUNS):
         w = summary_writer(os.path.join(logdir, run))
@@ -132,19 +132,21 @@ def write_media_tf2(logdir: str) -> Written:
     for k, run in enumerate(RUNS):
         w = _TF2Writer(os.path.join(logdir, run), ".v2")
         for i, step in enumerate(STEPS):
-            images = [image_chw(1000 + 10 * k + 3 * i + s, height=8, width=8).transpose(1, 2, 0)
-                      for s in range(3)]
+            images = [
+                image_chw(1000 + 10 * k + 3 * i + s, height=8, width=8).transpose(1, 2, 0)
+                for s in range(3)
+            ]
             w.write(tf2_images("gen/samples", images), step, WALL0 + step)
             out.images += [(run, "gen/samples", step, s, img) for s, img in enumerate(images)]
             clips = [sine(400, 16000, 300.0 * (i + 1)), chirp(600, 16000, 100.0)]
-            w.write(tf2_audio("speech/pair", clips, ["sine", "chírp"], 16000), step,
-                    WALL0 + step)
+            w.write(tf2_audio("speech/pair", clips, ["sine", "chírp"], 16000), step, WALL0 + step)
             out.audio += [(run, "speech/pair", step, s, c, 16000) for s, c in enumerate(clips)]
             note = f"**step {step}**\n\n```\ncode {k}\n```"
             w.write(text_pb("log", note), step, WALL0 + step)
             out.text.append((run, "log", step, note))
-            table = np.array([["metric", "value"], ["acc", f"{0.5 + step / 100:.2f}"]],
-                             dtype=object)
+            table = np.array(
+                [["metric", "value"], ["acc", f"{0.5 + step / 100:.2f}"]], dtype=object
+            )
             w.write(text_pb("table", table), step, WALL0 + step)
         cube = np.array([[["x", "y"], ["z", "w"]], [["p", "q"], ["r", "s"]]], dtype=object)
         w.write(text_pb("cube", cube), 0, WALL0)
@@ -209,15 +211,15 @@ def _provider(logdir: str) -> tuple[Any, Any]:
     return data_provider.MultiplexerDataProvider(mux, logdir), context.RequestContext()
 
 
-def provider_blobs(logdir: str, plugin: str
-                   ) -> dict[tuple[str, str, int, int], tuple[float, bytes]]:
+def provider_blobs(
+    logdir: str, plugin: str
+) -> dict[tuple[str, str, int, int], tuple[float, bytes]]:
     """``(run, tag, step, sample) -> (wall_time, bytes)`` of every image or clip, as
     TensorBoard's data provider serves them to its images and audio plugins (every step:
     no reservoir). Images skip the width and height TF2 tensors start with, as the images
     plugin does."""
     provider, ctx = _provider(logdir)
-    seqs = provider.read_blob_sequences(ctx, experiment_id="", plugin_name=plugin,
-                                        downsample=10**9)
+    seqs = provider.read_blob_sequences(ctx, experiment_id="", plugin_name=plugin, downsample=10**9)
     out = {}
     for run, tags in seqs.items():
         for tag, data in tags.items():
@@ -225,7 +227,9 @@ def provider_blobs(logdir: str, plugin: str
                 values = datum.values[2:] if plugin == "images" else datum.values
                 for sample, ref in enumerate(values):
                     out[(run, tag, int(datum.step), sample)] = (
-                        float(datum.wall_time), provider.read_blob(ctx, blob_key=ref.blob_key))
+                        float(datum.wall_time),
+                        provider.read_blob(ctx, blob_key=ref.blob_key),
+                    )
     return out
 
 
@@ -234,8 +238,12 @@ def provider_texts(logdir: str) -> dict[tuple[str, str, int], tuple[float, np.nd
     plugin reads them."""
     provider, ctx = _provider(logdir)
     tensors = provider.read_tensors(ctx, experiment_id="", plugin_name="text", downsample=10**9)
-    return {(run, tag, int(d.step)): (float(d.wall_time), d.numpy)
-            for run, tags in tensors.items() for tag, data in tags.items() for d in data}
+    return {
+        (run, tag, int(d.step)): (float(d.wall_time), d.numpy)
+        for run, tags in tensors.items()
+        for tag, data in tags.items()
+        for d in data
+    }
 
 
 def png_of(hwc: np.ndarray) -> bytes:
@@ -270,9 +278,11 @@ def write_ui_media(logdir: str) -> Written:
                 img = image_chw(300 * k + i, height=32, width=32)
                 w.add_image("samples/img", img, step, walltime=WALL0 + step)
                 out.images.append((run, "samples/img", step, 0, img.transpose(1, 2, 0)))
-                note = (f"## step {step}\n\nloss **{1 / (step + 1):.4f}**, see `train.py`\n\n"
-                        f"```python\nlr = {0.1 / (k + 1)}\n```\n\n| metric | value |\n|---|---|\n"
-                        f"| acc | {0.5 + i / 40:.3f} |")
+                note = (
+                    f"## step {step}\n\nloss **{1 / (step + 1):.4f}**, see `train.py`\n\n"
+                    f"```python\nlr = {0.1 / (k + 1)}\n```\n\n| metric | value |\n|---|---|\n"
+                    f"| acc | {0.5 + i / 40:.3f} |"
+                )
                 w.add_text("notes", note, step, walltime=WALL0 + step)
                 out.text.append((run, "notes/text_summary", step, note))
             for i, step in enumerate(UI_STEPS[:4]):
@@ -281,15 +291,18 @@ def write_ui_media(logdir: str) -> Written:
                 out.audio.append((run, "speech/tone", step, 0, clip, 8000))
             frames = [image_chw(40 + f, height=12, width=12).transpose(1, 2, 0) for f in range(4)]
             w._get_file_writer().add_summary(
-                _raw_image("clips/gif", gif_bytes(frames), 12, 12, "tensorboardX"), 0,
-                walltime=WALL0)
+                _raw_image("clips/gif", gif_bytes(frames), 12, 12, "tensorboardX"),
+                0,
+                walltime=WALL0,
+            )
             if run == "a":
                 for step, text in enumerate(HOSTILE_TEXTS):
                     w.add_text("hostile", text, step, walltime=WALL0)
     tw = _TF2Writer(os.path.join(logdir, "c"), ".v2")
     for i, step in enumerate(UI_STEPS[:4]):
-        images = [image_chw(900 + 3 * i + s, height=16, width=16).transpose(1, 2, 0)
-                  for s in range(3)]
+        images = [
+            image_chw(900 + 3 * i + s, height=16, width=16).transpose(1, 2, 0) for s in range(3)
+        ]
         tw.write(tf2_images("samples/img", images), step, WALL0 + step)
         table = np.array([["metric", "value"], ["acc", f"{i / 4:.2f}"]], dtype=object)
         tw.write(text_pb("table", table), step, WALL0 + step)
@@ -318,9 +331,9 @@ def write_hostile_media(logdir: str) -> None:
                 for step in (0, 1):
                     img = image_chw(50 * k + 10 * j + step, height=16, width=16)
                     png = png_bytes(img.transpose(1, 2, 0))
-                    writer.add_summary(_raw_image(tag, png, 16, 16, "tensorboardX"), step,
-                                       walltime=WALL0 + step)
+                    writer.add_summary(
+                        _raw_image(tag, png, 16, 16, "tensorboardX"), step, walltime=WALL0 + step
+                    )
                     clip = chirp(800, 8000, 300.0 * (step + 1))
                     writer.add_summary(audio(tag, clip, 8000), step, walltime=WALL0 + step)
-                    writer.add_summary(text(tag, f"run {k} at {step}"), step,
-                                       walltime=WALL0 + step)
+                    writer.add_summary(text(tag, f"run {k} at {step}"), step, walltime=WALL0 + step)

@@ -37,13 +37,15 @@ class PrWritten:
 
     logdir: str
     curves: list[tuple[str, str, int, np.ndarray, np.ndarray, int, Any]] = field(
-        default_factory=list)
+        default_factory=list
+    )
     raw: list[tuple[str, str, int, np.ndarray]] = field(default_factory=list)
     layouts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def grid_inputs(rng: np.random.Generator, n: int, count: int = 120,
-                quality: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+def grid_inputs(
+    rng: np.random.Generator, n: int, count: int = 120, quality: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
     """Labels and predictions in the middle of the writers' buckets (one distinct score
     per bucket: the bucketed curve is then the exact curve of the raw predictions)."""
     labels = rng.integers(0, 2, count).astype(bool)
@@ -52,12 +54,16 @@ def grid_inputs(rng: np.random.Generator, n: int, count: int = 120,
     return labels, ((buckets + 0.5) / (n - 1)).astype(np.float32)
 
 
-def curve_counts(labels: np.ndarray, predictions: np.ndarray, n: int,
-                 weights: Any = None) -> np.ndarray:
+def curve_counts(
+    labels: np.ndarray, predictions: np.ndarray, n: int, weights: Any = None
+) -> np.ndarray:
     """The ``[6, n]`` curve every writer stores (counts of predictions at or above each
     threshold bucket, precision and recall with a 1e-7 floor)."""
-    weight = np.ones(len(labels)) if weights is None else np.broadcast_to(
-        np.asarray(weights, dtype=np.float64), labels.shape)
+    weight = (
+        np.ones(len(labels))
+        if weights is None
+        else np.broadcast_to(np.asarray(weights, dtype=np.float64), labels.shape)
+    )
     bucket = np.floor(predictions.astype(np.float64) * (n - 1)).astype(int)
     tp_hist = np.bincount(bucket, weights=labels * weight, minlength=n)[:n]
     fp_hist = np.bincount(bucket, weights=(~labels) * weight, minlength=n)[:n]
@@ -77,25 +83,38 @@ def _write_torch(logdir: str, out: PrWritten, rng: np.random.Generator) -> None:
         for step in STEPS:
             for k, cls in enumerate(CLASSES):
                 labels, predictions = grid_inputs(rng, 127, quality=0.3 + step / 60 + k / 10)
-                w.add_pr_curve(f"pr/{cls}", labels, predictions, step, num_thresholds=200,
-                               walltime=WALL0 + step)
+                w.add_pr_curve(
+                    f"pr/{cls}",
+                    labels,
+                    predictions,
+                    step,
+                    num_thresholds=200,
+                    walltime=WALL0 + step,
+                )
                 out.curves.append((run, f"pr/{cls}", step, labels, predictions, 127, None))
             w.add_scalar("loss/train", 1 / (step + 1), step, walltime=WALL0 + step)
             w.add_scalar("loss/val", 1.2 / (step + 1), step, walltime=WALL0 + step)
-            for name, value in (("acc", 0.5 + step / 100), ("acc_lo", 0.45 + step / 100),
-                                ("acc_hi", 0.55 + step / 100)):
+            for name, value in (
+                ("acc", 0.5 + step / 100),
+                ("acc_lo", 0.45 + step / 100),
+                ("acc_hi", 0.55 + step / 100),
+            ):
                 w.add_scalar(f"margin/{name}", value, step, walltime=WALL0 + step)
         labels, predictions = grid_inputs(rng, 11)
         weights = rng.uniform(0.1, 2.0, labels.size)
-        w.add_pr_curve("weighted", labels, predictions, 5, num_thresholds=11, weights=weights,
-                       walltime=WALL0)
+        w.add_pr_curve(
+            "weighted", labels, predictions, 5, num_thresholds=11, weights=weights, walltime=WALL0
+        )
         out.curves.append((run, "weighted", 5, labels, predictions, 11, weights))
         raw = curve_counts(*grid_inputs(rng, 9), 9)
         w.add_pr_curve_raw("raw", *raw, global_step=3, num_thresholds=9, walltime=WALL0)
         out.raw.append((run, "raw", 3, raw))
-        layout = {"losses": {"train and val": ["Multiline", [r"loss/.*"]],
-                             "accuracy band": ["Margin", ["margin/acc", "margin/acc_lo",
-                                                         "margin/acc_hi"]]}}
+        layout = {
+            "losses": {
+                "train and val": ["Multiline", [r"loss/.*"]],
+                "accuracy band": ["Margin", ["margin/acc", "margin/acc_lo", "margin/acc_hi"]],
+            }
+        }
         w.add_custom_scalars(layout)
         out.layouts[run] = layout
 
@@ -108,15 +127,18 @@ def _write_tbx(logdir: str, out: PrWritten, rng: np.random.Generator) -> None:
         for step in STEPS:
             for cls in CLASSES:
                 labels, predictions = grid_inputs(rng, 51, quality=0.2 + step / 40)
-                w.add_pr_curve(f"pr/{cls}", labels, predictions, step, num_thresholds=51,
-                               walltime=WALL0 + step)
+                w.add_pr_curve(
+                    f"pr/{cls}", labels, predictions, step, num_thresholds=51, walltime=WALL0 + step
+                )
                 out.curves.append((run, f"pr/{cls}", step, labels, predictions, 51, None))
             w.add_scalar("loss/train", 2 / (step + 1), step, walltime=WALL0 + step)
         raw = curve_counts(*grid_inputs(rng, 7), 7)
         w.add_pr_curve_raw("raw", *raw, global_step=2, num_thresholds=7, walltime=WALL0)
         out.raw.append((run, "raw", 2, raw))
-        layout = {"losses": {"train and val": ["Multiline", [r"loss/train"]]},
-                  "extra": {"everything": ["Multiline", ["pr", r"loss"]]}}
+        layout = {
+            "losses": {"train and val": ["Multiline", [r"loss/train"]]},
+            "extra": {"everything": ["Multiline", ["pr", r"loss"]]},
+        }
         w.add_custom_scalars(layout)
         out.layouts[run] = layout
 
@@ -182,10 +204,17 @@ def _write_lightning(logdir: str, out: PrWritten) -> None:
     layout = {"training": {"loss": ["Multiline", ["train/.*"]]}}
     logger.experiment.add_custom_scalars(layout)
     out.layouts[run] = layout
-    trainer = lightning.Trainer(max_epochs=2, accelerator="cpu", devices=1, logger=logger,
-                                log_every_n_steps=1, enable_checkpointing=False,
-                                enable_progress_bar=False, enable_model_summary=False,
-                                num_sanity_val_steps=0)
+    trainer = lightning.Trainer(
+        max_epochs=2,
+        accelerator="cpu",
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        num_sanity_val_steps=0,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Lightning's advice about workers and small data
         trainer.fit(Classifier(), loader, loader)
@@ -227,15 +256,18 @@ def _context(logdir: str) -> tuple[Any, Any]:
     from tensorboard.backend.event_processing import plugin_event_multiplexer as multiplexer
     from tensorboard.plugins import base_plugin
 
-    mux = multiplexer.EventMultiplexer(tensor_size_guidance={"pr_curves": 0,
-                                                             "custom_scalars": 0,
-                                                             "scalars": 0})
+    mux = multiplexer.EventMultiplexer(
+        tensor_size_guidance={"pr_curves": 0, "custom_scalars": 0, "scalars": 0}
+    )
     mux.AddRunsFromDirectory(logdir)
     mux.Reload()
     provider = data_provider.MultiplexerDataProvider(mux, logdir)
-    tb = base_plugin.TBContext(data_provider=provider, logdir=logdir,
-                               sampling_hints={"pr_curves": 10**6, "scalars": 10**6},
-                               plugin_name_to_instance={})
+    tb = base_plugin.TBContext(
+        data_provider=provider,
+        logdir=logdir,
+        sampling_hints={"pr_curves": 10**6, "scalars": 10**6},
+        plugin_name_to_instance={},
+    )
     return tb, context.RequestContext()
 
 
@@ -295,10 +327,11 @@ def layout_summary(layout: dict[str, dict[str, Any]]) -> Any:
                 chart.margin.series.add(value=tags[0], lower=tags[1], upper=tags[2])
             else:
                 chart.multiline.tag.extend(tags)
-    value = summary_pb2.Summary.Value(tag=metadata.CONFIG_SUMMARY_TAG,
-                                      metadata=metadata.create_summary_metadata(),
-                                      tensor=tensor_util.make_tensor_proto(
-                                          proto.SerializeToString()))
+    value = summary_pb2.Summary.Value(
+        tag=metadata.CONFIG_SUMMARY_TAG,
+        metadata=metadata.create_summary_metadata(),
+        tensor=tensor_util.make_tensor_proto(proto.SerializeToString()),
+    )
     return summary_pb2.Summary(value=[value])
 
 
@@ -315,11 +348,27 @@ def write_hostile_run(logdir: str) -> None:
     w = _TF2Writer(os.path.join(logdir, HOSTILE_RUN), ".v2")
     for step in (0, 10, 20, 30):
         labels, predictions = grid_inputs(rng, 21, quality=0.3 + step / 50)
-        w.write(tf2_pr_curve(HOSTILE_PR_TAG, curve_counts(labels, predictions, 21), 21), step,
-                WALL0 + step)
-        for tag, value in ((HOSTILE_SCALAR_TAG, 1 / (step + 1)), ("band/v", 0.5 + step / 100),
-                           ("band/lo", 0.4 + step / 100), ("band/hi", 0.6 + step / 100)):
+        w.write(
+            tf2_pr_curve(HOSTILE_PR_TAG, curve_counts(labels, predictions, 21), 21),
+            step,
+            WALL0 + step,
+        )
+        for tag, value in (
+            (HOSTILE_SCALAR_TAG, 1 / (step + 1)),
+            ("band/v", 0.5 + step / 100),
+            ("band/lo", 0.4 + step / 100),
+            ("band/hi", 0.6 + step / 100),
+        ):
             w.write(scalar_pb(tag, value), step, WALL0 + step)
-    w.write(layout_summary({SCRIPT: {IMG: ("Multiline", [re.escape(IMG)]),
-                                     BOLD: ("Margin", ["band/v", "band/lo", "band/hi"])}}), 0)
+    w.write(
+        layout_summary(
+            {
+                SCRIPT: {
+                    IMG: ("Multiline", [re.escape(IMG)]),
+                    BOLD: ("Margin", ["band/v", "band/lo", "band/hi"]),
+                }
+            }
+        ),
+        0,
+    )
     w.close()

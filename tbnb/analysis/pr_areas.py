@@ -62,8 +62,9 @@ def problem_texts(flags: int) -> list[str]:
     return [text for k, text in enumerate(PROBLEMS) if flags & (1 << k)]
 
 
-def curve_stats(tp: npt.ArrayLike, fp: npt.ArrayLike, tn: npt.ArrayLike, fn: npt.ArrayLike,
-                sizes: npt.ArrayLike) -> dict[str, npt.NDArray[np.generic]]:
+def curve_stats(
+    tp: npt.ArrayLike, fp: npt.ArrayLike, tn: npt.ArrayLike, fn: npt.ArrayLike, sizes: npt.ArrayLike
+) -> dict[str, npt.NDArray[np.generic]]:
     """Areas, positives, negatives, TensorBoard's length and problem flags of ``m`` curves.
 
     Parameters
@@ -88,8 +89,15 @@ def curve_stats(tp: npt.ArrayLike, fp: npt.ArrayLike, tn: npt.ArrayLike, fn: npt
         curve_kernel(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)
     elif m:
         _curve_passes(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)
-    return {"average_precision": areas[:, 0], "pr_auc": areas[:, 1], "roc_auc": areas[:, 2],
-            "positives": areas[:, 3], "negatives": areas[:, 4], "kept": kept, "flags": flags}
+    return {
+        "average_precision": areas[:, 0],
+        "pr_auc": areas[:, 1],
+        "roc_auc": areas[:, 2],
+        "positives": areas[:, 3],
+        "negatives": areas[:, 4],
+        "kept": kept,
+        "flags": flags,
+    }
 
 
 def _ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -109,15 +117,23 @@ def _last(mask: np.ndarray) -> np.ndarray:
 
 def _running(terms: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """Per row, ``0.0 + terms[0] + ... + terms[stop - 1]`` added in order (as a loop does)."""
-    sums: np.ndarray = np.cumsum(np.concatenate([np.zeros((terms.shape[0], 1)), terms], axis=1),
-                                 axis=1)
+    sums: np.ndarray = np.cumsum(
+        np.concatenate([np.zeros((terms.shape[0], 1)), terms], axis=1), axis=1
+    )
     picked: np.ndarray = sums[np.arange(terms.shape[0]), stop]
     return picked
 
 
-def _curve_passes(tp: np.ndarray, fp: np.ndarray, tn: np.ndarray, fn: np.ndarray,
-                  sizes: np.ndarray, areas: np.ndarray, kept: np.ndarray,
-                  flags: np.ndarray) -> None:
+def _curve_passes(
+    tp: np.ndarray,
+    fp: np.ndarray,
+    tn: np.ndarray,
+    fn: np.ndarray,
+    sizes: np.ndarray,
+    areas: np.ndarray,
+    kept: np.ndarray,
+    flags: np.ndarray,
+) -> None:
     """The compiled kernel's results in whole-array passes, with its arithmetic (sums in the
     counts' dtype, ratios and areas in float64, areas summed in threshold order)."""
     m, width = tp.shape
@@ -180,7 +196,8 @@ def _curve_passes(tp: np.ndarray, fp: np.ndarray, tn: np.ndarray, fn: np.ndarray
         drop = recall - r_next
         use = upto & (drop != 0)
         ap = _running(np.where(use, drop * precision, 0.0), np.maximum(last + 1, 0))
-        trap = _running(np.where(use, drop * (precision + p_next) / 2, 0.0),
-                        np.maximum(last + 1, 0))
+        trap = _running(
+            np.where(use, drop * (precision + p_next) / 2, 0.0), np.maximum(last + 1, 0)
+        )
         areas[ranked, 0] = ap[ranked]
         areas[ranked, 1] = trap[ranked]

@@ -56,9 +56,20 @@ import pandas as pd
 
 from tbnb.analysis.pr_areas import curve_stats, problem_texts
 
-__all__ = ["AREAS", "COUNTS", "CURVE_ROWS", "auc_table", "curve_areas", "curve_arrays",
-           "curve_problems", "frame_stats", "kept_lengths", "pr_table", "roc_points",
-           "stats_table"]
+__all__ = [
+    "AREAS",
+    "COUNTS",
+    "CURVE_ROWS",
+    "auc_table",
+    "curve_areas",
+    "curve_arrays",
+    "curve_problems",
+    "frame_stats",
+    "kept_lengths",
+    "pr_table",
+    "roc_points",
+    "stats_table",
+]
 
 COUNTS = ("true_positives", "false_positives", "true_negatives", "false_negatives")
 """The count rows of the plugin tensor."""
@@ -138,20 +149,21 @@ def pr_table(frame: pd.DataFrame, *, trim: bool = True) -> pd.DataFrame:
     columns = ["run", "tag", "step", "wall_time", "threshold", "precision", "recall", *COUNTS]
     if len(frame) == 0:
         return pd.DataFrame({c: pd.Series(dtype=np.float64) for c in columns}).astype(
-            {"run": object, "tag": object, "step": np.int64})
+            {"run": object, "tag": object, "step": np.int64}
+        )
     sizes = np.fromiter((len(t) for t in frame["thresholds"]), np.int64, count=len(frame))
     row_of = np.repeat(np.arange(len(frame)), sizes)
     position = np.arange(row_of.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    keep = (position < frame_stats(frame)["kept"][row_of]) if trim else np.ones(
-        row_of.size, bool)
+    keep = (position < frame_stats(frame)["kept"][row_of]) if trim else np.ones(row_of.size, bool)
     taken = np.flatnonzero(keep)
     rows = row_of[taken]
     out: dict[str, Any] = {}
     for name in ("run", "tag"):
         column = frame[name]
         if isinstance(column.dtype, pd.CategoricalDtype):  # take the codes, not the labels
-            out[name] = pd.Categorical.from_codes(column.cat.codes.to_numpy()[rows],
-                                                  dtype=column.dtype)
+            out[name] = pd.Categorical.from_codes(
+                column.cat.codes.to_numpy()[rows], dtype=column.dtype
+            )
         else:
             out[name] = column.to_numpy()[rows]
     out["step"] = frame["step"].to_numpy()[rows].astype(np.int64)
@@ -181,8 +193,7 @@ def roc_points(tp: Floats, fp: Floats, tn: Floats, fn: Floats) -> tuple[Floats, 
     return _ratio(fp, fp + tn), _ratio(tp, tp + fn)
 
 
-def curve_areas(curves: Floats, lengths: npt.NDArray[np.int64] | None = None) -> dict[str,
-                                                                                     Floats]:
+def curve_areas(curves: Floats, lengths: npt.NDArray[np.int64] | None = None) -> dict[str, Floats]:
     """Average precision, PR-AUC (trapezoid) and ROC-AUC of curves ``[m, 6, n]``.
 
     ``lengths`` gives each curve's number of thresholds (default: all ``n``). Points
@@ -233,8 +244,9 @@ def frame_stats(frame: pd.DataFrame, *, chunk: int = 4096) -> dict[str, npt.NDAr
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
-def _stacked(arrays: npt.NDArray[Any], sizes: npt.NDArray[np.int64], width: int
-             ) -> npt.NDArray[np.floating[Any]]:
+def _stacked(
+    arrays: npt.NDArray[Any], sizes: npt.NDArray[np.int64], width: int
+) -> npt.NDArray[np.floating[Any]]:
     """Rows stacked into ``[len, width]`` (their own dtype when all share one); ragged
     ones padded with zeros."""
     if len(arrays) and bool((sizes == width).all()):
@@ -244,7 +256,7 @@ def _stacked(arrays: npt.NDArray[Any], sizes: npt.NDArray[np.int64], width: int
             return stacked
     out = np.zeros((len(arrays), width))
     for i, a in enumerate(arrays):
-        out[i, :len(a)] = a
+        out[i, : len(a)] = a
     return out
 
 
@@ -273,8 +285,9 @@ def stats_table(frame: pd.DataFrame, stats: dict[str, npt.NDArray[Any]]) -> pd.D
     return out
 
 
-def curve_problems(frame: pd.DataFrame, *, limit: int = 20,
-                   stats: dict[str, npt.NDArray[Any]] | None = None) -> list[str]:
+def curve_problems(
+    frame: pd.DataFrame, *, limit: int = 20, stats: dict[str, npt.NDArray[Any]] | None = None
+) -> list[str]:
     """What is wrong with the curves of a ``pr_curves`` frame, one message per curve.
 
     Checked: counts that are not finite or negative, TP or FP growing with the threshold
@@ -299,8 +312,10 @@ def curve_problems(frame: pd.DataFrame, *, limit: int = 20,
     messages = []
     for i in bad[:limit].tolist():
         row = frame.iloc[i]
-        messages.append(f"run {str(row['run'])!r} tag {str(row['tag'])!r} step "
-                        f"{int(row['step'])}: {'; '.join(problem_texts(int(flags[i])))}")
+        messages.append(
+            f"run {str(row['run'])!r} tag {str(row['tag'])!r} step "
+            f"{int(row['step'])}: {'; '.join(problem_texts(int(flags[i])))}"
+        )
     if len(bad) > limit:
         rest = len(bad) - limit
         messages.append(f"... and {rest} more curve{'s' * (rest > 1)}")

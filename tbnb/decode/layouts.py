@@ -38,12 +38,20 @@ _VALUE_FORMS = (
     (((0x15,),), DTYPE_SIMPLE, 1, 5),  # simple_value
     # rank-0 DT_FLOAT tensors: shape present (TF2's scalar_pb) or absent (torch's
     # new_style), one float_val (2a 04) or a 4-byte tensor_content (22 04)
-    (((0x42,), (0x0A,), (0x08,), (0x01,), (0x12,), (0x00,), (0x2A, 0x22), (0x04,)),
-     DTYPE_FLOAT, 8, 12),
+    (
+        ((0x42,), (0x0A,), (0x08,), (0x01,), (0x12,), (0x00,), (0x2A, 0x22), (0x04,)),
+        DTYPE_FLOAT,
+        8,
+        12,
+    ),
     (((0x42,), (0x08,), (0x08,), (0x01,), (0x2A, 0x22), (0x04,)), DTYPE_FLOAT, 6, 10),
     # the same for DT_DOUBLE: double_val (32 08) or an 8-byte tensor_content (22 08)
-    (((0x42,), (0x0E,), (0x08,), (0x02,), (0x12,), (0x00,), (0x32, 0x22), (0x08,)),
-     DTYPE_DOUBLE, 8, 16),
+    (
+        ((0x42,), (0x0E,), (0x08,), (0x02,), (0x12,), (0x00,), (0x32, 0x22), (0x08,)),
+        DTYPE_DOUBLE,
+        8,
+        16,
+    ),
     (((0x42,), (0x0C,), (0x08,), (0x02,), (0x32, 0x22), (0x08,)), DTYPE_DOUBLE, 6, 14),
 )
 """The value of the ``Summary.Value``, after its tag, in the layouts writers use."""
@@ -98,8 +106,9 @@ def _f64(buf: np.ndarray, at: np.ndarray) -> np.ndarray:
     return _bytes_at(buf, at, 8).view("<f8").ravel()
 
 
-def _group(buf: np.ndarray, start: np.ndarray, size: np.ndarray) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
+def _group(
+    buf: np.ndarray, start: np.ndarray, size: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ids of equal byte strings (in order of first appearance) and each id's first row.
 
     Returns (ids, first row of each id, rows that are byte-for-byte their id's first).
@@ -130,7 +139,7 @@ def _valid_metadata(buf: np.ndarray, start: np.ndarray, size: np.ndarray) -> np.
     parses = np.zeros(firsts.size, dtype=bool)
     for i, row in enumerate(firsts.tolist()):
         try:
-            SummaryMetadata.FromString(buf[start[row]:start[row] + size[row]].tobytes())
+            SummaryMetadata.FromString(buf[start[row] : start[row] + size[row]].tobytes())
         except Exception:  # DecodeError and friends: protobuf decides, record by record
             continue
         parses[i] = True
@@ -165,8 +174,15 @@ def match_layouts(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> M
     rec, p, end, q, st = rec[keep], p[keep], end[keep], q[keep], st[keep]
     head = _bytes_at(buf, q, 6).astype(np.int64)
     n1, n2, t = head[:, 1], head[:, 3], head[:, 5]
-    keep = ((head[:, 0] == 0x2A) & (head[:, 2] == 0x0A) & (head[:, 4] == 0x0A) & (n1 < 0x80)
-            & (n1 == end - q - 2) & (n2 == n1 - 2) & (t < 0x80))
+    keep = (
+        (head[:, 0] == 0x2A)
+        & (head[:, 2] == 0x0A)
+        & (head[:, 4] == 0x0A)
+        & (n1 < 0x80)
+        & (n1 == end - q - 2)
+        & (n2 == n1 - 2)
+        & (t < 0x80)
+    )
     ve = q + 4 + n2
     r = q + 6 + t
     keep &= r + 5 <= ve
@@ -191,27 +207,46 @@ def match_layouts(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> M
     if meta.size:
         mh = _bytes_at(buf, r[meta], 2).astype(np.int64)
         m = mh[:, 1]
-        ok = (mh[:, 0] == 0x4A) & (r[meta] + 2 <= ve[meta]) & (m < 0x80) & (
-            r[meta] + 2 + m == ve[meta])
+        ok = (
+            (mh[:, 0] == 0x4A)
+            & (r[meta] + 2 <= ve[meta])
+            & (m < 0x80)
+            & (r[meta] + 2 + m == ve[meta])
+        )
         m_start[meta] = r[meta] + 2
         m_len[meta] = m
         ok[ok] = _valid_metadata(buf, m_start[meta[ok]], m_len[meta[ok]])
         keep[meta] = ok
     rec, p, q, t, st, val, code, m_start, m_len = (
-        a[keep] for a in (rec, p, q, t, st, val, code, m_start, m_len))
+        a[keep] for a in (rec, p, q, t, st, val, code, m_start, m_len)
+    )
     tag_start = q + 6
-    tag_id, firsts, same = _group(buf, tag_start, t) if rec.size else (
-        np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, bool))
+    tag_id, firsts, same = (
+        _group(buf, tag_start, t)
+        if rec.size
+        else (np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, bool))
+    )
     if not same.all():  # a hash collision: protobuf takes those records
         rec, p, st, val, code, m_start, m_len, tag_start, t = (
-            a[same] for a in (rec, p, st, val, code, m_start, m_len, tag_start, t))
+            a[same] for a in (rec, p, st, val, code, m_start, m_len, tag_start, t)
+        )
         tag_id, firsts, _ = _group(buf, tag_start, t)
     w = _f64(buf, p + 1)
     fallback[rec] = False
     wall[rec] = w
     steps[rec] = st
     return Matched(
-        fallback=fallback, wall_time=wall, step=steps, rec=rec.astype(np.int64),
-        tag_id=tag_id.astype(np.int32), value=val, dtype=code.astype(np.int8),
-        meta_start=m_start, meta_len=m_len, rep_start=tag_start[firsts],
-        rep_len=t[firsts].astype(np.int64), value_step=st, value_wall_time=w)
+        fallback=fallback,
+        wall_time=wall,
+        step=steps,
+        rec=rec.astype(np.int64),
+        tag_id=tag_id.astype(np.int32),
+        value=val,
+        dtype=code.astype(np.int8),
+        meta_start=m_start,
+        meta_len=m_len,
+        rep_start=tag_start[firsts],
+        rep_len=t[firsts].astype(np.int64),
+        value_step=st,
+        value_wall_time=w,
+    )

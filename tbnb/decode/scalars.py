@@ -101,8 +101,9 @@ class FastScalars:
     tags: list[str]
 
 
-def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, *,
-                   kernels: str = "numpy") -> FastScalars:
+def decode_scalars(
+    buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, *, kernels: str = "numpy"
+) -> FastScalars:
     """Decode the scalar values of the records ``buf[starts[i]:starts[i] + lengths[i]]``.
 
     Parameters
@@ -144,8 +145,21 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
         columns = decode_kernel(arr, starts, lengths)
     else:
         columns = match_layouts(arr, starts, lengths)
-    (fallback, wall, step, rec, tag_id, value, dtype, meta_start, meta_len, rep_start,
-     rep_len, vstep, vwall) = columns
+    (
+        fallback,
+        wall,
+        step,
+        rec,
+        tag_id,
+        value,
+        dtype,
+        meta_start,
+        meta_len,
+        rep_start,
+        rep_len,
+        vstep,
+        vwall,
+    ) = columns
     tags: list[str] = []
     valid = np.ones(len(rep_start), dtype=bool)
     for i, (s, n) in enumerate(zip(rep_start.tolist(), rep_len.tolist(), strict=True)):
@@ -167,7 +181,16 @@ def decode_scalars(buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndar
         tag_id = new_id[tag_id].astype(np.int32)
         tags = [t for t, u in zip(tags, used.tolist(), strict=True) if u]
     return FastScalars(
-        fallback=fallback, wall_time=wall, step=step, rec=rec, tag_id=tag_id, value=value,
-        dtype=dtype, meta_start=meta_start, meta_len=meta_len, value_step=vstep,
-        value_wall_time=vwall, tags=tags,
+        fallback=fallback,
+        wall_time=wall,
+        step=step,
+        rec=rec,
+        tag_id=tag_id,
+        value=value,
+        dtype=dtype,
+        meta_start=meta_start,
+        meta_len=meta_len,
+        value_step=vstep,
+        value_wall_time=vwall,
+        tags=tags,
     )

@@ -139,16 +139,27 @@ def _lockstep(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.nd
     blocks = n // 8
     c = np.full(s.size, 0xFFFFFFFF, dtype=np.uint32)
     t = _T32
-    first = np.searchsorted(blocks, np.arange(int(blocks[-1]) if blocks.size else 0),
-                            side="right").tolist()
+    first = np.searchsorted(
+        blocks, np.arange(int(blocks[-1]) if blocks.size else 0), side="right"
+    ).tolist()
     for k, a in enumerate(first):
         at = s[a:] + 8 * k
-        lo = c[a:] ^ (buf[at].astype(np.uint32) | (buf[at + 1].astype(np.uint32) << 8)
-                      | (buf[at + 2].astype(np.uint32) << 16)
-                      | (buf[at + 3].astype(np.uint32) << 24))
-        c[a:] = (t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF]
-                 ^ t[4][lo >> 24] ^ t[3][buf[at + 4]] ^ t[2][buf[at + 5]]
-                 ^ t[1][buf[at + 6]] ^ t[0][buf[at + 7]])
+        lo = c[a:] ^ (
+            buf[at].astype(np.uint32)
+            | (buf[at + 1].astype(np.uint32) << 8)
+            | (buf[at + 2].astype(np.uint32) << 16)
+            | (buf[at + 3].astype(np.uint32) << 24)
+        )
+        c[a:] = (
+            t[7][lo & 0xFF]
+            ^ t[6][(lo >> 8) & 0xFF]
+            ^ t[5][(lo >> 16) & 0xFF]
+            ^ t[4][lo >> 24]
+            ^ t[3][buf[at + 4]]
+            ^ t[2][buf[at + 5]]
+            ^ t[1][buf[at + 6]]
+            ^ t[0][buf[at + 7]]
+        )
     rest, tail = n % 8, s + 8 * blocks
     for j in range(7):
         m = np.flatnonzero(rest > j)
@@ -160,8 +171,9 @@ def _lockstep(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.nd
     return out
 
 
-def crc32c_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                  raw: bytes | None = None) -> np.ndarray:
+def crc32c_ranges(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, raw: bytes | None = None
+) -> np.ndarray:
     """Unmasked CRC32C of ``buf[starts[i]:starts[i] + lengths[i]]`` for every ``i``.
 
     Parameters
@@ -192,5 +204,5 @@ def crc32c_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
         value = getattr(_google(), "value", _table_crc)
         for i in long_at.tolist():
             s = int(starts[i])
-            out[i] = value(data[s:s + int(lengths[i])])
+            out[i] = value(data[s : s + int(lengths[i])])
     return out

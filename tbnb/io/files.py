@@ -43,7 +43,7 @@ def read_window_into(fs: Any, path: str, offset: int, out: np.ndarray) -> int:
             if n is None:  # a file object without readinto
                 data = f.read(len(view) - got)
                 n = len(data)
-                view[got:got + n] = data
+                view[got : got + n] = data
             if not n:
                 break
             got += n

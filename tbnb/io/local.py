@@ -69,7 +69,7 @@ class LocalFiles:
         text = os.fspath(path)
         for prefix in ("file://", "local://"):
             if text.startswith(prefix):
-                text = text[len(prefix):]
+                text = text[len(prefix) :]
                 break
         text = os.path.abspath(os.path.expanduser(text)).replace(os.sep, "/")
         return text.rstrip("/") or "/"
@@ -82,8 +82,13 @@ class LocalFiles:
         link = stat.S_ISLNK(found.st_mode)
         if link:
             found = os.stat(name, follow_symlinks=True)
-        kind = ("directory" if stat.S_ISDIR(found.st_mode)
-                else "file" if stat.S_ISREG(found.st_mode) else "other")
+        kind = (
+            "directory"
+            if stat.S_ISDIR(found.st_mode)
+            else "file"
+            if stat.S_ISREG(found.st_mode)
+            else "other"
+        )
         return _described(name, found, kind, found.st_size, link)
 
     def ls(self, path: Any, detail: bool = False, **kwargs: Any) -> list[Any]:
@@ -123,8 +128,9 @@ class LocalFiles:
             return open(self._strip_protocol(path), mode)  # the caller closes it
         return self.__getattr__("open")(path, mode, **kwargs)
 
-    def cat_file(self, path: Any, start: int | None = None, end: int | None = None,
-                 **kwargs: Any) -> bytes:
+    def cat_file(
+        self, path: Any, start: int | None = None, end: int | None = None, **kwargs: Any
+    ) -> bytes:
         """The bytes of a file, or of ``[start, end)`` (negative: from the end)."""
         with open(self._strip_protocol(path), "rb") as handle:
             if start is None and end is None:
@@ -139,8 +145,13 @@ class LocalFiles:
 def _entry_info(name: str, entry: os.DirEntry[str]) -> dict[str, Any]:
     found = entry.stat(follow_symlinks=False)
     link = entry.is_symlink()
-    kind = ("directory" if entry.is_dir(follow_symlinks=False)
-            else "file" if entry.is_file(follow_symlinks=False) else "other")
+    kind = (
+        "directory"
+        if entry.is_dir(follow_symlinks=False)
+        else "file"
+        if entry.is_file(follow_symlinks=False)
+        else "other"
+    )
     size = found.st_size
     if link:
         try:
@@ -150,13 +161,21 @@ def _entry_info(name: str, entry: os.DirEntry[str]) -> dict[str, Any]:
     return _described(name, found, kind, size, link)
 
 
-def _described(name: str, found: os.stat_result, kind: str, size: int,
-               link: bool) -> dict[str, Any]:
+def _described(
+    name: str, found: os.stat_result, kind: str, size: int, link: bool
+) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "name": name, "size": size, "type": kind,
-        "created": getattr(found, "st_birthtime", found.st_ctime), "islink": link,
-        "mode": found.st_mode, "uid": found.st_uid, "gid": found.st_gid,
-        "mtime": found.st_mtime, "ino": found.st_ino, "nlink": found.st_nlink,
+        "name": name,
+        "size": size,
+        "type": kind,
+        "created": getattr(found, "st_birthtime", found.st_ctime),
+        "islink": link,
+        "mode": found.st_mode,
+        "uid": found.st_uid,
+        "gid": found.st_gid,
+        "mtime": found.st_mtime,
+        "ino": found.st_ino,
+        "nlink": found.st_nlink,
     }
     if link:
         out["destination"] = os.readlink(name)

@@ -35,8 +35,7 @@ def is_event_file(name: str) -> bool:
     return "tfevents" in base and not base.endswith(".profile-empty")
 
 
-def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None
-                ) -> tuple[Any, str]:
+def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None) -> tuple[Any, str]:
     """Return ``(filesystem, root path)`` for a local path, ``os.PathLike`` or fsspec URL.
 
     Raises
@@ -121,8 +120,12 @@ def _walk(fs: Any, root: str) -> Iterator[tuple[str, list[str]]]:
         except Exception as error:
             if not is_storage_error(error):
                 raise
-            warnings.warn(f"tbnb: cannot list {directory}: {type(error).__name__}: {error}; "
-                          "its runs are skipped", LogdirWarning, stacklevel=4)
+            warnings.warn(
+                f"tbnb: cannot list {directory}: {type(error).__name__}: {error}; "
+                "its runs are skipped",
+                LogdirWarning,
+                stacklevel=4,
+            )
             continue
         here = directory.rstrip("/")
         files, dirs = [], []

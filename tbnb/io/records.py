@@ -75,8 +75,11 @@ FOOTER_BYTES = 4
 _KIND_LENGTH_CRC = 1
 _KIND_DATA_CRC = 2
 _KIND_SHORT = 3
-_KIND_NAMES = {_KIND_LENGTH_CRC: "length_crc", _KIND_DATA_CRC: "data_crc",
-               _KIND_SHORT: "short_record"}
+_KIND_NAMES = {
+    _KIND_LENGTH_CRC: "length_crc",
+    _KIND_DATA_CRC: "data_crc",
+    _KIND_SHORT: "short_record",
+}
 
 
 @dataclass(frozen=True)
@@ -131,9 +134,12 @@ _NO_RECORD = 1 << 48
 
 def _u32(buf: np.ndarray, at: np.ndarray) -> np.ndarray:
     """Little-endian uint32 at every offset of ``at``."""
-    out: np.ndarray = (buf[at].astype(np.uint32) | (buf[at + 1].astype(np.uint32) << 8)
-                       | (buf[at + 2].astype(np.uint32) << 16)
-                       | (buf[at + 3].astype(np.uint32) << 24))
+    out: np.ndarray = (
+        buf[at].astype(np.uint32)
+        | (buf[at + 1].astype(np.uint32) << 8)
+        | (buf[at + 2].astype(np.uint32) << 16)
+        | (buf[at + 3].astype(np.uint32) << 24)
+    )
     return out
 
 
@@ -181,8 +187,7 @@ def _resync(buf: np.ndarray, raw: bytes, q: int, complete_only: bool) -> int:
     while q + HEADER_BYTES <= n:
         at = np.arange(q, min(n - HEADER_BYTES, q + chunk - 1) + 1, dtype=np.int64)
         if complete_only:  # only a whole record will do: its length must fit
-            lengths = (_u32(buf, at).astype(np.int64)
-                       | (_u32(buf, at + 4).astype(np.int64) << 32))
+            lengths = _u32(buf, at).astype(np.int64) | (_u32(buf, at + 4).astype(np.int64) << 32)
             at = at[(lengths >= 0) & (lengths <= n - at - HEADER_BYTES - FOOTER_BYTES)]
         for c in map(int, at[_headers_ok(buf, at)].tolist()):
             length = _length(raw, c)
@@ -196,8 +201,9 @@ def _resync(buf: np.ndarray, raw: bytes, q: int, complete_only: bool) -> int:
     return -1
 
 
-def _scan_numpy(buf: np.ndarray, raw: bytes, verify_crc: bool) -> tuple[
-        np.ndarray, np.ndarray, int, list[tuple[int, int, int]]]:
+def _scan_numpy(
+    buf: np.ndarray, raw: bytes, verify_crc: bool
+) -> tuple[np.ndarray, np.ndarray, int, list[tuple[int, int, int]]]:
     """Scan ``buf``; return (starts, lengths, end, problems as (offset, kind, skipped))."""
     n = buf.size
     starts: list[np.ndarray] = []
@@ -311,8 +317,9 @@ def scan_records(
     else:
         raw = buf if isinstance(buf, bytes) else arr.tobytes()
         starts, lengths, end, found = _scan_numpy(arr, raw, bool(verify_crc))
-    problems = [RecordProblem(offset=base_offset + o, kind=_KIND_NAMES[k], skipped=s)
-                for o, k, s in found]
+    problems = [
+        RecordProblem(offset=base_offset + o, kind=_KIND_NAMES[k], skipped=s) for o, k, s in found
+    ]
     return RecordScan(starts=starts, lengths=lengths, end=int(end), problems=problems)
 
 

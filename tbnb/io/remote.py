@@ -20,19 +20,42 @@ from __future__ import annotations
 
 __all__ = ["LogdirError", "is_storage_error", "logdir_error", "missing_package_error"]
 
-_STORAGE_MODULES = ("botocore", "aiobotocore", "s3fs", "gcsfs", "google.auth", "google.api_core",
-                    "google.cloud", "aiohttp", "adlfs", "azure", "requests", "urllib3", "fsspec")
+_STORAGE_MODULES = (
+    "botocore",
+    "aiobotocore",
+    "s3fs",
+    "gcsfs",
+    "google.auth",
+    "google.api_core",
+    "google.cloud",
+    "aiohttp",
+    "adlfs",
+    "azure",
+    "requests",
+    "urllib3",
+    "fsspec",
+)
 
 _HINTS = {
-    "s3": ("S3", "{'key': ..., 'secret': ...}, {'profile': 'name'}, {'anon': True} for a public "
-           "bucket, {'client_kwargs': {'endpoint_url': ...}} for another endpoint",
-           "s3fs", "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, ~/.aws/credentials"),
-    "gs": ("Google Cloud Storage", "{'token': 'path/to/key.json'}, {'project': ...}, "
-           "{'token': 'anon'} for a public bucket", "gcsfs",
-           "GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login"),
-    "az": ("Azure Blob Storage", "{'account_name': ..., 'account_key': ...}, "
-           "{'connection_string': ...}, {'anon': True}", "adlfs",
-           "AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY"),
+    "s3": (
+        "S3",
+        "{'key': ..., 'secret': ...}, {'profile': 'name'}, {'anon': True} for a public "
+        "bucket, {'client_kwargs': {'endpoint_url': ...}} for another endpoint",
+        "s3fs",
+        "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, ~/.aws/credentials",
+    ),
+    "gs": (
+        "Google Cloud Storage",
+        "{'token': 'path/to/key.json'}, {'project': ...}, {'token': 'anon'} for a public bucket",
+        "gcsfs",
+        "GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login",
+    ),
+    "az": (
+        "Azure Blob Storage",
+        "{'account_name': ..., 'account_key': ...}, {'connection_string': ...}, {'anon': True}",
+        "adlfs",
+        "AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY",
+    ),
 }
 _ALIASES = {"s3a": "s3", "gcs": "gs", "abfs": "az", "abfss": "az"}
 
@@ -74,12 +97,16 @@ def _hint(url: str) -> str:
     protocol = _protocol(url)
     hint = _HINTS.get(protocol)
     if hint is None:
-        return ("Pass credentials or options with tbnb.load(..., storage_options={...}); they "
-                "go to fsspec's filesystem for this URL.")
+        return (
+            "Pass credentials or options with tbnb.load(..., storage_options={...}); they "
+            "go to fsspec's filesystem for this URL."
+        )
     name, examples, package, where = hint
-    return (f"Pass credentials or options with tbnb.load(..., storage_options={{...}}) "
-            f"(for {name}, e.g. {examples}), or set them where {package} looks for them "
-            f"({where}).")
+    return (
+        f"Pass credentials or options with tbnb.load(..., storage_options={{...}}) "
+        f"(for {name}, e.g. {examples}), or set them where {package} looks for them "
+        f"({where})."
+    )
 
 
 def logdir_error(url: str, error: BaseException, *, doing: str = "read") -> LogdirError:
@@ -108,7 +135,8 @@ def missing_package_error(url: str, error: ImportError) -> LogdirError:
         how = f"pip install 'tbnb[{extra}]' (or pip install {package})"
         out = LogdirError(f"tbnb: reading {url!r} needs {package}, which is not installed: {how}")
     else:
-        out = LogdirError(f"tbnb: reading {url!r} needs a filesystem package that is not "
-                          f"installed ({error})")
+        out = LogdirError(
+            f"tbnb: reading {url!r} needs a filesystem package that is not installed ({error})"
+        )
     out.original = error
     return out

@@ -43,5 +43,14 @@ from tbnb.jit.build import compile_in_background, compile_now
 from tbnb.jit.cache import GROUPS, available, cache_dir, group_dir, ready
 from tbnb.jit.loading import load, njit
 
-__all__ = ["GROUPS", "available", "cache_dir", "compile_in_background", "compile_now",
-           "group_dir", "load", "njit", "ready"]
+__all__ = [
+    "GROUPS",
+    "available",
+    "cache_dir",
+    "compile_in_background",
+    "compile_now",
+    "group_dir",
+    "load",
+    "njit",
+    "ready",
+]

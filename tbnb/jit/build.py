@@ -90,8 +90,9 @@ _TOKEN = "TBNB_JIT_LOCK_TOKEN"
 
 
 def _lock_info(pid: int, token: str = "") -> str:
-    return json.dumps({"pid": pid, "host": socket.gethostname(), "time": time.time(),
-                       "token": token})
+    return json.dumps(
+        {"pid": pid, "host": socket.gethostname(), "time": time.time(), "token": token}
+    )
 
 
 def _owned(path: Path) -> bool:
@@ -147,20 +148,27 @@ def compile_in_background(group: str) -> bool:
     if compiling(group) or not writable(directory):
         return False
     lock = _acquire(group)  # taken here, then handed to the compile process: a process
-    if lock is None:        # started meanwhile sees a compile under way
+    if lock is None:  # started meanwhile sees a compile under way
         return False
     token = secrets.token_hex(8)
     lock.write_text(_lock_info(os.getpid(), token))
     detach: dict[str, object] = (
         {"creationflags": 0x00000008 | 0x00000200 | 0x08000000}  # detached, new group, no window
-        if os.name == "nt" else {"start_new_session": True})
+        if os.name == "nt"
+        else {"start_new_session": True}
+    )
     try:
         with open(directory / "compile.log", "ab") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "tbnb.jit", "--group", group, "--background"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
-                env={**_child_env(), _TOKEN: token}, cwd=directory,
-                **detach)  # type: ignore[call-overload]
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                close_fds=True,
+                env={**_child_env(), _TOKEN: token},
+                cwd=directory,
+                **detach,
+            )  # type: ignore[call-overload]
     except OSError:
         lock.unlink(missing_ok=True)
         return False
@@ -184,10 +192,18 @@ def _compile_kernels(group: str) -> None:
 def _verify(group: str) -> str:
     """Load the group in a fresh process, compiling nothing: '' if every kernel loaded."""
     result = subprocess.run(
-        [sys.executable, "-m", "tbnb.jit", "--verify", group], env=_child_env(),
-        capture_output=True, text=True, timeout=600, check=False)
-    return "" if result.returncode == 0 else (result.stdout + result.stderr)[-2000:] or \
-        f"exit status {result.returncode}"
+        [sys.executable, "-m", "tbnb.jit", "--verify", group],
+        env=_child_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    return (
+        ""
+        if result.returncode == 0
+        else (result.stdout + result.stderr)[-2000:] or f"exit status {result.returncode}"
+    )
 
 
 def compile_now(group: str) -> bool:
@@ -199,8 +215,12 @@ def compile_now(group: str) -> bool:
     if group not in GROUPS or not available():
         return False
     if not ready(group):
-        subprocess.run([sys.executable, "-m", "tbnb.jit", "--group", group],
-                       env=_child_env(), stdout=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            [sys.executable, "-m", "tbnb.jit", "--group", group],
+            env=_child_env(),
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
     return ready(group)
 
 
@@ -237,11 +257,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tbnb.jit",
         description="Compile tbnb's kernels into the user cache (once per machine and "
-                    "version; loads never wait for it).")
-    parser.add_argument("--group", action="append", choices=sorted(GROUPS),
-                        help="a group to compile (default: all)")
-    parser.add_argument("--background", action="store_true",
-                        help="run at low priority; leave if another process compiles")
+        "version; loads never wait for it).",
+    )
+    parser.add_argument(
+        "--group", action="append", choices=sorted(GROUPS), help="a group to compile (default: all)"
+    )
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="run at low priority; leave if another process compiles",
+    )
     parser.add_argument("--verify", metavar="GROUP", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.verify:

@@ -31,15 +31,27 @@ from typing import Any
 
 from tbnb.warnings import TbnbWarning
 
-__all__ = ["GROUPS", "available", "cache_dir", "group_dir", "preferred_cache_dir", "ready",
-           "write_marker"]
+__all__ = [
+    "GROUPS",
+    "available",
+    "cache_dir",
+    "group_dir",
+    "preferred_cache_dir",
+    "ready",
+    "write_marker",
+]
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "curves": ("tbnb.analysis.compiled.pr_areas",),
-    "loader": ("tbnb.io.compiled.records", "tbnb.decode.compiled.scalars",
-               "tbnb.decode.compiled.group"),
-    "projection": ("tbnb.analysis.projection.compiled.knn",
-                   "tbnb.analysis.projection.compiled.umap"),
+    "loader": (
+        "tbnb.io.compiled.records",
+        "tbnb.decode.compiled.scalars",
+        "tbnb.decode.compiled.group",
+    ),
+    "projection": (
+        "tbnb.analysis.projection.compiled.knn",
+        "tbnb.analysis.projection.compiled.umap",
+    ),
     "transforms": ("tbnb.transforms.compiled.smoothing", "tbnb.transforms.compiled.downsample"),
 }
 """Each group's modules (each defines ``KERNELS``); every ``.py`` file in their folders
@@ -126,12 +138,17 @@ def _usable(preferred: Path, tmp: str) -> Path:
         warnings.warn(
             f"tbnb cannot write its cache directory {preferred} nor a private one in "
             f"{tmp}: kernels are not compiled and loads keep their numpy path. Set "
-            "TBNB_CACHE_DIR to a writable directory.", TbnbWarning, stacklevel=3)
+            "TBNB_CACHE_DIR to a writable directory.",
+            TbnbWarning,
+            stacklevel=3,
+        )
         return preferred
     warnings.warn(
         f"tbnb cannot write its cache directory {preferred}: compiled kernels are kept in "
         f"{private} instead (set TBNB_CACHE_DIR to choose a directory).",
-        TbnbWarning, stacklevel=3)
+        TbnbWarning,
+        stacklevel=3,
+    )
     return private / "compiled"
 
 
@@ -180,8 +197,9 @@ def group_dir(group: str) -> Path | None:
     if version is None:
         return None
     py = f"{sys.version_info.major}{sys.version_info.minor}"
-    name = f"{group}-py{py}-{platform.machine().lower() or 'cpu'}-numba{version}-" \
-           f"{_source_hash(group)}"
+    name = (
+        f"{group}-py{py}-{platform.machine().lower() or 'cpu'}-numba{version}-{_source_hash(group)}"
+    )
     return cache_dir() / name
 
 

@@ -117,8 +117,15 @@ def numba_module() -> Any:
             impl._locator_classes.insert(0, _locator_class(caching))
         if not hasattr(numba, _PINNED):
             cpu_target.target_context.refresh()
-            setattr(numba, _PINNED, {name: module for name, module in sys.modules.items()
-                                     if name.split(".")[0] in ("numba", "llvmlite")})
+            setattr(
+                numba,
+                _PINNED,
+                {
+                    name: module
+                    for name, module in sys.modules.items()
+                    if name.split(".")[0] in ("numba", "llvmlite")
+                },
+            )
         return numba
 
 
@@ -153,8 +160,7 @@ def _from_cache(dispatcher: Any, args: tuple[Any, ...]) -> bool:
             return False
         dispatcher._cache_hits[sig] += 1
         if not cres.objectmode:
-            dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc,
-                                                      [cres.library])
+            dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
         dispatcher.add_overload(cres)
     return True
 

@@ -78,8 +78,9 @@ EVENT_TYPES = frozenset(key for key, kind in KINDS.items() if kind.event_type)
 
 _BY_PLUGIN = {plugin: kind.key for kind in KINDS.values() for plugin in kind.plugins}
 _BY_FIELD = {kind.legacy_field: kind.key for kind in KINDS.values() if kind.legacy_field}
-_IN_METADATA = {plugin: kind.key for kind in KINDS.values() if kind.in_metadata
-                for plugin in kind.plugins}
+_IN_METADATA = {
+    plugin: kind.key for kind in KINDS.values() if kind.in_metadata for plugin in kind.plugins
+}
 
 
 def kind_of(value: Any, meta: TagMetadata | None) -> str | None:

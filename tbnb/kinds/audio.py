@@ -32,8 +32,15 @@ def normalize(value: Any, meta: TagMetadata | None) -> list[dict[str, Any]]:
     """One dict per clip: ``data`` (WAV bytes), content type, rate, channels, frames, label."""
     if value.WhichOneof("value") == "audio":
         aud = value.audio
-        return [_audio_sample(bytes(aud.encoded_audio_string), aud.content_type,
-                              aud.sample_rate, aud.num_channels, aud.length_frames)]
+        return [
+            _audio_sample(
+                bytes(aud.encoded_audio_string),
+                aud.content_type,
+                aud.sample_rate,
+                aud.num_channels,
+                aud.length_frames,
+            )
+        ]
     return _tensor_audio(tensor_to_numpy(value.tensor))
 
 
@@ -48,10 +55,10 @@ def wav_header(data: bytes) -> tuple[float, int, int]:
         return 0.0, 0, 0
     pos, rate, channels, bits, frames = 12, 0, 0, 0, 0
     while pos + 8 <= len(data):
-        chunk, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        chunk, size = data[pos : pos + 4], struct.unpack("<I", data[pos + 4 : pos + 8])[0]
         if chunk == b"fmt " and pos + 24 <= len(data):
-            channels, rate = struct.unpack("<HI", data[pos + 10:pos + 16])
-            bits = struct.unpack("<H", data[pos + 22:pos + 24])[0]
+            channels, rate = struct.unpack("<HI", data[pos + 10 : pos + 16])
+            bits = struct.unpack("<H", data[pos + 22 : pos + 24])[0]
         elif chunk == b"data":
             frame_bytes = channels * bits // 8
             frames = min(size, len(data) - pos - 8) // frame_bytes if frame_bytes else 0
@@ -60,13 +67,25 @@ def wav_header(data: bytes) -> tuple[float, int, int]:
     return float(rate), int(channels), int(frames)
 
 
-def _audio_sample(data: bytes, content_type: str, sample_rate: float = 0.0,
-                  channels: int = 0, frames: int = 0, label: str = "") -> dict[str, Any]:
+def _audio_sample(
+    data: bytes,
+    content_type: str,
+    sample_rate: float = 0.0,
+    channels: int = 0,
+    frames: int = 0,
+    label: str = "",
+) -> dict[str, Any]:
     if not sample_rate:
         sample_rate, channels, frames = wav_header(data)
-    return {"data": data, "content_type": content_type or "audio/wav",
-            "sample_rate": float(sample_rate), "num_channels": int(channels),
-            "length_frames": int(frames), "label": label, "nbytes": len(data)}
+    return {
+        "data": data,
+        "content_type": content_type or "audio/wav",
+        "sample_rate": float(sample_rate),
+        "num_channels": int(channels),
+        "length_frames": int(frames),
+        "label": label,
+        "nbytes": len(data),
+    }
 
 
 def _tensor_audio(array: np.ndarray) -> list[dict[str, Any]]:
@@ -77,16 +96,28 @@ def _tensor_audio(array: np.ndarray) -> list[dict[str, Any]]:
     return [_audio_sample(data, "audio/wav", label=label) for data, label in rows]
 
 
-
 KIND = Kind(
     key=KEY,
     doc="Audio clips: one row per sample, metadata columns and a lazy ``blob``.",
     plugins=("audio",),
     legacy_field="audio",
-    columns=("sample", "content_type", "sample_rate", "num_channels", "length_frames", "label",
-             "nbytes", "blob"),
-    dtypes={"sample": np.int64, "sample_rate": np.float64, "num_channels": np.int64,
-            "length_frames": np.int64, "nbytes": np.int64},
+    columns=(
+        "sample",
+        "content_type",
+        "sample_rate",
+        "num_channels",
+        "length_frames",
+        "label",
+        "nbytes",
+        "blob",
+    ),
+    dtypes={
+        "sample": np.int64,
+        "sample_rate": np.float64,
+        "num_channels": np.int64,
+        "length_frames": np.int64,
+        "nbytes": np.int64,
+    },
     normalize=normalize,
     rows=rows,
     counted=True,

@@ -91,8 +91,7 @@ class RowContext:
 
     def base(self) -> dict[str, Any]:
         """The columns every row starts with (``seq`` orders rows in stream order)."""
-        return {"tag": self.tag, "step": self.step, "wall_time": self.wall_time,
-                "seq": self.seq}
+        return {"tag": self.tag, "step": self.step, "wall_time": self.wall_time, "seq": self.seq}
 
 
 @dataclass(frozen=True)
@@ -228,6 +227,7 @@ def column_rows(column: str) -> Rows:
     >>> rows("hi", RowContext("t", 1, 2.0, 0, None, None))
     [{'tag': 't', 'step': 1, 'wall_time': 2.0, 'seq': 0, 'text': 'hi'}]
     """
+
     def rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
         return [{**context.base(), column: data}]
 

@@ -27,8 +27,13 @@ from tbnb.kinds.base import TagMetadata, Where
 
 __all__ = ["Blob"]
 
-_MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
-         "bmp": "image/bmp"}
+_MIME = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "bmp": "image/bmp",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,12 +69,22 @@ class Blob:
     field: str = "summary"
 
     @classmethod
-    def at(cls, kind: str, where: Where, *, sample_index: int = 0, nbytes: int = 0,
-           format: str = "") -> Blob:
+    def at(
+        cls, kind: str, where: Where, *, sample_index: int = 0, nbytes: int = 0, format: str = ""
+    ) -> Blob:
         """A blob for the value at ``where``."""
-        return cls(kind=kind, fs=where.fs, path=where.path, offset=where.offset,
-                   length=where.length, value_index=where.value_index,
-                   sample_index=sample_index, nbytes=nbytes, format=format, field=where.field)
+        return cls(
+            kind=kind,
+            fs=where.fs,
+            path=where.path,
+            offset=where.offset,
+            length=where.length,
+            value_index=where.value_index,
+            sample_index=sample_index,
+            nbytes=nbytes,
+            format=format,
+            field=where.field,
+        )
 
     def read(self) -> bytes:
         """Return the bytes (PNG/JPEG/... for images, WAV for audio, the serialized graph)."""
@@ -108,8 +123,10 @@ class Blob:
             import base64
 
             src = base64.b64encode(self.read()).decode("ascii")
-            return {"text/html": f'<audio controls src="data:audio/wav;base64,{src}"></audio>',
-                    "text/plain": repr(self)}
+            return {
+                "text/html": f'<audio controls src="data:audio/wav;base64,{src}"></audio>',
+                "text/plain": repr(self),
+            }
         return {"text/plain": repr(self)}
 
     def __repr__(self) -> str:

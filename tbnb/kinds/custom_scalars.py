@@ -44,8 +44,17 @@ from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
 
 KEY = "custom_scalars"
 
-__all__ = ["KIND", "Category", "Chart", "CustomScalarLayouts", "Layout", "MarginSeries",
-           "decode_layout", "layout_from_dict", "merge_layouts"]
+__all__ = [
+    "KIND",
+    "Category",
+    "Chart",
+    "CustomScalarLayouts",
+    "Layout",
+    "MarginSeries",
+    "decode_layout",
+    "layout_from_dict",
+    "merge_layouts",
+]
 
 
 @dataclass(frozen=True)
@@ -106,8 +115,9 @@ def decode_layout(raw: bytes) -> Layout:
         charts = []
         for chart in category.chart:
             if chart.WhichOneof("content") == "margin":
-                margins = tuple(MarginSeries(s.value, s.lower, s.upper)
-                                for s in chart.margin.series)
+                margins = tuple(
+                    MarginSeries(s.value, s.lower, s.upper) for s in chart.margin.series
+                )
                 charts.append(Chart(chart.title, "margin", margins=margins))
             else:  # a multiline chart, or a chart without content: no tags
                 charts.append(Chart(chart.title, "multiline", tags=tuple(chart.multiline.tag)))
@@ -177,13 +187,16 @@ def layout_from_dict(spec: Mapping[str, Mapping[str, Any]]) -> Layout:
                 charts.append(Chart(str(chart_title), "multiline", tags=tuple(tags)))
             elif kind == "margin":
                 if not tags or len(tags) % 3:
-                    raise ValueError(f"{where}: a margin chart needs [value, lower, upper] "
-                                     f"tags (triples), got {tags!r}")
-                margins = tuple(MarginSeries(*tags[i:i + 3]) for i in range(0, len(tags), 3))
+                    raise ValueError(
+                        f"{where}: a margin chart needs [value, lower, upper] "
+                        f"tags (triples), got {tags!r}"
+                    )
+                margins = tuple(MarginSeries(*tags[i : i + 3]) for i in range(0, len(tags), 3))
                 charts.append(Chart(str(chart_title), "margin", margins=margins))
             else:
-                raise ValueError(f"{where}: the chart type must be 'Multiline' or 'Margin', "
-                                 f"got {content[0]!r}")
+                raise ValueError(
+                    f"{where}: the chart type must be 'Multiline' or 'Margin', got {content[0]!r}"
+                )
         categories.append(Category(str(title), tuple(charts)))
     return Layout(tuple(categories))
 
@@ -235,8 +248,10 @@ def normalize(value: Any, meta: TagMetadata | None) -> bytes:
 
 def latest_layouts(frame: pd.DataFrame) -> CustomScalarLayouts:
     """Run -> the ``Layout`` it wrote last, decoded (raw bytes in ``.raw``)."""
-    raw = {str(run): bytes(rows_["layout"].iloc[-1])
-           for run, rows_ in frame.groupby("run", observed=True, sort=False)}
+    raw = {
+        str(run): bytes(rows_["layout"].iloc[-1])
+        for run, rows_ in frame.groupby("run", observed=True, sort=False)
+    }
     layouts = {run: decode_layout(data) for run, data in raw.items()}
     # read-only views: the experiment hands the same object out until the next reload
     return CustomScalarLayouts(MappingProxyType(raw), MappingProxyType(layouts))
@@ -249,7 +264,7 @@ def _has_charts(layouts: Any) -> bool:
 KIND = Kind(
     key=KEY,
     doc="Custom-scalars layouts: run -> decoded Layout (``.merged``: TensorBoard's view; "
-        "``.raw``: the bytes).",
+    "``.raw``: the bytes).",
     plugins=("custom_scalars",),
     columns=("layout",),
     normalize=normalize,

@@ -29,8 +29,9 @@ KEY = "distributions"
 DISTRIBUTION_BPS = (0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000)
 
 
-def histogram_percentiles(histograms: pd.DataFrame,
-                          bps: Sequence[int] = DISTRIBUTION_BPS) -> pd.DataFrame:
+def histogram_percentiles(
+    histograms: pd.DataFrame, bps: Sequence[int] = DISTRIBUTION_BPS
+) -> pd.DataFrame:
     """Add TensorBoard's distribution percentiles to a histograms frame.
 
     For each row, column ``p<bp>`` holds the value below which ``bp / 100`` percent
@@ -44,21 +45,29 @@ def histogram_percentiles(histograms: pd.DataFrame,
     bps
         Basis points (0 to 10000); the default is TensorBoard's nine.
     """
-    result = histograms.drop(columns=[c for c in ("edges", "counts", "limits", "bucket")
-                                      if c in histograms.columns])
+    result = histograms.drop(
+        columns=[c for c in ("edges", "counts", "limits", "bucket") if c in histograms.columns]
+    )
     counts = histograms["counts"].tolist()
     lengths = np.fromiter((len(c) for c in counts), dtype=np.int64, count=len(counts))
     edges = [e for e, n in zip(histograms["edges"].tolist(), lengths.tolist(), strict=True) if n]
-    table = percentiles(np.concatenate(edges, dtype=np.float64) if edges else np.zeros(0),
-                        np.concatenate(counts, dtype=np.float64) if counts else np.zeros(0),
-                        lengths, bps)
+    table = percentiles(
+        np.concatenate(edges, dtype=np.float64) if edges else np.zeros(0),
+        np.concatenate(counts, dtype=np.float64) if counts else np.zeros(0),
+        lengths,
+        bps,
+    )
     for j, bp in enumerate(bps):
         result[f"p{bp}"] = table[:, j]
     return result
 
 
-def percentiles(edges: np.ndarray, counts: np.ndarray, lengths: np.ndarray,
-                bps: Sequence[int] = DISTRIBUTION_BPS) -> np.ndarray:
+def percentiles(
+    edges: np.ndarray,
+    counts: np.ndarray,
+    lengths: np.ndarray,
+    bps: Sequence[int] = DISTRIBUTION_BPS,
+) -> np.ndarray:
     """``[histograms, len(bps)]`` percentiles of ragged histograms, as TensorBoard's
     ``compress_histogram`` computes them (the same floats).
 
@@ -94,8 +103,7 @@ def percentiles(edges: np.ndarray, counts: np.ndarray, lengths: np.ndarray,
     return out
 
 
-def _compress_columns(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]
-                      ) -> np.ndarray:
+def _compress_columns(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]) -> np.ndarray:
     """``compress_histogram`` of ``n`` histograms of ``k`` buckets at once: ``counts`` is
     ``[k, n]`` (a bucket's counts of every histogram in one row), ``edges`` ``[k + 1, n]``.
 
@@ -164,7 +172,6 @@ def _compress(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]) -> list
     return out
 
 
-
 KIND = Kind(
     key=KEY,
     doc="TensorBoard's distribution percentiles (p0 ... p10000) of every histogram.",
@@ -172,6 +179,9 @@ KIND = Kind(
     columns=tuple(f"p{bp}" for bp in DISTRIBUTION_BPS),
     event_type=False,
     derive=("histograms", histogram_percentiles),
-    tab=Tab("Distributions", "tbnb.widgets.histograms:distributions",
-            present=lambda experiment: experiment.count("histograms") > 0),
+    tab=Tab(
+        "Distributions",
+        "tbnb.widgets.histograms:distributions",
+        present=lambda experiment: experiment.count("histograms") > 0,
+    ),
 )

@@ -55,10 +55,23 @@ _NAME_STEP = re.compile(r"^(.*):(\d{5,})$")
 # pandas >= 3 parses floats exactly by default (and deprecates the option); older
 # versions need round_trip to give what Python's float() gives, as TensorBoard reads.
 _EXACT_FLOATS: dict[str, Any] = (
-    {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
+    {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+)
 
-COLUMNS = ["run", "tag", "step", "name", "num_points", "dim", "source", "note",
-           "tensor_path", "metadata_path", "sprite_path", "sprite_single_image_dim"]
+COLUMNS = [
+    "run",
+    "tag",
+    "step",
+    "name",
+    "num_points",
+    "dim",
+    "source",
+    "note",
+    "tensor_path",
+    "metadata_path",
+    "sprite_path",
+    "sprite_single_image_dim",
+]
 """Columns of ``exp.embeddings``: ``name`` is TensorBoard's tensor name (the key its
 projector shows), ``tag`` and ``step`` what ``add_embedding`` was given (``step`` -1
 when unknown), ``source`` ``"file"`` or ``"checkpoint"``, ``note`` why an embedding
@@ -77,11 +90,13 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
     for config_path in _config_paths(fs, root):
         directory = posixpath.dirname(config_path)
         try:
-            config = text_format.Parse(fs.cat_file(config_path).decode("utf-8"),
-                                       ProjectorConfig())
+            config = text_format.Parse(fs.cat_file(config_path).decode("utf-8"), ProjectorConfig())
         except (OSError, UnicodeDecodeError, text_format.ParseError) as error:
-            warnings.warn(f"tbnb: {config_path}: not a readable projector config ({error})",
-                          LogdirWarning, stacklevel=2)
+            warnings.warn(
+                f"tbnb: {config_path}: not a readable projector config ({error})",
+                LogdirWarning,
+                stacklevel=2,
+            )
             continue
         run = run_name(root, directory)
         checkpoint = config.model_checkpoint_path or config.model_checkpoint_dir
@@ -90,7 +105,8 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
         if not config.embeddings and checkpoint:  # TensorBoard lists every 2-D variable
             rows.append(_row(fs, run, directory, config_path, None, checkpoint))
     table = pd.DataFrame(rows, columns=COLUMNS).drop_duplicates(
-        subset=["run", "name", "tensor_path"], ignore_index=True)
+        subset=["run", "name", "tensor_path"], ignore_index=True
+    )
     for note in table.loc[table["source"] == "checkpoint", "note"]:
         warnings.warn(f"tbnb: {note}", LogdirWarning, stacklevel=2)
     return table
@@ -104,8 +120,9 @@ def _config_paths(fs: Any, root: str) -> list[str]:
     return sorted(found)
 
 
-def _row(fs: Any, run: str, directory: str, config_path: str, info: Any,
-         checkpoint: str) -> dict[str, Any]:
+def _row(
+    fs: Any, run: str, directory: str, config_path: str, info: Any, checkpoint: str
+) -> dict[str, Any]:
     tensor_name = info.tensor_name if info is not None else ""
     if tensor_name.endswith(":0"):  # TensorBoard's normalisation of variable names
         tensor_name = tensor_name[:-2]
@@ -118,22 +135,33 @@ def _row(fs: Any, run: str, directory: str, config_path: str, info: Any,
     step = int(named.group(2)) if named else int(step_dir.group(1)) if step_dir else -1
     shape = list(info.tensor_shape) if info is not None else []
     row: dict[str, Any] = {
-        "run": run, "tag": tag, "step": step, "name": tensor_name,
-        "num_points": shape[0] if shape else -1, "dim": shape[1] if len(shape) > 1 else -1,
-        "source": "file" if tensor_path else "checkpoint", "note": "",
-        "tensor_path": "", "metadata_path": "", "sprite_path": "",
+        "run": run,
+        "tag": tag,
+        "step": step,
+        "name": tensor_name,
+        "num_points": shape[0] if shape else -1,
+        "dim": shape[1] if len(shape) > 1 else -1,
+        "source": "file" if tensor_path else "checkpoint",
+        "note": "",
+        "tensor_path": "",
+        "metadata_path": "",
+        "sprite_path": "",
         "sprite_single_image_dim": tuple(info.sprite.single_image_dim) if info else (),
     }
     if not tensor_path:
         where = f" {checkpoint!r}" if checkpoint else ""
-        row["note"] = (f"{config_path}: embedding {tensor_name or '(every 2-D variable)'!r} "
-                       f"of run {run!r} lives in the TensorFlow checkpoint{where}, which only "
-                       "TensorFlow reads; write the vectors with add_embedding (a "
-                       "tensors.tsv) to see them in tbnb")
+        row["note"] = (
+            f"{config_path}: embedding {tensor_name or '(every 2-D variable)'!r} "
+            f"of run {run!r} lives in the TensorFlow checkpoint{where}, which only "
+            "TensorFlow reads; write the vectors with add_embedding (a "
+            "tensors.tsv) to see them in tbnb"
+        )
         return row
-    for column, path in (("tensor_path", tensor_path),
-                         ("metadata_path", info.metadata_path),
-                         ("sprite_path", info.sprite.image_path)):
+    for column, path in (
+        ("tensor_path", tensor_path),
+        ("metadata_path", info.metadata_path),
+        ("sprite_path", info.sprite.image_path),
+    ):
         try:
             row[column] = _asset(fs, directory, path)
         except ValueError as error:
@@ -193,19 +221,29 @@ def read_tensor(fs: Any, path: str, shape: tuple[int, ...] = ()) -> np.ndarray:
         data.decode("utf-8")
     except UnicodeDecodeError:
         if len(shape) != 2:
-            raise ValueError(f"{path}: not text, and the config gives no 2-D tensor_shape "
-                             "to read it as raw float32") from None
+            raise ValueError(
+                f"{path}: not text, and the config gives no 2-D tensor_shape "
+                "to read it as raw float32"
+            ) from None
         flat = np.frombuffer(data, dtype="<f4")
         if flat.size != shape[0] * shape[1]:
-            raise ValueError(f"{path}: {flat.size} float32 values, tensor_shape says "
-                             f"{shape[0]} x {shape[1]}") from None
+            raise ValueError(
+                f"{path}: {flat.size} float32 values, tensor_shape says {shape[0]} x {shape[1]}"
+            ) from None
         return flat.reshape(shape).astype(np.float32)
     if not data.strip():
         return np.zeros((0, 0), dtype=np.float32)
     try:
-        frame = pd.read_csv(io.BytesIO(data), sep="\t", header=None, dtype=np.float64,
-                            engine="c", na_filter=False, skip_blank_lines=True,
-                            **_EXACT_FLOATS)
+        frame = pd.read_csv(
+            io.BytesIO(data),
+            sep="\t",
+            header=None,
+            dtype=np.float64,
+            engine="c",
+            na_filter=False,
+            skip_blank_lines=True,
+            **_EXACT_FLOATS,
+        )
     except (ValueError, pd.errors.ParserError) as error:
         return _read_tensor_slowly(path, data.decode("utf-8"), error)
     matrix: np.ndarray = frame.to_numpy(dtype=np.float64).astype(np.float32)
@@ -223,8 +261,9 @@ def _read_tensor_slowly(path: str, text: str, error: Exception) -> np.ndarray:
         try:
             rows.append([float(v) for v in line.split("\t")])
         except ValueError as bad:
-            raise ValueError(f"{path}: line {number} is not tab-separated numbers ({bad})"
-                             ) from None
+            raise ValueError(
+                f"{path}: line {number} is not tab-separated numbers ({bad})"
+            ) from None
     if len({len(r) for r in rows}) > 1:
         raise ValueError(f"{path}: not a tab-separated matrix of numbers ({error})")
     return np.array(rows, dtype=np.float32)
@@ -245,8 +284,12 @@ def read_metadata(fs: Any, path: str) -> pd.DataFrame:
         width = len(names)
         bad = [i + 2 for i, row in enumerate(cells) if len(row) != width]
         if bad:
-            warnings.warn(f"tbnb: {path}: line(s) {bad[:5]} do not have the header's "
-                          f"{width} columns; padded or cut to fit", DataWarning, stacklevel=3)
+            warnings.warn(
+                f"tbnb: {path}: line(s) {bad[:5]} do not have the header's "
+                f"{width} columns; padded or cut to fit",
+                DataWarning,
+                stacklevel=3,
+            )
             cells = [(row + [""] * width)[:width] for row in cells]
         return pd.DataFrame(cells, columns=_unique(names), dtype=object)
     return pd.DataFrame({"label": pd.Series(lines, dtype=object)})
@@ -284,10 +327,13 @@ def read_embedding(fs: Any, row: Any) -> tuple[np.ndarray, pd.DataFrame]:
         return vectors, pd.DataFrame(index=range(len(vectors)))
     meta = read_metadata(fs, row["metadata_path"])
     if len(meta) != len(vectors):
-        warnings.warn(f"tbnb: {row['metadata_path']}: {len(meta)} metadata rows for "
-                      f"{len(vectors)} vectors (run {row['run']!r}, tag {row['tag']!r}); "
-                      "rows matched by position, the missing ones left empty",
-                      DataWarning, stacklevel=2)
+        warnings.warn(
+            f"tbnb: {row['metadata_path']}: {len(meta)} metadata rows for "
+            f"{len(vectors)} vectors (run {row['run']!r}, tag {row['tag']!r}); "
+            "rows matched by position, the missing ones left empty",
+            DataWarning,
+            stacklevel=2,
+        )
         meta = meta.reindex(range(len(vectors))).fillna("")
     return vectors, meta
 
@@ -304,8 +350,11 @@ def read_sprite(fs: Any, row: Any) -> tuple[bytes, tuple[int, int]] | None:
         return None
     data = fs.cat_file(path)
     if not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        warnings.warn(f"tbnb: {path}: sprite is not a PNG; points are drawn as dots",
-                      DataWarning, stacklevel=2)
+        warnings.warn(
+            f"tbnb: {path}: sprite is not a PNG; points are drawn as dots",
+            DataWarning,
+            stacklevel=2,
+        )
         return None
     return bytes(data), (int(dims[1]), int(dims[0]))
 

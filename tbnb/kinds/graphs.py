@@ -32,8 +32,13 @@ KEY = "graphs"
 EVENT_FIELDS = ("graph_def", "meta_graph_def", "tagged_run_metadata")
 """``Event`` fields that hold a graph or run metadata."""
 
-DRAWABLE = ("graph_def", "meta_graph_def", "graph_keras_model", "graph_run_metadata",
-            "graph_run_metadata_graph")
+DRAWABLE = (
+    "graph_def",
+    "meta_graph_def",
+    "graph_keras_model",
+    "graph_run_metadata",
+    "graph_run_metadata_graph",
+)
 """Row kinds holding a graph (``tagged_run_metadata`` holds step statistics only)."""
 
 
@@ -52,8 +57,14 @@ def rows(data: bytes, context: RowContext) -> list[dict[str, Any]]:
     """One row per graph: what wrote it, its size, and a lazy blob of its bytes."""
     plugin = context.meta.plugin_name if context.meta else "graph"
     assert context.where is not None
-    return [{**context.base(), "kind": plugin, "nbytes": len(data),
-             "blob": Blob.at(KEY, context.where, nbytes=len(data), format=plugin)}]
+    return [
+        {
+            **context.base(),
+            "kind": plugin,
+            "nbytes": len(data),
+            "blob": Blob.at(KEY, context.where, nbytes=len(data), format=plugin),
+        }
+    ]
 
 
 def event_rows(payload: Any, context: RowContext) -> list[dict[str, Any]]:
@@ -63,8 +74,14 @@ def event_rows(payload: Any, context: RowContext) -> list[dict[str, Any]]:
     data = payload if isinstance(payload, bytes) else payload.run_metadata
     tag = getattr(payload, "tag", "") or field
     base = {**context.base(), "tag": tag}
-    return [{**base, "kind": field, "nbytes": len(data),
-             "blob": Blob.at(KEY, context.where, nbytes=len(data), format=field)}]
+    return [
+        {
+            **base,
+            "kind": field,
+            "nbytes": len(data),
+            "blob": Blob.at(KEY, context.where, nbytes=len(data), format=field),
+        }
+    ]
 
 
 KIND = Kind(

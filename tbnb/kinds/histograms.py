@@ -44,20 +44,27 @@ def legacy_histogram(histo: Any) -> dict[str, Any]:
     counts = np.asarray(histo.bucket, dtype=np.float64)
     limits = np.asarray(histo.bucket_limit, dtype=np.float64)
     if counts.size != limits.size:
-        raise ValueError(f"histogram has {counts.size} bucket counts but {limits.size} "
-                         "bucket limits")
+        raise ValueError(
+            f"histogram has {counts.size} bucket counts but {limits.size} bucket limits"
+        )
     nonzero = np.flatnonzero(counts > 0)
     if nonzero.size == 0:
         edges = np.zeros(0)
         kept = np.zeros(0)
     else:
         start, end = int(nonzero[0]), int(nonzero[-1])
-        kept = counts[start:end + 1]
+        kept = counts[start : end + 1]
         edges = np.concatenate([[histo.min], limits[start:end], [histo.max]])
     return {
-        "edges": edges, "counts": kept, "min": float(histo.min), "max": float(histo.max),
-        "num": float(histo.num), "sum": float(histo.sum), "sum_squares": float(histo.sum_squares),
-        "limits": limits, "bucket": counts,
+        "edges": edges,
+        "counts": kept,
+        "min": float(histo.min),
+        "max": float(histo.max),
+        "num": float(histo.num),
+        "sum": float(histo.sum),
+        "sum_squares": float(histo.sum_squares),
+        "limits": limits,
+        "bucket": counts,
     }
 
 
@@ -72,13 +79,16 @@ def tensor_histogram(array: np.ndarray) -> dict[str, Any]:
     edges = np.concatenate([lefts, rights[-1:]]) if len(lefts) else np.zeros(0)
     nan = float("nan")
     return {
-        "edges": edges, "counts": counts.copy(),
+        "edges": edges,
+        "counts": counts.copy(),
         "min": float(lefts[0]) if len(lefts) else nan,
         "max": float(rights[-1]) if len(rights) else nan,
-        "num": float(counts.sum()), "sum": nan, "sum_squares": nan,
-        "limits": rights.copy(), "bucket": counts.copy(),
+        "num": float(counts.sum()),
+        "sum": nan,
+        "sum_squares": nan,
+        "limits": rights.copy(),
+        "bucket": counts.copy(),
     }
-
 
 
 KIND = Kind(
@@ -87,8 +97,13 @@ KIND = Kind(
     plugins=("histograms",),
     legacy_field="histo",
     columns=("edges", "counts", "min", "max", "num", "sum", "sum_squares"),
-    dtypes={"min": np.float64, "max": np.float64, "num": np.float64, "sum": np.float64,
-            "sum_squares": np.float64},
+    dtypes={
+        "min": np.float64,
+        "max": np.float64,
+        "num": np.float64,
+        "sum": np.float64,
+        "sum_squares": np.float64,
+    },
     normalize=normalize,
     rows=value_rows,
     counted=True,

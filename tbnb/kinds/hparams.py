@@ -158,6 +158,7 @@ def is_add_hparams_run(info: RunHParams, tags: set[str]) -> bool:
         return False
     return tags <= info.metric_tags | {clean_tag(tag) for tag in info.metric_tags}
 
+
 def parent_run(run: str) -> str | None:
     """The run directory above ``run`` (``"."`` for a top-level run; None for the root).
 
@@ -171,8 +172,9 @@ def parent_run(run: str) -> str | None:
     return posixpath.dirname(run) or "."
 
 
-def add_hparams_subruns(runs: Sequence[str], per_run: Mapping[str, RunHParams],
-                        tags_by_run: Mapping[str, set[str]]) -> dict[str, str]:
+def add_hparams_subruns(
+    runs: Sequence[str], per_run: Mapping[str, RunHParams], tags_by_run: Mapping[str, set[str]]
+) -> dict[str, str]:
     """Sub-run -> parent run, for every run ``add_hparams`` wrote below a training run.
 
     A run is such a sub-run when its hparams summaries hold both an experiment and a
@@ -238,6 +240,11 @@ KIND = Kind(
     always=True,
     in_metadata=True,
     tbparse=("hparams",),
-    tab=Tab("HParams", "tbnb.widgets.hparams:hparams", live=False, shown=has_hparams,
-            present=logged_hparams),
+    tab=Tab(
+        "HParams",
+        "tbnb.widgets.hparams:hparams",
+        live=False,
+        shown=has_hparams,
+        present=logged_hparams,
+    ),
 )

@@ -32,16 +32,23 @@ def normalize(value: Any, meta: TagMetadata | None) -> list[dict[str, Any]]:
     return _tensor_images(tensor_to_numpy(value.tensor))
 
 
-def sample_rows(kind: str, data: list[dict[str, Any]], context: RowContext
-                ) -> list[dict[str, Any]]:
+def sample_rows(kind: str, data: list[dict[str, Any]], context: RowContext) -> list[dict[str, Any]]:
     """One row per sample with its metadata and a lazy blob of its bytes (images, audio)."""
     rows = []
     for index, sample in enumerate(data):
-        row = {**context.base(), "sample": index,
-               **{k: v for k, v in sample.items() if k != "data"}}
+        row = {
+            **context.base(),
+            "sample": index,
+            **{k: v for k, v in sample.items() if k != "data"},
+        }
         assert context.where is not None
-        row["blob"] = Blob.at(kind, context.where, sample_index=index,
-                              nbytes=int(sample["nbytes"]), format=sample.get("format", "wav"))
+        row["blob"] = Blob.at(
+            kind,
+            context.where,
+            sample_index=index,
+            nbytes=int(sample["nbytes"]),
+            format=sample.get("format", "wav"),
+        )
         rows.append(row)
     return rows
 
@@ -78,21 +85,26 @@ def _png_size(data: bytes) -> tuple[int, int]:
 def _image_sample(data: bytes, width: int, height: int) -> dict[str, Any]:
     if not (width and height):
         width, height = _png_size(data)
-    return {"data": data, "width": int(width), "height": int(height),
-            "format": image_format(data), "nbytes": len(data)}
+    return {
+        "data": data,
+        "width": int(width),
+        "height": int(height),
+        "format": image_format(data),
+        "nbytes": len(data),
+    }
 
 
 def _tensor_images(array: np.ndarray) -> list[dict[str, Any]]:
     flat = list(array.reshape(-1))
     if len(flat) < 2:
         raise TensorDecodeError(
-            f"image tensor has {len(flat)} elements, expected [w, h, images...]")
+            f"image tensor has {len(flat)} elements, expected [w, h, images...]"
+        )
     try:
         width, height = int(flat[0]), int(flat[1])
     except (TypeError, ValueError):
         raise TensorDecodeError("image tensor does not start with width and height") from None
     return [_image_sample(bytes(b), width, height) for b in flat[2:]]
-
 
 
 KIND = Kind(

@@ -22,8 +22,20 @@ from tbnb.kinds.base import Kind, Tab
 
 KEY = "metadata"
 
-COLUMNS = ("files", "writer", "file_version", "host", "first_wall_time", "last_wall_time",
-           "duration", "last_step", "records", "corrupt_records", "bytes_read", "file_bytes")
+COLUMNS = (
+    "files",
+    "writer",
+    "file_version",
+    "host",
+    "first_wall_time",
+    "last_wall_time",
+    "duration",
+    "last_step",
+    "records",
+    "corrupt_records",
+    "bytes_read",
+    "file_bytes",
+)
 """Columns before the per-kind counts."""
 
 

@@ -25,8 +25,14 @@ from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
 
 KEY = "pr_curves"
 
-PR_CURVE_ROWS = ("true_positives", "false_positives", "true_negatives", "false_negatives",
-                 "precision", "recall")
+PR_CURVE_ROWS = (
+    "true_positives",
+    "false_positives",
+    "true_negatives",
+    "false_negatives",
+    "precision",
+    "recall",
+)
 """The rows of the plugin's tensor, in order."""
 
 
@@ -38,8 +44,11 @@ def normalize(value: Any, meta: TagMetadata | None) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _thresholds(columns: int, declared: int) -> np.ndarray:
     """Evenly spaced thresholds (one read-only array shared by every curve of its size)."""
-    grid = (np.linspace(0.0, 1.0, columns) if declared == columns
-            else np.arange(columns) / max(declared - 1, 1))
+    grid = (
+        np.linspace(0.0, 1.0, columns)
+        if declared == columns
+        else np.arange(columns) / max(declared - 1, 1)
+    )
     grid.flags.writeable = False
     return grid
 

@@ -30,8 +30,15 @@ def normalize(value: Any, meta: TagMetadata | None) -> np.ndarray:
 def rows(data: np.ndarray, context: RowContext) -> list[dict[str, Any]]:
     """One row per value, with its dtype, shape and the plugin that wrote it."""
     meta = context.meta
-    return [{**context.base(), "value": data, "dtype": str(data.dtype),
-             "shape": tuple(data.shape), "plugin": meta.plugin_name if meta else ""}]
+    return [
+        {
+            **context.base(),
+            "value": data,
+            "dtype": str(data.dtype),
+            "shape": tuple(data.shape),
+            "plugin": meta.plugin_name if meta else "",
+        }
+    ]
 
 
 KIND = Kind(

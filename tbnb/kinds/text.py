@@ -39,7 +39,6 @@ def decode_text(array: np.ndarray) -> Any:
     return decoded.reshape(-1)[0] if decoded.size == 1 else decoded
 
 
-
 KIND = Kind(
     key=KEY,
     doc="Text summaries: run, tag, step, wall_time, text (str, or an array for rank > 0).",

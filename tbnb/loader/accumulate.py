@@ -28,6 +28,7 @@ __all__ = ["RunAccumulator", "Window", "group_by_tag"]
 
 SCALARS = KINDS["scalars"].key
 
+
 class Window:
     """Scalar points and restarts of one window, each tagged with its record index."""
 
@@ -41,14 +42,21 @@ class Window:
         if not self.slow:
             if self.fast is None:
                 empty = np.zeros(0, dtype=np.int64)
-                return (empty, empty.astype(np.int32), empty, empty.astype(np.float64),
-                        empty.astype(np.float64))
+                return (
+                    empty,
+                    empty.astype(np.int32),
+                    empty,
+                    empty.astype(np.float64),
+                    empty.astype(np.float64),
+                )
             return self.fast
-        slow = (np.array([p[0] for p in self.slow], dtype=np.int64),
-                np.array([p[1] for p in self.slow], dtype=np.int32),
-                np.array([p[2] for p in self.slow], dtype=np.int64),
-                np.array([p[3] for p in self.slow], dtype=np.float64),
-                np.array([p[4] for p in self.slow], dtype=np.float64))
+        slow = (
+            np.array([p[0] for p in self.slow], dtype=np.int64),
+            np.array([p[1] for p in self.slow], dtype=np.int32),
+            np.array([p[2] for p in self.slow], dtype=np.int64),
+            np.array([p[3] for p in self.slow], dtype=np.float64),
+            np.array([p[4] for p in self.slow], dtype=np.float64),
+        )
         if self.fast is None:
             return slow
         merged = tuple(np.concatenate([a, b]) for a, b in zip(self.fast, slow, strict=True))
@@ -122,18 +130,24 @@ class RunAccumulator:
         if grouped:
             pieces = group_by_tag(pieces, len(scalar_tags))
         return RunResult(
-            run=self.task.run, files=self.task.files, tag_meta=self.tag_meta,
-            scalar_tags=scalar_tags, scalar_pieces=pieces, records=records,
-            starts=self.starts, raw=dict(self.raw), warnings=self.warnings,
-            bytes_read=self.bytes_read, seen_tags=self.seen_tags | set(self.tag_ids),
-            decoder=self.decoder, grouped=grouped,
+            run=self.task.run,
+            files=self.task.files,
+            tag_meta=self.tag_meta,
+            scalar_tags=scalar_tags,
+            scalar_pieces=pieces,
+            records=records,
+            starts=self.starts,
+            raw=dict(self.raw),
+            warnings=self.warnings,
+            bytes_read=self.bytes_read,
+            seen_tags=self.seen_tags | set(self.tag_ids),
+            decoder=self.decoder,
+            grouped=grouped,
         )
 
 
 def _seq_of(row: dict[str, Any]) -> int:
     return int(row["seq"])
-
-
 
 
 def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list[Piece]]:
@@ -161,8 +175,10 @@ def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list
         return tags, pieces
     remap = np.zeros(len(tags), dtype=np.int32)
     remap[order] = np.arange(order.size, dtype=np.int32)
-    return ([tags[i] for i in order.tolist()],
-            [(remap[t], step, wall, value) for t, step, wall, value in pieces])
+    return (
+        [tags[i] for i in order.tolist()],
+        [(remap[t], step, wall, value) for t, step, wall, value in pieces],
+    )
 
 
 def group_by_tag(pieces: list[Piece], n_tags: int) -> list[Piece]:
@@ -184,4 +200,3 @@ def group_by_tag(pieces: list[Piece], n_tags: int) -> list[Piece]:
         grouped.append((np.concatenate(values) if len(values) > 1 else values[0])[order])
         del values
     return [(grouped[0], grouped[1], grouped[2], grouped[3])]
-

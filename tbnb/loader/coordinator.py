@@ -36,8 +36,7 @@ R = TypeVar("R")
 class Subscription:
     """A subscriber's handle; :meth:`cancel` stops the callbacks."""
 
-    def __init__(self, coordinator: ReloadCoordinator[Any], callback: Callable[[Any], Any]
-                 ) -> None:
+    def __init__(self, coordinator: ReloadCoordinator[Any], callback: Callable[[Any], Any]) -> None:
         self._coordinator = coordinator
         self.callback = callback
 
@@ -70,8 +69,9 @@ class ReloadCoordinator(Generic[R]):
         Whether a report is worth telling subscribers (default: always).
     """
 
-    def __init__(self, reload_once: Callable[[], R],
-                 changed: Callable[[R], bool] = lambda report: True) -> None:
+    def __init__(
+        self, reload_once: Callable[[], R], changed: Callable[[R], bool] = lambda report: True
+    ) -> None:
         self._reload_once = reload_once
         self._changed = changed
         self.lock = threading.RLock()
@@ -117,8 +117,7 @@ class ReloadCoordinator(Generic[R]):
         with self._wake:
             self._watches.append(watch)
             if self._poller is None or not self._poller.is_alive():
-                self._poller = threading.Thread(target=self._poll, name="tbnb-reload",
-                                                daemon=True)
+                self._poller = threading.Thread(target=self._poll, name="tbnb-reload", daemon=True)
                 self._poller.start()
             self._wake.notify_all()
         return watch

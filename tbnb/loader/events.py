@@ -46,8 +46,14 @@ class EventPosition(NamedTuple):
     length: int
 
 
-def add_event(event: Any, at: EventPosition, state: FileState, acc: RunAccumulator,
-              window: Window, undecodable: list[str]) -> None:
+def add_event(
+    event: Any,
+    at: EventPosition,
+    state: FileState,
+    acc: RunAccumulator,
+    window: Window,
+    undecodable: list[str],
+) -> None:
     """Add one protobuf ``Event`` to the run's values."""
     step, wall_time = int(event.step), float(event.wall_time)
     state.saw_wall_times(wall_time, wall_time)
@@ -67,8 +73,14 @@ def add_event(event: Any, at: EventPosition, state: FileState, acc: RunAccumulat
         acc.records[_GRAPHS].extend(event_rows(getattr(event, what), context))
 
 
-def _add_summary(event: Any, at: EventPosition, state: FileState, acc: RunAccumulator,
-                 window: Window, undecodable: list[str]) -> None:
+def _add_summary(
+    event: Any,
+    at: EventPosition,
+    state: FileState,
+    acc: RunAccumulator,
+    window: Window,
+    undecodable: list[str],
+) -> None:
     step, wall_time = int(event.step), float(event.wall_time)
     wanted = acc.options.kinds
     for value_index, value in enumerate(event.summary.value):
@@ -98,5 +110,6 @@ def _add_summary(event: Any, at: EventPosition, state: FileState, acc: RunAccumu
             acc.raw[key].append((tag, step, data))
         elif key in wanted and kind.rows is not None:
             where = Where(acc.task.fs, state.path, at.offset, at.length, value_index)
-            acc.records[key].extend(kind.rows(data, RowContext(tag, step, wall_time, at.seq,
-                                                               meta, where)))
+            acc.records[key].extend(
+                kind.rows(data, RowContext(tag, step, wall_time, at.seq, meta, where))
+            )

@@ -61,24 +61,37 @@ class Experiment(RunSet):
     records are decoded; every decoder gives the same frames.
     """
 
-    def __init__(self, logdir: str | os.PathLike[str], *, runs: RunFilter = None,
-                 tags: str | Sequence[str] | None = None,
-                 event_types: Iterable[str] | None = None, executor: Executor | None = None,
-                 verify_crc: bool = True, progress: bool | None = None,
-                 storage_options: dict[str, Any] | None = None, decoder: str = "auto") -> None:
+    def __init__(
+        self,
+        logdir: str | os.PathLike[str],
+        *,
+        runs: RunFilter = None,
+        tags: str | Sequence[str] | None = None,
+        event_types: Iterable[str] | None = None,
+        executor: Executor | None = None,
+        verify_crc: bool = True,
+        progress: bool | None = None,
+        storage_options: dict[str, Any] | None = None,
+        decoder: str = "auto",
+    ) -> None:
         self.logdir = str(logdir)
         self.fs, self.root = open_logdir(logdir, storage_options)
         self.filters = {"runs": runs, "tags": tags, "event_types": event_types}
         self._keep_run = run_matcher(runs)
-        self._options = LoadOptions(tags=tag_option(tags), kinds=kinds_option(event_types),
-                                    verify_crc=verify_crc, decoder=decoder)
+        self._options = LoadOptions(
+            tags=tag_option(tags),
+            kinds=kinds_option(event_types),
+            verify_crc=verify_crc,
+            decoder=decoder,
+        )
         self._executor = executor
         self._progress = progress
         self._files: dict[str, list[FileState]] = {}
         self._tag_meta: dict[str, dict[str, TagMetadata]] = {}
         self._store: ScalarStore | None = None
         self._records: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(
-            lambda: defaultdict(list))
+            lambda: defaultdict(list)
+        )
         self._raw: dict[str, list[tuple[str, str, int, Any]]] = defaultdict(list)
         self._seen_tags: set[str] = set()
         self._candidates: set[str] = set()  # children of kept runs the filter rejected
@@ -86,7 +99,8 @@ class Experiment(RunSet):
         self._cache: dict[str, Any] = {}
         self._discovered: list[str] = []
         self.coordinator: ReloadCoordinator[ReloadReport] = ReloadCoordinator(
-            self._reload_once, changed=lambda report: report.changed)
+            self._reload_once, changed=lambda report: report.changed
+        )
         self.last_report = self.reload()
         self.empty_reason = overview.explain_empty(self)
         if self.empty_reason:
@@ -94,8 +108,10 @@ class Experiment(RunSet):
 
     def __repr__(self) -> str:
         n = self._store.n if self._store else 0
-        return (f"<tbnb.Experiment {self.logdir!r}: {overview.plural(len(self.runs), 'run')}, "
-                f"{n} scalar points>")
+        return (
+            f"<tbnb.Experiment {self.logdir!r}: {overview.plural(len(self.runs), 'run')}, "
+            f"{n} scalar points>"
+        )
 
     def _repr_html_(self) -> str:
         return overview.html_summary(self)
@@ -134,12 +150,16 @@ class Experiment(RunSet):
         if self._store is None:
             self._store = ScalarStore(
                 capacity=unread // MIN_BYTES_PER_POINT,
-                runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [])
+                runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [],
+            )
         # Runs are copied into the scalar store in parallel (each into the rows reserved
         # for it in run order) while later runs still load.
         workers = min(os.cpu_count() or 1, len(tasks))
-        copies = (ThreadPoolExecutor(workers, "tbnb-copy")
-                  if workers > 1 and unread >= PARALLEL_MIN_BYTES else None)
+        copies = (
+            ThreadPoolExecutor(workers, "tbnb-copy")
+            if workers > 1 and unread >= PARALLEL_MIN_BYTES
+            else None
+        )
         try:
             for result in run_tasks(tasks, self._executor, self._progress, unread):
                 self._absorb(result, report, copies)
@@ -177,12 +197,20 @@ class Experiment(RunSet):
                 if path not in known:
                     states.append(FileState(path=path, rank=len(states)))
                     report.new_files.append(path)
-            tasks.append(RunTask(run=run, fs=self.fs, files=states,
-                                 tag_meta=self._tag_meta[run], options=self._options))
+            tasks.append(
+                RunTask(
+                    run=run,
+                    fs=self.fs,
+                    files=states,
+                    tag_meta=self._tag_meta[run],
+                    options=self._options,
+                )
+            )
         return tasks
 
-    def _absorb(self, result: RunResult, report: ReloadReport,
-                copies: Executor | None = None) -> None:
+    def _absorb(
+        self, result: RunResult, report: ReloadReport, copies: Executor | None = None
+    ) -> None:
         run = result.run
         self._files[run] = result.files
         self._tag_meta[run] = result.tag_meta
@@ -203,8 +231,9 @@ class Experiment(RunSet):
                 report.points_purged += len(rows) - len(kept)
                 self._records[run][key] = kept
         report.scalars_added += result.num_scalars
-        store.append(run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped,
-                     jobs=copies)
+        store.append(
+            run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped, jobs=copies
+        )
         for key, rows in result.records.items():
             self._records[run][key].extend(rows)
             report.values_added[key] = report.values_added.get(key, 0) + len(rows)
@@ -234,8 +263,9 @@ class Experiment(RunSet):
 
     def _build(self, kind: Kind) -> Any:
         if kind.storage == "records":
-            frame = records_frame(kind, {run: kinds.get(kind.key, [])
-                                         for run, kinds in self._records.items()})
+            frame = records_frame(
+                kind, {run: kinds.get(kind.key, []) for run, kinds in self._records.items()}
+            )
             return kind.finish(frame) if kind.finish is not None else frame
         if kind.storage == "derived":
             assert kind.derive is not None
@@ -252,8 +282,9 @@ class Experiment(RunSet):
             return overview.run_table(self)
         raise AssertionError(kind.storage)
 
-    def embedding(self, which: int | str = 0, *, run: str | None = None
-                  ) -> tuple[np.ndarray, pd.DataFrame]:
+    def embedding(
+        self, which: int | str = 0, *, run: str | None = None
+    ) -> tuple[np.ndarray, pd.DataFrame]:
         """Return ``(vectors, metadata)`` of an embedding of ``exp.embeddings``.
 
         ``which`` is a row number, a tensor name (``"feat:00003"``) or a tag
@@ -280,8 +311,10 @@ class Experiment(RunSet):
         table = self.frame("embeddings")
         if run is not None:
             if run not in set(table["run"]):
-                raise KeyError(f"no embeddings in run {run!r}; runs with embeddings: "
-                               f"{sorted(set(table['run']))}")
+                raise KeyError(
+                    f"no embeddings in run {run!r}; runs with embeddings: "
+                    f"{sorted(set(table['run']))}"
+                )
             table = table[table["run"] == run]
         names = table["name"].tolist()
         if isinstance(which, str):
@@ -293,8 +326,11 @@ class Experiment(RunSet):
                 raise KeyError(f"no embedding named {which!r}; have {names}")
             return table.loc[matches[-1]]
         if not -len(table) <= which < len(table):
-            have = f"{len(table)} embeddings ({', '.join(map(repr, names))})" if names else (
-                f"no embeddings in {self.logdir!r} (no projector_config.pbtxt found)")
+            have = (
+                f"{len(table)} embeddings ({', '.join(map(repr, names))})"
+                if names
+                else (f"no embeddings in {self.logdir!r} (no projector_config.pbtxt found)")
+            )
             raise IndexError(f"embedding {which} does not exist: there are {have}")
         return table.iloc[which]
 
@@ -361,11 +397,17 @@ for _kind in KINDS.values():
     setattr(Experiment, _kind.key, _accessor(_kind))
 
 
-def load(logdir: str | os.PathLike[str], *, runs: RunFilter = None,
-         tags: str | Sequence[str] | None = None, event_types: Iterable[str] | None = None,
-         executor: Executor | None = None, verify_crc: bool = True,
-         progress: bool | None = None, storage_options: dict[str, Any] | None = None
-         ) -> Experiment:
+def load(
+    logdir: str | os.PathLike[str],
+    *,
+    runs: RunFilter = None,
+    tags: str | Sequence[str] | None = None,
+    event_types: Iterable[str] | None = None,
+    executor: Executor | None = None,
+    verify_crc: bool = True,
+    progress: bool | None = None,
+    storage_options: dict[str, Any] | None = None,
+) -> Experiment:
     """Load every run of a TensorBoard logdir.
 
     Parameters
@@ -405,5 +447,13 @@ def load(logdir: str | os.PathLike[str], *, runs: RunFilter = None,
     >>> exp.scalars.query("tag == 'train/loss'").shape[1]
     5
     """
-    return Experiment(logdir, runs=runs, tags=tags, event_types=event_types, executor=executor,
-                      verify_crc=verify_crc, progress=progress, storage_options=storage_options)
+    return Experiment(
+        logdir,
+        runs=runs,
+        tags=tags,
+        event_types=event_types,
+        executor=executor,
+        verify_crc=verify_crc,
+        progress=progress,
+        storage_options=storage_options,
+    )

@@ -27,8 +27,7 @@ __all__ = ["records_frame"]
 _TYPED = {"step": np.int64, "wall_time": np.float64}
 
 
-def records_frame(kind: Kind, rows_by_run: Mapping[str, Iterable[dict[str, Any]]]
-                  ) -> pd.DataFrame:
+def records_frame(kind: Kind, rows_by_run: Mapping[str, Iterable[dict[str, Any]]]) -> pd.DataFrame:
     """Build the tidy frame of one kind from each run's rows."""
     columns = kind.frame_columns
     data: dict[str, list[Any]] = {c: [] for c in columns}

@@ -29,8 +29,15 @@ from tbnb.warnings import EmptyResultWarning
 if TYPE_CHECKING:
     from tbnb.loader.experiment import Experiment
 
-__all__ = ["EmptyResultWarning", "explain_empty", "html_summary", "plural", "run_table",
-           "tag_table", "time_span"]
+__all__ = [
+    "EmptyResultWarning",
+    "explain_empty",
+    "html_summary",
+    "plural",
+    "run_table",
+    "tag_table",
+    "time_span",
+]
 
 _COUNTED = [key for key, kind in KINDS.items() if kind.counted]
 _SHOWN = 8
@@ -47,23 +54,25 @@ def run_table(exp: Experiment) -> pd.DataFrame:
         lasts = [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
         steps = [int(last_steps[run])] if run in last_steps.index else []
         steps += [max(r["step"] for r in rows_) for rows_ in exp._records[run].values() if rows_]
-        rows.append({
-            "run": run,
-            "files": len(states),
-            "writer": ", ".join(sorted({s.writer for s in states if s.writer})),
-            "file_version": ", ".join(sorted({s.version for s in states if s.version})),
-            "host": ", ".join(sorted({s.host for s in states if s.host})),
-            "first_wall_time": min(firsts) if firsts else np.nan,
-            "last_wall_time": max(lasts) if lasts else np.nan,
-            "duration": max(lasts) - min(firsts) if firsts and lasts else np.nan,
-            "last_step": max(steps) if steps else -1,
-            "records": sum(s.records for s in states),
-            "corrupt_records": sum(s.corrupt_records for s in states),
-            "bytes_read": sum(s.offset for s in states),
-            "file_bytes": sum(s.offset + s.pending for s in states),
-            "scalars": int(counts.get(run, 0)),
-            **{key: len(exp._records[run].get(key, [])) for key in _COUNTED},
-        })
+        rows.append(
+            {
+                "run": run,
+                "files": len(states),
+                "writer": ", ".join(sorted({s.writer for s in states if s.writer})),
+                "file_version": ", ".join(sorted({s.version for s in states if s.version})),
+                "host": ", ".join(sorted({s.host for s in states if s.host})),
+                "first_wall_time": min(firsts) if firsts else np.nan,
+                "last_wall_time": max(lasts) if lasts else np.nan,
+                "duration": max(lasts) - min(firsts) if firsts and lasts else np.nan,
+                "last_step": max(steps) if steps else -1,
+                "records": sum(s.records for s in states),
+                "corrupt_records": sum(s.corrupt_records for s in states),
+                "bytes_read": sum(s.offset for s in states),
+                "file_bytes": sum(s.offset + s.pending for s in states),
+                "scalars": int(counts.get(run, 0)),
+                **{key: len(exp._records[run].get(key, [])) for key in _COUNTED},
+            }
+        )
     columns = ["run", *METADATA_COLUMNS, "scalars", *_COUNTED]
     return pd.DataFrame(rows, columns=columns).set_index("run")
 
@@ -88,8 +97,7 @@ def _scalar_counts(scalars: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
         return empty, empty
     runs = scalars["run"]
     if not isinstance(runs.dtype, pd.CategoricalDtype):
-        return (runs.value_counts(),
-                scalars.groupby("run", observed=True)["step"].max())
+        return (runs.value_counts(), scalars.groupby("run", observed=True)["step"].max())
     codes = runs.cat.codes.to_numpy()
     steps = scalars["step"].to_numpy()
     n = len(runs.cat.categories)
@@ -102,8 +110,10 @@ def _scalar_counts(scalars: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     np.maximum.at(last, block_code[keep], block_max[keep].astype(np.int64))
     present = np.flatnonzero(counts)
     names = [str(c) for c in runs.cat.categories[present]]
-    return (pd.Series(counts[present], index=names, dtype=np.int64),
-            pd.Series(last[present], index=names, dtype=np.int64))
+    return (
+        pd.Series(counts[present], index=names, dtype=np.int64),
+        pd.Series(last[present], index=names, dtype=np.int64),
+    )
 
 
 def tag_table(exp: Experiment) -> pd.DataFrame:
@@ -119,8 +129,10 @@ def tag_table(exp: Experiment) -> pd.DataFrame:
         return pd.DataFrame(columns=columns)
     table = pd.concat([p.astype({"run": str, "tag": str}) for p in parts], ignore_index=True)
     table = table.rename(columns={"min": "first_step", "max": "last_step"})
-    table["plugin"] = [exp._tag_meta.get(r, {}).get(t, TagMetadata()).plugin_name
-                       for r, t in zip(table["run"], table["tag"], strict=True)]
+    table["plugin"] = [
+        exp._tag_meta.get(r, {}).get(t, TagMetadata()).plugin_name
+        for r, t in zip(table["run"], table["tag"], strict=True)
+    ]
     return table[columns]
 
 
@@ -149,19 +161,27 @@ def explain_empty(exp: Experiment) -> str | None:
         listing = _listing(exp)
         if not listing:
             return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
-        return (f"tbnb: {where} holds no event files (names containing 'tfevents'); "
-                f"it holds {_names(listing)}")
+        return (
+            f"tbnb: {where} holds no event files (names containing 'tfevents'); "
+            f"it holds {_names(listing)}"
+        )
     if not exp.runs:
-        return (f"tbnb: runs={describe(filters['runs'])} matched none of the "
-                f"{plural(len(exp._discovered), 'run')} in {where}: {_names(exp._discovered)}")
+        return (
+            f"tbnb: runs={describe(filters['runs'])} matched none of the "
+            f"{plural(len(exp._discovered), 'run')} in {where}: {_names(exp._discovered)}"
+        )
     if filters["tags"] is not None and not _any_value(exp):
         seen = sorted(exp._seen_tags)
         if seen:
-            return (f"tbnb: tags={describe(filters['tags'])} matched none of the "
-                    f"{plural(len(seen), 'tag')} of the loaded runs: {_names(seen)}")
+            return (
+                f"tbnb: tags={describe(filters['tags'])} matched none of the "
+                f"{plural(len(seen), 'tag')} of the loaded runs: {_names(seen)}"
+            )
     if filters["event_types"] is not None and not _any_value(exp):
-        return (f"tbnb: no {', '.join(sorted(exp._options.kinds))} in {where} "
-                f"({plural(len(exp.runs), 'run')} loaded)")
+        return (
+            f"tbnb: no {', '.join(sorted(exp._options.kinds))} in {where} "
+            f"({plural(len(exp.runs), 'run')} loaded)"
+        )
     return None
 
 
@@ -191,8 +211,11 @@ def time_span(exp: Experiment) -> str:
     start = pd.Timestamp(min(firsts), unit="s").strftime("%Y-%m-%d %H:%M")
     seconds = max(lasts) - min(firsts)
     hours, rest = divmod(int(seconds), 3600)
-    return f"{start} UTC, over {hours} h {rest // 60:02d} min" if hours else (
-        f"{start} UTC, over {rest // 60} min {rest % 60:02d} s")
+    return (
+        f"{start} UTC, over {hours} h {rest // 60:02d} min"
+        if hours
+        else (f"{start} UTC, over {rest // 60} min {rest % 60:02d} s")
+    )
 
 
 def html_summary(exp: Experiment) -> str:
@@ -228,8 +251,11 @@ def html_summary(exp: Experiment) -> str:
         rows.append(("problems", esc(plural(len(problems), "problem") + ": " + problems[0])))
     if getattr(exp, "empty_reason", None):
         rows.append(("note", esc(str(exp.empty_reason))))
-    body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
-                   f"<td style='text-align:left'>{v}</td></tr>" for k, v in rows)
+    body = "".join(
+        f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
+        f"<td style='text-align:left'>{v}</td></tr>"
+        for k, v in rows
+    )
     return f"<div class='tbnb-experiment'><b>tbnb.Experiment</b><table>{body}</table></div>"
 
 
@@ -238,4 +264,3 @@ def _scalar_tags(exp: Experiment) -> set[str]:
     if store is None:
         return set()
     return {t for run, tags in store.run_tags.items() if run in exp._files for t in tags}
-

@@ -74,8 +74,14 @@ class HtmlProgress:
         Redraw at most this often, in seconds.
     """
 
-    def __init__(self, total: int, desc: str, delay: float = 1.0,
-                 display: Callable[..., Any] | None = None, min_interval: float = 0.2) -> None:
+    def __init__(
+        self,
+        total: int,
+        desc: str,
+        delay: float = 1.0,
+        display: Callable[..., Any] | None = None,
+        min_interval: float = 0.2,
+    ) -> None:
         self.total = max(int(total), 0)
         self.desc = desc
         self.n = 0
@@ -157,6 +163,7 @@ def progress_bar(total: int, desc: str, delay: float) -> Progress:
         return HtmlProgress(total, desc, delay)
     from tqdm import tqdm
 
-    bar: Progress = tqdm(total=total, unit="B", unit_scale=True, desc=desc, delay=delay,
-                         leave=False)
+    bar: Progress = tqdm(
+        total=total, unit="B", unit_scale=True, desc=desc, delay=delay, leave=False
+    )
     return bar

@@ -60,8 +60,13 @@ class ReloadReport:
     @property
     def changed(self) -> bool:
         """Whether anything new was read."""
-        return bool(self.new_runs or self.new_files or self.scalars_added
-                    or any(self.values_added.values()) or self.points_purged)
+        return bool(
+            self.new_runs
+            or self.new_files
+            or self.scalars_added
+            or any(self.values_added.values())
+            or self.points_purged
+        )
 
     def __str__(self) -> str:
         parts = [f"{self.scalars_added} scalar points"]

@@ -52,8 +52,15 @@ from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
 from tbnb.native import available as native_available
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
-__all__ = ["SEQ_FILE_SHIFT", "WINDOW", "FileState", "LoadOptions", "RunResult", "RunTask",
-           "load_run"]
+__all__ = [
+    "SEQ_FILE_SHIFT",
+    "WINDOW",
+    "FileState",
+    "LoadOptions",
+    "RunResult",
+    "RunTask",
+    "load_run",
+]
 
 _SCALARS = KINDS["scalars"].key
 
@@ -64,8 +71,11 @@ SEQ_FILE_SHIFT = 40
 """A point's stream position is ``file_rank << 40 | byte offset`` (files up to 1 TiB)."""
 
 
-_PROBLEM_TEXT = {"length_crc": "bad length CRC", "data_crc": "bad data CRC",
-                 "short_record": "record cut short"}
+_PROBLEM_TEXT = {
+    "length_crc": "bad length CRC",
+    "data_crc": "bad data CRC",
+    "short_record": "record cut short",
+}
 
 
 def load_run(task: RunTask) -> RunResult:
@@ -83,8 +93,9 @@ def load_run(task: RunTask) -> RunResult:
         except Exception as error:
             if not is_storage_error(error):
                 raise
-            acc.warnings.append((LogdirWarning, f"tbnb: cannot read {state.path}: "
-                                                f"{type(error).__name__}: {error}"))
+            acc.warnings.append(
+                (LogdirWarning, f"tbnb: cannot read {state.path}: {type(error).__name__}: {error}")
+            )
     _report_lost_tails(task.files, acc)
     return acc.result()
 
@@ -116,11 +127,18 @@ def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
     for state, newer in pairwise(files):
         if state.pending and not state.tail_reported and (newer.offset or newer.pending):
             state.tail_reported = True
-            acc.warnings.append((CorruptRecordWarning, (
-                f"tbnb: {state.path}: its last {state.pending} bytes are a record cut short, "
-                f"and a newer file of the run follows ({newer.path.rsplit('/', 1)[-1]}): "
-                "that record was lost (its writer stopped mid-record); everything before it "
-                "was kept")))
+            acc.warnings.append(
+                (
+                    CorruptRecordWarning,
+                    (
+                        f"tbnb: {state.path}: its last {state.pending} bytes are a record cut "
+                        f"short, and a newer file of the run follows "
+                        f"({newer.path.rsplit('/', 1)[-1]}): "
+                        "that record was lost (its writer stopped mid-record); everything "
+                        "before it was kept"
+                    ),
+                )
+            )
 
 
 def _load_file(state: FileState, acc: RunAccumulator) -> None:
@@ -133,15 +151,16 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         if kernels != "numpy":  # one window buffer per run, reused: no new memory per window
             if acc.window is None or acc.window.size < window:
                 acc.window = np.empty(window, dtype=np.uint8)
-            data = acc.window[:read_window_into(fs, state.path, state.offset, acc.window[:window])]
+            data = acc.window[: read_window_into(fs, state.path, state.offset, acc.window[:window])]
         else:  # bytes: what the numpy scanner's header walk reads fastest
             data = read_window(fs, state.path, state.offset, window)
         if not len(data):
             break
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
-        scan = scan_records(data, base_offset=state.offset, verify_crc=acc.options.verify_crc,
-                            kernels=kernels)
+        scan = scan_records(
+            data, base_offset=state.offset, verify_crc=acc.options.verify_crc, kernels=kernels
+        )
         for problem in scan.problems:
             what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
@@ -156,20 +175,36 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         if scan.end == 0:
             window *= 2  # one record larger than the window
     if problems:
-        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5
-                                           else "")
-        acc.warnings.append((CorruptRecordWarning,
-                             f"tbnb: {state.path}: {len(problems)} corrupt record(s) skipped "
-                             f"({shown}); every good record around them was kept"))
+        shown = "; ".join(problems[:5]) + (
+            f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        )
+        acc.warnings.append(
+            (
+                CorruptRecordWarning,
+                f"tbnb: {state.path}: {len(problems)} corrupt record(s) skipped "
+                f"({shown}); every good record around them was kept",
+            )
+        )
     if undecodable:
         shown = "; ".join(undecodable[:5]) + (
-            f"; and {len(undecodable) - 5} more" if len(undecodable) > 5 else "")
-        acc.warnings.append((DataWarning, f"tbnb: {state.path}: {len(undecodable)} value(s) "
-                                          f"could not be decoded ({shown})"))
+            f"; and {len(undecodable) - 5} more" if len(undecodable) > 5 else ""
+        )
+        acc.warnings.append(
+            (
+                DataWarning,
+                f"tbnb: {state.path}: {len(undecodable)} value(s) could not be decoded ({shown})",
+            )
+        )
 
 
-def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, state: FileState,
-                   acc: RunAccumulator, undecodable: list[str]) -> None:
+def _decode_window(
+    buf: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    state: FileState,
+    acc: RunAccumulator,
+    undecodable: list[str],
+) -> None:
     base = state.offset
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
     if acc.decoder != "protobuf":
@@ -187,7 +222,7 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
     for index in slow_index.tolist():
         start, length = int(starts[index]), int(lengths[index])
         try:
-            event = Event.FromString(buf[start:start + length].tobytes())
+            event = Event.FromString(buf[start : start + length].tobytes())
         except DecodeError as error:
             undecodable.append(f"unparseable event at offset {base + start - 12}: {error}")
             continue
@@ -202,8 +237,14 @@ def _decode_window(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, sta
         _add_fast_points(fast, starts, seq_base, acc, window)
     for index, event in events:
         start = int(starts[index])
-        add_event(event, EventPosition(index, seq_base + start, base + start,
-                                       int(lengths[index])), state, acc, window, undecodable)
+        add_event(
+            event,
+            EventPosition(index, seq_base + start, base + start, int(lengths[index])),
+            state,
+            acc,
+            window,
+            undecodable,
+        )
     acc.add_window(window)
 
 
@@ -226,11 +267,13 @@ def _learn_fast_metadata(buf: np.ndarray, fast: Any, acc: RunAccumulator) -> Non
         i = int(with_meta[position])
         start, length = int(fast.meta_start[i]), int(fast.meta_len[i])
         acc.tag_meta[tag] = TagMetadata.from_proto(
-            SummaryMetadata.FromString(buf[start:start + length].tobytes()))
+            SummaryMetadata.FromString(buf[start : start + length].tobytes())
+        )
 
 
-def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: RunAccumulator,
-                     window: Window) -> None:
+def _add_fast_points(
+    fast: Any, starts: np.ndarray, seq_base: int, acc: RunAccumulator, window: Window
+) -> None:
     local_to_run = np.array([acc.tag_id(t) for t in fast.tags], dtype=np.int32)
     is_scalar = fast.dtype == 1
     # Tensor-valued scalars are scalars only if their tag says so (TF2 `tf.summary.scalar`);
@@ -243,11 +286,21 @@ def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: RunAccum
     rec = fast.rec
     sel = is_scalar | scalar_plugin[fast.tag_id] if scalar_plugin.any() else is_scalar
     if sel.all():
-        window.fast = (rec, local_to_run[fast.tag_id], fast.value_step, fast.value_wall_time,
-                       fast.value)
+        window.fast = (
+            rec,
+            local_to_run[fast.tag_id],
+            fast.value_step,
+            fast.value_wall_time,
+            fast.value,
+        )
         return
-    window.fast = (rec[sel], local_to_run[fast.tag_id[sel]], fast.value_step[sel],
-                   fast.value_wall_time[sel], fast.value[sel])
+    window.fast = (
+        rec[sel],
+        local_to_run[fast.tag_id[sel]],
+        fast.value_step[sel],
+        fast.value_wall_time[sel],
+        fast.value[sel],
+    )
     if tensor_kind.KEY not in acc.options.kinds:
         return
     for i in np.flatnonzero(~sel).tolist():
@@ -256,9 +309,14 @@ def _add_fast_points(fast: Any, starts: np.ndarray, seq_base: int, acc: RunAccum
             continue
         dtype = np.float32 if fast.dtype[i] == 2 else np.float64
         meta = acc.tag_meta.get(tag)
-        context = RowContext(tag, int(fast.value_step[i]), float(fast.value_wall_time[i]),
-                             seq_base + int(starts[rec[i]]), meta, None)
+        context = RowContext(
+            tag,
+            int(fast.value_step[i]),
+            float(fast.value_wall_time[i]),
+            seq_base + int(starts[rec[i]]),
+            meta,
+            None,
+        )
         acc.records[tensor_kind.KEY].extend(
-            tensor_kind.rows(np.array(fast.value[i], dtype=dtype), context))
-
-
+            tensor_kind.rows(np.array(fast.value[i], dtype=dtype), context)
+        )

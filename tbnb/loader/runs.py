@@ -60,9 +60,11 @@ class RunSet:
 
     def _has_data(self, run: str) -> bool:
         store = self._store
-        return bool((store is not None and store.run_tags.get(run))
-                    or any(self._records.get(run, {}).values())
-                    or any(r[0] == run for values in self._raw.values() for r in values))
+        return bool(
+            (store is not None and store.run_tags.get(run))
+            or any(self._records.get(run, {}).values())
+            or any(r[0] == run for values in self._raw.values() for r in values)
+        )
 
     def _drop(self, run: str) -> None:
         if self._store is not None:
@@ -86,15 +88,15 @@ class RunSet:
             store = self._store
             tags = store.run_tags if store is not None else {}
             cached = self._cache["subruns"] = add_hparams_subruns(
-                sorted(self._files), plugin_runs(self._raw.get(_HPARAMS, [])), tags)
+                sorted(self._files), plugin_runs(self._raw.get(_HPARAMS, [])), tags
+            )
         return dict(cached)
 
     @property
     def all_runs(self) -> list[str]:
         """Every run directory loaded, add_hparams sub-runs included, sorted."""
         subruns = self.subruns
-        return sorted(r for r in self._files
-                      if r not in self._candidates or r in subruns)
+        return sorted(r for r in self._files if r not in self._candidates or r in subruns)
 
     @property
     def runs(self) -> list[str]:

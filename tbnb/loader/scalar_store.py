@@ -116,8 +116,15 @@ class ScalarStore:
                 self.wait()
                 self.columns[name] = self.columns[name].astype(dtype)
 
-    def append(self, run: str, tags: Sequence[str], pieces: Pieces, *, grouped: bool = True,
-               jobs: Executor | None = None) -> None:
+    def append(
+        self,
+        run: str,
+        tags: Sequence[str],
+        pieces: Pieces,
+        *,
+        grouped: bool = True,
+        jobs: Executor | None = None,
+    ) -> None:
         """Append one run's points, given as ``(tag_id, step, wall_time, value)`` pieces.
 
         ``tag_id`` indexes ``tags``. ``grouped``: the pieces hold each tag's points
@@ -131,9 +138,10 @@ class ScalarStore:
             return
         run_code = self._run_code(run)
         self.run_tags.setdefault(run, set()).update(tags)
-        local = np.array([self.tag_codes.setdefault(t, len(self.tag_codes)) for t in tags],
-                         dtype=np.int64)
-        self.tags.extend(list(self.tag_codes)[len(self.tags):])
+        local = np.array(
+            [self.tag_codes.setdefault(t, len(self.tag_codes)) for t in tags], dtype=np.int64
+        )
+        self.tags.extend(list(self.tag_codes)[len(self.tags) :])
         self._widen_codes()
         self.reserve(k)
         lo = self.n
@@ -143,8 +151,9 @@ class ScalarStore:
         if jobs is None:
             _fill(self.columns, lo, k, run_code, local, mine, grouped)
         else:
-            self._pending.append(jobs.submit(_fill, self.columns, lo, k, run_code, local, mine,
-                                             grouped))
+            self._pending.append(
+                jobs.submit(_fill, self.columns, lo, k, run_code, local, mine, grouped)
+            )
 
     def purge(self, run: str, min_step: int) -> int:
         """Drop the points of ``run`` with ``step >= min_step``; return how many."""
@@ -178,15 +187,21 @@ class ScalarStore:
         # instead of writing into the store. Bases are kept while their columns are
         # still the store's.
         alive = {id(c) for c in self.columns.values()}
-        self._bases = [b for b in getattr(self, "_bases", []) if b[0] <= alive] + [
-            (alive, base)]
+        self._bases = [b for b in getattr(self, "_bases", []) if b[0] <= alive] + [(alive, base)]
         return base.copy(deep=False)
 
 
-def _fill(columns: dict[str, np.ndarray], lo: int, k: int, run_code: int, local: np.ndarray,
-          pieces: Pieces, grouped: bool) -> None:
+def _fill(
+    columns: dict[str, np.ndarray],
+    lo: int,
+    k: int,
+    run_code: int,
+    local: np.ndarray,
+    pieces: Pieces,
+    grouped: bool,
+) -> None:
     """Copy a run's pieces into rows ``lo:lo + k`` of ``columns`` (grouping them by tag)."""
-    columns["run"][lo:lo + k] = run_code
+    columns["run"][lo : lo + k] = run_code
     if not grouped:
         if native_available():
             from tbnb.native.kernels import count_tags, scatter_points
@@ -194,9 +209,15 @@ def _fill(columns: dict[str, np.ndarray], lo: int, k: int, run_code: int, local:
             from tbnb.decode.compiled.group import count_tags, scatter_points
 
         counts = np.zeros(local.size, dtype=np.int64)
-        pieces = [(np.ascontiguousarray(t, dtype=np.int32), np.ascontiguousarray(s, np.int64),
-                   np.ascontiguousarray(w, np.float64), np.ascontiguousarray(v, np.float64))
-                  for t, s, w, v in pieces]
+        pieces = [
+            (
+                np.ascontiguousarray(t, dtype=np.int32),
+                np.ascontiguousarray(s, np.int64),
+                np.ascontiguousarray(w, np.float64),
+                np.ascontiguousarray(v, np.float64),
+            )
+            for t, s, w, v in pieces
+        ]
         for piece in pieces:
             count_tags(piece[0], counts)
         cursor = lo + np.cumsum(counts) - counts

@@ -25,6 +25,7 @@ __all__ = ["DECODERS", "FileState", "LoadOptions", "Piece", "RunResult", "RunTas
 Piece = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """Scalar points as ``(tag_id, step, wall_time, value)`` arrays."""
 
+
 @dataclass
 class FileState:
     """What has been read of one event file, and what it said about itself."""
@@ -146,7 +147,8 @@ class RunResult:
         if not self.scalar_pieces:
             return np.zeros(0, dtype=dtype)
         return np.concatenate([piece[index] for piece in self.scalar_pieces]).astype(
-            dtype, copy=False)
+            dtype, copy=False
+        )
 
     @cached_property
     def scalar_tag_id(self) -> np.ndarray:
@@ -167,4 +169,3 @@ class RunResult:
     def value(self) -> np.ndarray:
         """Value of every scalar point."""
         return self._column(3, np.float64)
-

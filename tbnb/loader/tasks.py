@@ -32,8 +32,13 @@ from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
 from tbnb.native import available as native_available
 
-__all__ = ["COMPILED_MIN_BYTES", "PARALLEL_MIN_BYTES", "choose_decoder", "run_tasks",
-           "unread_bytes"]
+__all__ = [
+    "COMPILED_MIN_BYTES",
+    "PARALLEL_MIN_BYTES",
+    "choose_decoder",
+    "run_tasks",
+    "unread_bytes",
+]
 
 COMPILED_MIN_BYTES = 64 << 20
 """From this many unread bytes on, a load uses the compiled kernels (when in the cache)."""
@@ -105,8 +110,12 @@ def choose_decoder(tasks: list[RunTask], unread: int) -> list[RunTask]:
     return [replace(t, options=options) for t in tasks]
 
 
-def run_tasks(tasks: list[RunTask], executor: Executor | None,
-              progress: bool | None, unread: int | None = None) -> Iterator[RunResult]:
+def run_tasks(
+    tasks: list[RunTask],
+    executor: Executor | None,
+    progress: bool | None,
+    unread: int | None = None,
+) -> Iterator[RunResult]:
     """Load every task (on ``executor``, or a thread pool as large as the machine).
 
     Results come in task order. ``progress``: ``None`` shows a bar for loads longer
@@ -117,15 +126,20 @@ def run_tasks(tasks: list[RunTask], executor: Executor | None,
     if not tasks:
         return iter(())
     if tasks[0].options.decoder == "compiled" and (
-            executor is None or isinstance(executor, ThreadPoolExecutor)):
+        executor is None or isinstance(executor, ThreadPoolExecutor)
+    ):
         load_kernels("loader")  # once, here, rather than in the first task while others wait
     bar = None
     if progress is not False:
         total = sum(unread_bytes(t) for t in tasks) if unread is None else unread
         bar = progress_bar(total, "tbnb.load", delay=0.0 if progress else 1.0)
     own = None
-    if executor is None and len(tasks) > 1 and (os.cpu_count() or 1) > 1 and (
-            unread is None or unread >= PARALLEL_MIN_BYTES):
+    if (
+        executor is None
+        and len(tasks) > 1
+        and (os.cpu_count() or 1) > 1
+        and (unread is None or unread >= PARALLEL_MIN_BYTES)
+    ):
         own = executor = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, len(tasks)))
 
     def results() -> Iterator[RunResult]:

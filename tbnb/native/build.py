@@ -55,8 +55,7 @@ def source_hash(sources: Path = SOURCES) -> str:
 def compiler() -> list[str] | None:
     """The C compiler command: ``$CC``, else the one Python was built with, else ``cc``
     (``None`` when none of them is on the ``PATH``)."""
-    for candidate in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc",
-                      "clang"):
+    for candidate in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc", "clang"):
         if candidate:
             command = shlex.split(str(candidate))
             if command and shutil.which(command[0]):
@@ -64,8 +63,9 @@ def compiler() -> list[str] | None:
     return None
 
 
-def build(directory: Path | None = None, *, extra_flags: tuple[str, ...] = (),
-          quiet: bool = False) -> Path | None:
+def build(
+    directory: Path | None = None, *, extra_flags: tuple[str, ...] = (), quiet: bool = False
+) -> Path | None:
     """Compile the library into ``directory`` (default: this package); its path, or
     ``None`` (with a message on stderr) when there is no compiler or compiling failed.
 
@@ -76,12 +76,14 @@ def build(directory: Path | None = None, *, extra_flags: tuple[str, ...] = (),
     target = library_path(directory)
     command = compiler()
     if command is None:
-        print("tbnb.native: no C compiler found (set CC); the loader will use its numba/"
-              "numpy kernels", file=sys.stderr)
+        print(
+            "tbnb.native: no C compiler found (set CC); the loader will use its numba/"
+            "numpy kernels",
+            file=sys.stderr,
+        )
         return None
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".libtbnb_native-", suffix=target.suffix,
-                               dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".libtbnb_native-", suffix=target.suffix, dir=target.parent)
     os.close(fd)
     sources = sorted(str(p) for p in SOURCES.glob("*.c"))
     define = f'-DTBNB_NATIVE_SOURCE_HASH="{source_hash()}"'
@@ -89,8 +91,10 @@ def build(directory: Path | None = None, *, extra_flags: tuple[str, ...] = (),
     try:
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            print(f"tbnb.native: compiling failed ({shlex.join(argv)}):\n{done.stderr}",
-                  file=sys.stderr)
+            print(
+                f"tbnb.native: compiling failed ({shlex.join(argv)}):\n{done.stderr}",
+                file=sys.stderr,
+            )
             return None
         if done.stderr and not quiet:
             print(done.stderr, file=sys.stderr)

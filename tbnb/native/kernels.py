@@ -64,8 +64,9 @@ def crc32c(data: bytes | np.ndarray, crc: int = 0, *, table: bool = False) -> in
     return int(fn(crc, _ptr(arr), arr.size))
 
 
-def scan_kernel(buf: np.ndarray, verify_crc: bool) -> tuple[
-        np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+def scan_kernel(
+    buf: np.ndarray, verify_crc: bool
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
     """Scan ``buf`` (``uint8``): (starts, lengths, end, problem offsets, kinds, skipped)."""
     library = _library()
     buf = _bytes(buf)
@@ -79,24 +80,41 @@ def scan_kernel(buf: np.ndarray, verify_crc: bool) -> tuple[
         p_kind = np.empty(room, dtype=np.int8)
         p_skip = np.empty(room, dtype=np.int64)
         found = library.tbnb_scan_records(
-            _ptr(buf), buf.size, int(bool(verify_crc)), _ptr(starts), _ptr(lengths),
-            ctypes.byref(count), ctypes.byref(end), _ptr(p_off), _ptr(p_kind), _ptr(p_skip),
-            room)
+            _ptr(buf),
+            buf.size,
+            int(bool(verify_crc)),
+            _ptr(starts),
+            _ptr(lengths),
+            ctypes.byref(count),
+            ctypes.byref(end),
+            _ptr(p_off),
+            _ptr(p_kind),
+            _ptr(p_skip),
+            room,
+        )
         if found <= room:
             break
         room = int(found)  # a corrupt buffer: scan again with room for every problem
     n = count.value
-    return starts[:n], lengths[:n], int(end.value), p_off[:found], p_kind[:found], \
-        p_skip[:found]
+    return starts[:n], lengths[:n], int(end.value), p_off[:found], p_kind[:found], p_skip[:found]
 
 
-_VALUE_COLUMNS = (("rec", np.int64), ("value", np.float64), ("dtype", np.int8),
-                  ("meta_start", np.int64), ("meta_len", np.int64), ("tag_start", np.int64),
-                  ("tag_len", np.int64), ("vstep", np.int64), ("vwall", np.float64))
+_VALUE_COLUMNS = (
+    ("rec", np.int64),
+    ("value", np.float64),
+    ("dtype", np.int8),
+    ("meta_start", np.int64),
+    ("meta_len", np.int64),
+    ("tag_start", np.int64),
+    ("tag_len", np.int64),
+    ("vstep", np.int64),
+    ("vwall", np.float64),
+)
 
 
-def decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[
-        np.ndarray, ...]:
+def decode_kernel(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, ...]:
     """Decode the scalar values of the records at ``starts``/``lengths`` of ``buf``;
     returns the columns of :class:`tbnb.decode.layouts.Matched`."""
     library = _library()
@@ -104,8 +122,9 @@ def decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> t
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     if starts.shape != lengths.shape or starts.ndim != 1:
-        raise ValueError(f"starts and lengths must be 1-D of one length, got {starts.shape} "
-                         f"and {lengths.shape}")
+        raise ValueError(
+            f"starts and lengths must be 1-D of one length, got {starts.shape} and {lengths.shape}"
+        )
     nrec = starts.size
     fallback = np.zeros(nrec, dtype=np.bool_)
     wall = np.zeros(nrec, dtype=np.float64)
@@ -115,11 +134,25 @@ def decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> t
     nv = ctypes.c_int64(0)
     r = 0
     while True:
-        out = Columns(_ptr(fallback), _ptr(wall), _ptr(steps),
-                      *(_ptr(cols[name]) for name, _ in _VALUE_COLUMNS[:7]),
-                      _ptr(cols["vstep"]), _ptr(cols["vwall"]), cap)
-        r = library.tbnb_decode_scalars(_ptr(buf), buf.size, _ptr(starts), _ptr(lengths), nrec,
-                                        r, ctypes.byref(out), ctypes.byref(nv))
+        out = Columns(
+            _ptr(fallback),
+            _ptr(wall),
+            _ptr(steps),
+            *(_ptr(cols[name]) for name, _ in _VALUE_COLUMNS[:7]),
+            _ptr(cols["vstep"]),
+            _ptr(cols["vwall"]),
+            cap,
+        )
+        r = library.tbnb_decode_scalars(
+            _ptr(buf),
+            buf.size,
+            _ptr(starts),
+            _ptr(lengths),
+            nrec,
+            r,
+            ctypes.byref(out),
+            ctypes.byref(nv),
+        )
         if r == nrec:
             break
         cap = 2 * cap + 16  # out of room: grow as the numba kernel does, and resume
@@ -129,20 +162,31 @@ def decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> t
             cols[name] = grown
     n = nv.value
     tag_id = np.empty(n, dtype=np.int32)
-    ntags = library.tbnb_intern_tags(_ptr(buf), _ptr(cols["tag_start"]), _ptr(cols["tag_len"]),
-                                     n, _ptr(tag_id))
+    ntags = library.tbnb_intern_tags(
+        _ptr(buf), _ptr(cols["tag_start"]), _ptr(cols["tag_len"]), n, _ptr(tag_id)
+    )
     if ntags < 0:
         raise MemoryError("tbnb: out of memory interning tags")
-    return (fallback, wall, steps, cols["rec"][:n], tag_id, cols["value"][:n],
-            cols["dtype"][:n], cols["meta_start"][:n], cols["meta_len"][:n],
-            cols["tag_start"][:ntags].copy(), cols["tag_len"][:ntags].copy(),
-            cols["vstep"][:n], cols["vwall"][:n])
+    return (
+        fallback,
+        wall,
+        steps,
+        cols["rec"][:n],
+        tag_id,
+        cols["value"][:n],
+        cols["dtype"][:n],
+        cols["meta_start"][:n],
+        cols["meta_len"][:n],
+        cols["tag_start"][:ntags].copy(),
+        cols["tag_len"][:ntags].copy(),
+        cols["vstep"][:n],
+        cols["vwall"][:n],
+    )
 
 
 def _check(array: np.ndarray, dtype: type, name: str) -> None:
     if array.dtype != dtype or not array.flags.c_contiguous:
-        raise TypeError(f"{name} must be a contiguous {np.dtype(dtype)} array, got "
-                        f"{array.dtype}")
+        raise TypeError(f"{name} must be a contiguous {np.dtype(dtype)} array, got {array.dtype}")
 
 
 def count_tags(tag_id: np.ndarray, counts: np.ndarray) -> None:
@@ -153,18 +197,31 @@ def count_tags(tag_id: np.ndarray, counts: np.ndarray) -> None:
     _library().tbnb_count_tags(_ptr(tag_id), tag_id.size, _ptr(counts))
 
 
-def scatter_points(tag_id: np.ndarray, step: np.ndarray, wall_time: np.ndarray,
-                   value: np.ndarray, codes: np.ndarray, cursor: np.ndarray,
-                   out_tag: np.ndarray, out_step: np.ndarray, out_wall_time: np.ndarray,
-                   out_value: np.ndarray) -> None:
+def scatter_points(
+    tag_id: np.ndarray,
+    step: np.ndarray,
+    wall_time: np.ndarray,
+    value: np.ndarray,
+    codes: np.ndarray,
+    cursor: np.ndarray,
+    out_tag: np.ndarray,
+    out_step: np.ndarray,
+    out_wall_time: np.ndarray,
+    out_value: np.ndarray,
+) -> None:
     """Copy point ``i`` to row ``cursor[tag_id[i]]`` (then advance it), its tag as
     ``codes[tag_id[i]]`` (rows are the caller's: counted with :func:`count_tags`)."""
-    for array, dtype, name in ((tag_id, np.int32, "tag_id"), (step, np.int64, "step"),
-                               (wall_time, np.float64, "wall_time"),
-                               (value, np.float64, "value"), (codes, np.int64, "codes"),
-                               (cursor, np.int64, "cursor"), (out_step, np.int64, "out_step"),
-                               (out_wall_time, np.float64, "out_wall_time"),
-                               (out_value, np.float64, "out_value")):
+    for array, dtype, name in (
+        (tag_id, np.int32, "tag_id"),
+        (step, np.int64, "step"),
+        (wall_time, np.float64, "wall_time"),
+        (value, np.float64, "value"),
+        (codes, np.int64, "codes"),
+        (cursor, np.int64, "cursor"),
+        (out_step, np.int64, "out_step"),
+        (out_wall_time, np.float64, "out_wall_time"),
+        (out_value, np.float64, "out_value"),
+    ):
         _check(array, dtype, name)
     if out_tag.dtype.kind != "i" or not out_tag.flags.c_contiguous:
         raise TypeError(f"out_tag must be a contiguous signed integer array, got {out_tag.dtype}")
@@ -172,5 +229,16 @@ def scatter_points(tag_id: np.ndarray, step: np.ndarray, wall_time: np.ndarray,
     if not step.size == wall_time.size == value.size == n:
         raise ValueError("tag_id, step, wall_time and value must have one length")
     _library().tbnb_scatter_points(
-        _ptr(tag_id), n, _ptr(step), _ptr(wall_time), _ptr(value), _ptr(codes), _ptr(cursor),
-        _ptr(out_tag), out_tag.itemsize, _ptr(out_step), _ptr(out_wall_time), _ptr(out_value))
+        _ptr(tag_id),
+        n,
+        _ptr(step),
+        _ptr(wall_time),
+        _ptr(value),
+        _ptr(codes),
+        _ptr(cursor),
+        _ptr(out_tag),
+        out_tag.itemsize,
+        _ptr(out_step),
+        _ptr(out_wall_time),
+        _ptr(out_value),
+    )

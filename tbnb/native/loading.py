@@ -34,9 +34,23 @@ __all__ = ["Columns", "available", "built_hash", "lib", "problem"]
 class Columns(ctypes.Structure):
     """``tbnb_columns``: the decoder's output arrays (pointers) and the value capacity."""
 
-    _fields_ = [(name, c_void_p) for name in (
-        "fallback", "wall", "steps", "rec", "value", "dtype", "meta_start", "meta_len",
-        "tag_start", "tag_len", "vstep", "vwall")] + [("cap", c_int64)]
+    _fields_ = [
+        (name, c_void_p)
+        for name in (
+            "fallback",
+            "wall",
+            "steps",
+            "rec",
+            "value",
+            "dtype",
+            "meta_start",
+            "meta_len",
+            "tag_start",
+            "tag_len",
+            "vstep",
+            "vwall",
+        )
+    ] + [("cap", c_int64)]
 
 
 _SIGNATURES = {
@@ -44,16 +58,54 @@ _SIGNATURES = {
     "tbnb_crc32c_impl": (c_char_p, []),
     "tbnb_crc32c": (c_uint32, [c_uint32, c_void_p, c_int64]),
     "tbnb_crc32c_table": (c_uint32, [c_uint32, c_void_p, c_int64]),
-    "tbnb_scan_records": (c_int64, [c_void_p, c_int64, c_int, c_void_p, c_void_p,
-                                    POINTER(c_int64), POINTER(c_int64), c_void_p, c_void_p,
-                                    c_void_p, c_int64]),
-    "tbnb_decode_scalars": (c_int64, [c_void_p, c_int64, c_void_p, c_void_p, c_int64,
-                                      c_int64, POINTER(Columns), POINTER(c_int64)]),
+    "tbnb_scan_records": (
+        c_int64,
+        [
+            c_void_p,
+            c_int64,
+            c_int,
+            c_void_p,
+            c_void_p,
+            POINTER(c_int64),
+            POINTER(c_int64),
+            c_void_p,
+            c_void_p,
+            c_void_p,
+            c_int64,
+        ],
+    ),
+    "tbnb_decode_scalars": (
+        c_int64,
+        [
+            c_void_p,
+            c_int64,
+            c_void_p,
+            c_void_p,
+            c_int64,
+            c_int64,
+            POINTER(Columns),
+            POINTER(c_int64),
+        ],
+    ),
     "tbnb_intern_tags": (c_int64, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_count_tags": (None, [c_void_p, c_int64, c_void_p]),
-    "tbnb_scatter_points": (c_int, [c_void_p, c_int64, c_void_p, c_void_p, c_void_p,
-                                    c_void_p, c_void_p, c_void_p, c_int, c_void_p, c_void_p,
-                                    c_void_p]),
+    "tbnb_scatter_points": (
+        c_int,
+        [
+            c_void_p,
+            c_int64,
+            c_void_p,
+            c_void_p,
+            c_void_p,
+            c_void_p,
+            c_void_p,
+            c_void_p,
+            c_int,
+            c_void_p,
+            c_void_p,
+            c_void_p,
+        ],
+    ),
 }
 
 _lock = threading.Lock()
@@ -89,16 +141,20 @@ def _load() -> tuple[ctypes.CDLL | None, str | None]:
         return None, "disabled by TBNB_NATIVE=0"
     path = Path(os.environ.get("TBNB_NATIVE_LIBRARY") or library_path())
     if not path.exists():
-        return None, (f"{path.name} is not built (no C compiler at install time?); "
-                      "build it with `python -m tbnb.native`")
+        return None, (
+            f"{path.name} is not built (no C compiler at install time?); "
+            "build it with `python -m tbnb.native`"
+        )
     try:
         library = _open(str(path))
     except (OSError, AttributeError) as error:
         return None, f"{path.name} cannot be loaded: {error}"
     built, expected = library.tbnb_source_hash().decode(), source_hash()
     if built != expected:
-        message = (f"tbnb: {path.name} was built from other C sources ({built}, these are "
-                   f"{expected}): not used; rebuild it with `python -m tbnb.native`")
+        message = (
+            f"tbnb: {path.name} was built from other C sources ({built}, these are "
+            f"{expected}): not used; rebuild it with `python -m tbnb.native`"
+        )
         warnings.warn(message, TbnbWarning, stacklevel=4)
         return None, message
     return library, None

@@ -157,8 +157,9 @@ class Dashboard(ipywidgets.VBox):
         """Build every tab not built yet (an exported page or report shows them all)."""
         self._tabs.build_all()
 
-    def to_html(self, path: str | os.PathLike[str], *, title: str = "tbnb",
-                overwrite: bool = False) -> Path:
+    def to_html(
+        self, path: str | os.PathLike[str], *, title: str = "tbnb", overwrite: bool = False
+    ) -> Path:
         """Write every tab, interactive, to one self-contained HTML page.
 
         See :func:`tbnb.notebook.export.to_html` (which this calls after building every
@@ -196,13 +197,17 @@ class Dashboard(ipywidgets.VBox):
         filters = [f"{name}={value!r}" for name, value in self.filters.items() if value]
         excluded = getattr(exp, "excluded_runs", [])
         left_out = f": {plural(len(excluded), 'run')} left out" if excluded else ""
-        filtered = (f" &middot; filtered by {html.escape(', '.join(filters))}{left_out}"
-                    if filters else "")
+        filtered = (
+            f" &middot; filtered by {html.escape(', '.join(filters))}{left_out}" if filters else ""
+        )
         if not present:
             reason = getattr(exp, "empty_reason", None)
             looked = ", ".join(spec.title for spec in tabs())
-            why = html.escape(str(reason)) if reason else (
-                f"no data for any view (looked for: {html.escape(looked)})")
+            why = (
+                html.escape(str(reason))
+                if reason
+                else (f"no data for any view (looked for: {html.escape(looked)})")
+            )
             return f"<b>tbnb</b>: nothing to show in <code>{where}</code>{filtered}: {why}"
         runs = getattr(exp, "runs", None)
         count = f" &middot; {plural(len(runs), 'run')}" if runs is not None else ""
@@ -220,4 +225,3 @@ def expand_location(location: str) -> str:
     if "://" in location:
         return location
     return os.path.expanduser(location)
-

@@ -56,6 +56,7 @@ __all__ = ["read_page", "render_html", "to_html"]
 #: ``js/src/export/index.js``, reads the same prefix).
 _ESM_REF = "tbnb-esm:"
 
+
 def _shim_js() -> str:
     """The page's widget manager: the bundle of ``js/src/export/`` (``tbnb/static/export.js``)."""
     text: str = bundle_path("export").read_text(encoding="utf-8")
@@ -133,7 +134,7 @@ def read_page(page: str) -> dict[str, Any]:
     ['hello']
     """
     start = page.index('id="tbnb-export-data">') + len('id="tbnb-export-data">')
-    payload, buffers = unpack(page[start:page.index("</script>", start)])
+    payload, buffers = unpack(page[start : page.index("</script>", start)])
     for spec in payload["state"].values():
         for ref in spec.get("buffers", []):
             ref["data"] = buffers[ref.pop("index")]
@@ -251,7 +252,8 @@ def to_html(
     except OSError as err:
         if out.is_symlink():  # made between the check and the open: O_NOFOLLOW refused it
             raise FileExistsError(
-                f"{out} is a symbolic link; tbnb writes pages only to real files") from err
+                f"{out} is a symbolic link; tbnb writes pages only to real files"
+            ) from err
         raise
     with os.fdopen(fd, "wb") as handle:
         handle.write(text.encode("utf-8"))

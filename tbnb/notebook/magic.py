@@ -33,7 +33,11 @@ from typing import Any, NoReturn
 from tbnb.notebook.dashboard import Dashboard, expand_location
 
 __all__ = [
-    "DEFAULT_LOGDIRS", "find_logdir", "load_ipython_extension", "parse_magic_line", "tbnb_magic",
+    "DEFAULT_LOGDIRS",
+    "find_logdir",
+    "load_ipython_extension",
+    "parse_magic_line",
+    "tbnb_magic",
 ]
 
 #: Where ``%tbnb`` looks, in order, when no logdir is given: PyTorch and Keras
@@ -85,12 +89,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Show a TensorBoard logdir inline: one tab per kind of data.",
         epilog="Examples: %tbnb   %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
     )
-    parser.add_argument("logdir", nargs="?", default=None,
-                        help="local path (quote it if it has spaces) or fsspec URL; default: "
-                        "the first of " + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
-                        + " in the current directory")
-    parser.add_argument("--refresh", type=_positive_seconds, metavar="N",
-                        help="poll for new data every N seconds")
+    parser.add_argument(
+        "logdir",
+        nargs="?",
+        default=None,
+        help="local path (quote it if it has spaces) or fsspec URL; default: "
+        "the first of " + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS) + " in the current directory",
+    )
+    parser.add_argument(
+        "--refresh", type=_positive_seconds, metavar="N", help="poll for new data every N seconds"
+    )
     parser.add_argument("--runs", type=_regex, metavar="REGEX", help="only runs matching REGEX")
     parser.add_argument("--tags", type=_regex, metavar="REGEX", help="only tags matching REGEX")
     return parser
@@ -154,7 +162,8 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
             parser.error(
                 "no LOGDIR given, and none of "
                 + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
-                + f" in {Path.cwd()} holds event files; pass the logdir: %tbnb path/to/runs")
+                + f" in {Path.cwd()} holds event files; pass the logdir: %tbnb path/to/runs"
+            )
         args.logdir = str(found)
     args.logdir = expand_location(args.logdir)
     if "://" not in args.logdir and not Path(args.logdir).is_dir():

@@ -49,7 +49,8 @@ _SAMPLE = 1 << 16  # bytes of each buffer tried with every filter
 # (absent from the alphabet, inert in HTML). js/src/export/data.js has the same table.
 _PAGE_ALPHABET = np.frombuffer(
     b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%:()*+-;.=,?@^_`{|}~",
-    np.uint8)
+    np.uint8,
+)
 _FROM_PAGE = bytes.maketrans(b".,:", b"<>&")
 
 
@@ -138,8 +139,9 @@ def pack(payload: dict[str, Any], buffers: Sequence[bytes], *, level: int = 6) -
         specs.append({"offset": offset, "length": len(filtered), "filter": name})
         parts.append(filtered)
         offset += len(filtered)
-    head = json.dumps({**payload, "buffers": specs}, ensure_ascii=False,
-                      separators=(",", ":"), allow_nan=False).encode("utf-8")
+    head = json.dumps(
+        {**payload, "buffers": specs}, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    ).encode("utf-8")
     block = b"".join([struct.pack("<I", len(head)), head, *parts])
     return _base85(zlib.compress(block, level))
 
@@ -155,10 +157,10 @@ def unpack(text: str) -> tuple[dict[str, Any], list[bytes]]:
     """
     block = zlib.decompress(base64.b85decode(text.encode("ascii").translate(_FROM_PAGE)))
     (size,) = struct.unpack_from("<I", block)
-    payload: dict[str, Any] = json.loads(block[4:4 + size].decode("utf-8"))
-    data = block[4 + size:]
+    payload: dict[str, Any] = json.loads(block[4 : 4 + size].decode("utf-8"))
+    data = block[4 + size :]
     buffers = [
-        FILTERS[spec["filter"]][1](data[spec["offset"]:spec["offset"] + spec["length"]])
+        FILTERS[spec["filter"]][1](data[spec["offset"] : spec["offset"] + spec["length"]])
         for spec in payload.pop("buffers")
     ]
     return payload, buffers

@@ -87,13 +87,15 @@ def prediction_audio(rng: np.random.Generator, quality: float) -> np.ndarray:
     tone = 0.5 * np.sin(2 * np.pi * 440 * t) + 0.3 * np.sin(2 * np.pi * 660 * t)
     envelope = np.minimum(1.0, 20 * t) * np.exp(-3 * t)
     noise = rng.uniform(-1, 1, size=t.size)
-    clip: np.ndarray = np.clip(0.9 * (quality * tone * envelope + (1 - quality) * 0.6 * noise),
-                               -1, 1)
+    clip: np.ndarray = np.clip(
+        0.9 * (quality * tone * envelope + (1 - quality) * 0.6 * noise), -1, 1
+    )
     return clip.astype(np.float32)
 
 
-def write_pr_curves(writer: Any, rng: np.random.Generator, step: int, quality: float,
-                    walltime: float) -> None:
+def write_pr_curves(
+    writer: Any, rng: np.random.Generator, step: int, quality: float, walltime: float
+) -> None:
     """One-vs-rest PR curves of the first two classes on 200 simulated validation images.
 
     ``quality`` (0 to 1: training progress times the run's final accuracy) sets how far
@@ -104,8 +106,9 @@ def write_pr_curves(writer: Any, rng: np.random.Generator, step: int, quality: f
         labels = rng.random(n) < 0.3
         margin = 0.05 + 0.45 * quality
         scores = np.where(labels, 0.5 + margin / 2, 0.5 - margin / 2) + rng.normal(0, 0.22, n)
-        writer.add_pr_curve(f"pr/{name}", labels, np.clip(scores, 0, 1), step,
-                            num_thresholds=33, walltime=walltime)
+        writer.add_pr_curve(
+            f"pr/{name}", labels, np.clip(scores, 0, 1), step, num_thresholds=33, walltime=walltime
+        )
 
 
 def write_layout(writer: Any, walltime: float) -> None:
@@ -161,8 +164,9 @@ def write_graph(writer: Any, walltime: float) -> None:
     writer.file_writer.add_event(event, None, walltime)
 
 
-def write_hparams(run_dir: str, hparams: dict[str, Any], metrics: dict[str, float],
-                  step: int, walltime: float) -> None:
+def write_hparams(
+    run_dir: str, hparams: dict[str, Any], metrics: dict[str, float], step: int, walltime: float
+) -> None:
     """What tensorboardX's ``add_hparams`` writes, with a wall time instead of the clock.
 
     Like ``add_hparams``, a sub-run named after the (simulated) time holds the
@@ -179,8 +183,9 @@ def write_hparams(run_dir: str, hparams: dict[str, Any], metrics: dict[str, floa
             sub.add_scalar(tag, value, step, walltime=walltime)
 
 
-def write_embedding(writer: Any, rng: np.random.Generator, step: int, quality: float,
-                    points: int = 256) -> None:
+def write_embedding(
+    writer: Any, rng: np.random.Generator, step: int, quality: float, points: int = 256
+) -> None:
     """Penultimate-layer features of validation images, with labels and a sprite.
 
     Classes separate better as ``quality`` grows. tensorboardX writes the projector's
@@ -191,8 +196,11 @@ def write_embedding(writer: Any, rng: np.random.Generator, step: int, quality: f
     labels = rng.integers(0, len(CLASSES), size=points)
     centres = rng.normal(0, 1, size=(len(CLASSES), 16))
     features = centres[labels] * (0.5 + 2.5 * quality) + rng.normal(0, 1, size=(points, 16))
-    predicted = np.where(rng.random(points) < 0.6 + 0.35 * quality, labels,
-                         rng.integers(0, len(CLASSES), size=points))
+    predicted = np.where(
+        rng.random(points) < 0.6 + 0.35 * quality,
+        labels,
+        rng.integers(0, len(CLASSES), size=points),
+    )
     metadata = [[CLASSES[a], CLASSES[b]] for a, b in zip(labels, predicted, strict=True)]
     hues = np.array([[0.9, 0.3, 0.2], [0.2, 0.6, 0.9], [0.3, 0.8, 0.3], [0.9, 0.8, 0.2]])
     thumbs = np.empty((points, 3, 12, 12), dtype=np.float32)
@@ -200,9 +208,14 @@ def write_embedding(writer: Any, rng: np.random.Generator, step: int, quality: f
     for i, label in enumerate(labels):
         shade = 0.35 + 0.65 * (xx + yy) / 2
         thumbs[i] = hues[label][:, None, None] * shade[None] + rng.uniform(0, 0.1, (3, 12, 12))
-    writer.add_embedding(features.astype(np.float32), metadata=metadata,
-                         label_img=np.clip(thumbs, 0, 1), global_step=step,
-                         tag="val/features", metadata_header=["label", "predicted"])
+    writer.add_embedding(
+        features.astype(np.float32),
+        metadata=metadata,
+        label_img=np.clip(thumbs, 0, 1),
+        global_step=step,
+        tag="val/features",
+        metadata_header=["label", "predicted"],
+    )
 
 
 def stamp_file_versions(run_dir: str, walltime: float) -> int:
@@ -227,15 +240,19 @@ def stamp_file_versions(run_dir: str, walltime: float) -> int:
             with open(path, "rb") as handle:
                 data = handle.read()
             (length,) = struct.unpack("<Q", data[:8])
-            event = event_pb2.Event.FromString(data[12:12 + length])
+            event = event_pb2.Event.FromString(data[12 : 12 + length])
             if not event.file_version:
                 continue
             event.wall_time = walltime
             body = event.SerializeToString()
             header = struct.pack("<Q", len(body))
-            framed = (header + struct.pack("<I", masked_crc32c(header)) + body
-                      + struct.pack("<I", masked_crc32c(body)))
+            framed = (
+                header
+                + struct.pack("<I", masked_crc32c(header))
+                + body
+                + struct.pack("<I", masked_crc32c(body))
+            )
             with open(path, "wb") as handle:
-                handle.write(framed + data[16 + length:])
+                handle.write(framed + data[16 + length :])
             rewritten += 1
     return rewritten

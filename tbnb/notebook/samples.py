@@ -259,8 +259,9 @@ def _curves(spec: SampleSpec, lr: float, seed: int) -> dict[str, np.ndarray]:
     }
 
 
-def _write_run(writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float,
-               first: bool) -> None:
+def _write_run(
+    writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float, first: bool
+) -> None:
     curves = _curves(spec, lr, seed)
     rng = np.random.default_rng([seed, round(lr * 1e6), 1])
     last = spec.steps - 1
@@ -293,10 +294,20 @@ def _write_run(writer: Any, spec: SampleSpec, *, lr: float, seed: int, t0: float
                 writer.add_histogram(tag, values, step, bins="tensorflow", walltime=t)
         if step in spec.image_steps:
             q = quality(step)
-            writer.add_image("samples/predictions", sample_kinds.prediction_image(rng, q), step,
-                             walltime=t + 1.0, dataformats="HWC")
-            writer.add_audio("samples/chime", sample_kinds.prediction_audio(rng, q), step,
-                             sample_rate=sample_kinds.AUDIO_RATE, walltime=t + 1.0)
+            writer.add_image(
+                "samples/predictions",
+                sample_kinds.prediction_image(rng, q),
+                step,
+                walltime=t + 1.0,
+                dataformats="HWC",
+            )
+            writer.add_audio(
+                "samples/chime",
+                sample_kinds.prediction_audio(rng, q),
+                step,
+                sample_rate=sample_kinds.AUDIO_RATE,
+                walltime=t + 1.0,
+            )
             skill = q * float(curves["val/acc"][-1])  # better runs separate classes better
             sample_kinds.write_pr_curves(writer, rng, step, skill, walltime=t + 1.0)
     if seed in spec.embedding_seeds:

@@ -64,8 +64,11 @@ class TabSpec:
                 return count > 0
         except AttributeError:  # a stand-in for an Experiment: build the frame
             pass
-        frame = experiment.frame(self.key) if hasattr(experiment, "frame") else getattr(
-            experiment, self.key, None)
+        frame = (
+            experiment.frame(self.key)
+            if hasattr(experiment, "frame")
+            else getattr(experiment, self.key, None)
+        )
         if frame is None:
             return False
         if tab.shown is not None:
@@ -107,8 +110,7 @@ class LazyTabs:
         Builds the widget of one tab (called once per tab).
     """
 
-    def __init__(self, specs: list[TabSpec],
-                 build: Callable[[TabSpec], ipywidgets.Widget]) -> None:
+    def __init__(self, specs: list[TabSpec], build: Callable[[TabSpec], ipywidgets.Widget]) -> None:
         self.specs = specs
         self._build = build
         self.built: dict[str, ipywidgets.Widget] = {}
@@ -118,8 +120,9 @@ class LazyTabs:
         self.tab.observe(self._on_select, "selected_index")
         if specs:
             self.view(specs[0].key)
-        self._warm = threading.Thread(target=self._import_the_rest, name="tbnb-tab-imports",
-                                      daemon=True)
+        self._warm = threading.Thread(
+            target=self._import_the_rest, name="tbnb-tab-imports", daemon=True
+        )
         self._warm.start()
 
     def _import_the_rest(self) -> None:
@@ -160,8 +163,11 @@ class LazyTabs:
         except Exception as err:  # one tab's failure leaves the others working
             log.exception("tbnb: building the %s tab failed", spec.title)
             message = html.escape(f"{type(err).__name__}: {err}")
-            self.pages[index].children = (ipywidgets.HTML(
-                f"<b>{html.escape(spec.title)}</b> could not be shown: <code>{message}</code>"),)
+            self.pages[index].children = (
+                ipywidgets.HTML(
+                    f"<b>{html.escape(spec.title)}</b> could not be shown: <code>{message}</code>"
+                ),
+            )
             raise
         self.built[key] = widget
         self.pages[index].children = (widget,)

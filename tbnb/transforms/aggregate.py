@@ -26,9 +26,7 @@ BandName = Literal["std", "minmax", "ci95", "none"]
 FloatArray = npt.NDArray[np.float64]
 
 
-def group_runs(
-    runs: list[str], group_by: str | Mapping[str, object] | pd.Series
-) -> dict[str, str]:
+def group_runs(runs: list[str], group_by: str | Mapping[str, object] | pd.Series) -> dict[str, str]:
     """Map each run to its group name.
 
     Parameters
@@ -182,9 +180,11 @@ def aggregate(
                 wstack[i, inside] = _interp(grid[inside], st, wa)
         centre, lo, hi, n = _combine(stack, agg, band)
         with np.errstate(invalid="ignore"):
-            wall = np.nanmean(np.where(np.isfinite(wstack), wstack, np.nan), axis=0) if (
-                has_wall and np.isfinite(wstack).any()
-            ) else np.full(grid.size, np.nan)
+            wall = (
+                np.nanmean(np.where(np.isfinite(wstack), wstack, np.nan), axis=0)
+                if (has_wall and np.isfinite(wstack).any())
+                else np.full(grid.size, np.nan)
+            )
         parts.append(
             pd.DataFrame(
                 {
@@ -222,4 +222,3 @@ def _interp(grid: FloatArray, st: FloatArray, va: FloatArray) -> FloatArray:
     bad = hit & ~ok[np.minimum(pos, st.size - 1)]
     res[bad] = np.nan
     return res
-

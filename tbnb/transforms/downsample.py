@@ -104,8 +104,11 @@ def minmax_indices_blocks(
     edges = np.ascontiguousarray(bounds, dtype=np.int64)
     if xs.shape != ys.shape or xs.ndim != 1:
         raise ValueError(f"x and y must be 1-d of equal length, got {xs.shape} and {ys.shape}")
-    if edges.ndim != 1 or edges.size < 1 or np.any(np.diff(edges) < 0) or (
-        edges.size and (edges[0] < 0 or edges[-1] > xs.size)
+    if (
+        edges.ndim != 1
+        or edges.size < 1
+        or np.any(np.diff(edges) < 0)
+        or (edges.size and (edges[0] < 0 or edges[-1] > xs.size))
     ):
         raise ValueError("bounds must be non-decreasing row offsets within x")
     if buckets < 1:
@@ -123,7 +126,10 @@ def minmax_indices_blocks(
 
 
 def _keep_blocks_numpy(
-    xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], bounds: IntArray, buckets: int,
+    xs: npt.NDArray[np.generic],
+    ys: npt.NDArray[np.float64],
+    bounds: IntArray,
+    buckets: int,
     keep: npt.NDArray[np.bool_],
 ) -> None:
     """Mark in ``keep`` what the compiled pass keeps, with whole-array numpy operations."""
@@ -152,8 +158,15 @@ def _keep_blocks_numpy(
     _mark_first(keep, rows, segment, ~finite)
 
 
-def _buckets(xs: npt.NDArray[np.generic], starts: IntArray, ends: IntArray, sizes: IntArray,
-             rows: IntArray, series: IntArray, buckets: int) -> IntArray:
+def _buckets(
+    xs: npt.NDArray[np.generic],
+    starts: IntArray,
+    ends: IntArray,
+    sizes: IntArray,
+    rows: IntArray,
+    series: IntArray,
+    buckets: int,
+) -> IntArray:
     """Each row's bucket within its series (by x, or by position when x spans nothing),
     never going down: a closed bucket is never reopened."""
     lo = xs[starts].astype(np.float64)
@@ -174,8 +187,9 @@ def _buckets(xs: npt.NDArray[np.generic], starts: IntArray, ends: IntArray, size
     return out
 
 
-def _mark_first(keep: npt.NDArray[np.bool_], rows: IntArray, segment: IntArray,
-                hit: npt.NDArray[np.bool_]) -> None:
+def _mark_first(
+    keep: npt.NDArray[np.bool_], rows: IntArray, segment: IntArray, hit: npt.NDArray[np.bool_]
+) -> None:
     """Mark the first row of each segment where ``hit`` holds."""
     where = np.flatnonzero(hit)
     if where.size:

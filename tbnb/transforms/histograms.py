@@ -36,8 +36,9 @@ Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
 
-def flatten(edges: Sequence[npt.ArrayLike], counts: Sequence[npt.ArrayLike]
-            ) -> tuple[Floats, Floats, Ints]:
+def flatten(
+    edges: Sequence[npt.ArrayLike], counts: Sequence[npt.ArrayLike]
+) -> tuple[Floats, Floats, Ints]:
     """Ragged arrays ``(edges, counts, lengths)`` of histograms given one by one.
 
     Examples
@@ -50,8 +51,10 @@ def flatten(edges: Sequence[npt.ArrayLike], counts: Sequence[npt.ArrayLike]
     if not len(counts):
         return np.zeros(0), np.zeros(0), lengths
     flat_counts = np.concatenate([np.asarray(c, dtype=np.float64) for c in counts])
-    flat_edges = np.concatenate([np.asarray(e, dtype=np.float64) for e, n in
-                                 zip(edges, lengths, strict=True) if n > 0] or [np.zeros(0)])
+    flat_edges = np.concatenate(
+        [np.asarray(e, dtype=np.float64) for e, n in zip(edges, lengths, strict=True) if n > 0]
+        or [np.zeros(0)]
+    )
     return flat_edges, flat_counts, lengths
 
 
@@ -99,8 +102,9 @@ def bin_range(edges: Floats, lengths: Ints) -> tuple[float, float] | None:
     return left, right
 
 
-def rebin_ragged(edges: Floats, counts: Floats, lengths: Ints, bins: int,
-                 bounds: tuple[float, float]) -> Floats:
+def rebin_ragged(
+    edges: Floats, counts: Floats, lengths: Ints, bins: int, bounds: tuple[float, float]
+) -> Floats:
     """Counts ``[histograms, bins]`` of ragged histograms on ``bins`` equal bins over ``bounds``.
 
     Exactly TensorBoard's ``rebuildBins``: display bin ``i`` is ``[left + i*dx, that + dx)``;
@@ -137,8 +141,9 @@ def rebin_ragged(edges: Floats, counts: Floats, lengths: Ints, bins: int,
     first = np.minimum(first, last)
     visits = last - first + 1
     bucket = np.repeat(np.arange(x.size), visits)
-    target = first[bucket] + (np.arange(int(visits.sum())) - np.repeat(np.cumsum(visits) - visits,
-                                                                        visits))
+    target = first[bucket] + (
+        np.arange(int(visits.sum())) - np.repeat(np.cumsum(visits) - visits, visits)
+    )
     bl, br, bw, by = x[bucket], xr[bucket], width[bucket], counts[bucket]
     rl, rr = lo[target], hi[target]
     outside = (bl > rr) | (br < rl)
@@ -147,13 +152,20 @@ def rebin_ragged(edges: Floats, counts: Floats, lengths: Ints, bins: int,
         share = (by * (np.minimum(br, rr) - np.maximum(bl, rl))) / bw
     contribution = np.where(outside, 0.0, np.where(point, by, share))
     target = target + (point & ~outside & (target < bins - 1) & (br >= rr))
-    summed = np.asarray(np.bincount(hist[bucket] * bins + target, weights=contribution,
-                                    minlength=n_hist * bins), dtype=np.float64)
+    summed = np.asarray(
+        np.bincount(hist[bucket] * bins + target, weights=contribution, minlength=n_hist * bins),
+        dtype=np.float64,
+    )
     return summed.reshape(n_hist, bins)
 
 
-def rebin(edges: Sequence[npt.ArrayLike], counts: Sequence[npt.ArrayLike], bins: int = 30, *,
-          bounds: tuple[float, float] | None = None) -> tuple[Floats, Floats]:
+def rebin(
+    edges: Sequence[npt.ArrayLike],
+    counts: Sequence[npt.ArrayLike],
+    bins: int = 30,
+    *,
+    bounds: tuple[float, float] | None = None,
+) -> tuple[Floats, Floats]:
     """TensorBoard's display histograms: every histogram on ``bins`` common equal bins.
 
     Parameters

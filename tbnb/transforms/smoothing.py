@@ -136,9 +136,7 @@ def ema(values: npt.ArrayLike, weight: float = 0.6) -> FloatArray:
     return result
 
 
-def time_weighted_ema(
-    x: npt.ArrayLike, values: npt.ArrayLike, weight: float = 0.6
-) -> FloatArray:
+def time_weighted_ema(x: npt.ArrayLike, values: npt.ArrayLike, weight: float = 0.6) -> FloatArray:
     """Debiased EMA whose decay follows the distance between points in ``x``.
 
     Each finite point decays the running average by ``w ** (dx / unit)`` where

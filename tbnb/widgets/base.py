@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 #: Package folder holding the built front-end bundles.
 STATIC = resources.files("tbnb") / "static"
 
+
 def bundle_path(key: str) -> Any:
     """Path of the built front-end bundle of widget ``key``.
 
@@ -58,8 +59,9 @@ def optional(module: str, extra: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         package = module.split(".", maxsplit=1)[0]
-        raise ImportError(f"{what} needs {package}, which is not installed: "
-                          f"pip install 'tbnb[{extra}]'") from None
+        raise ImportError(
+            f"{what} needs {package}, which is not installed: pip install 'tbnb[{extra}]'"
+        ) from None
 
 
 def check_kwargs(func: str, kwargs: dict[str, Any], allowed: Iterable[str]) -> None:

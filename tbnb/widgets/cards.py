@@ -34,8 +34,17 @@ import pandas as pd
 
 from tbnb.widgets.scalars.prepare import natural_key
 
-__all__ = ["CardIndex", "Pins", "card_key", "item_key", "nearest_index", "parse_item_key",
-           "position", "shown_cards", "tag_matcher"]
+__all__ = [
+    "CardIndex",
+    "Pins",
+    "card_key",
+    "item_key",
+    "nearest_index",
+    "parse_item_key",
+    "position",
+    "shown_cards",
+    "tag_matcher",
+]
 
 Pins = Mapping[str, Mapping[str, Any]]
 """Card key -> ``{"step": int | None, "sample": int}``: a card moved on its own."""
@@ -60,8 +69,7 @@ def item_key(run: str, tag: str, step: int, sample: int) -> str:
     >>> item_key("a", "t", 10, 2)
     '["a","t",10,2]'
     """
-    return json.dumps([run, tag, int(step), int(sample)], ensure_ascii=False,
-                      separators=(",", ":"))
+    return json.dumps([run, tag, int(step), int(sample)], ensure_ascii=False, separators=(",", ":"))
 
 
 def parse_item_key(key: Any) -> tuple[str, str, int, int]:
@@ -78,9 +86,12 @@ def parse_item_key(key: Any) -> tuple[str, str, int, int]:
         value = json.loads(key) if isinstance(key, str) else key
     except ValueError:
         value = None
-    if (not isinstance(value, (list, tuple)) or len(value) != 4
-            or not all(isinstance(v, str) for v in value[:2])
-            or not all(isinstance(v, (int, float)) and float(v) == int(v) for v in value[2:])):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 4
+        or not all(isinstance(v, str) for v in value[:2])
+        or not all(isinstance(v, (int, float)) and float(v) == int(v) for v in value[2:])
+    ):
         raise ValueError(f"an item is [run, tag, step, sample], got {key!r}")
     return str(value[0]), str(value[1]), int(value[2]), int(value[3])
 
@@ -156,25 +167,36 @@ class CardIndex:
         run = frame["run"].astype(str).to_numpy()
         tag = frame["tag"].astype(str).to_numpy()
         step = frame["step"].to_numpy(dtype=np.int64)
-        sample = (frame["sample"].to_numpy(dtype=np.int64) if "sample" in frame.columns
-                  else np.zeros(n, dtype=np.int64))
+        sample = (
+            frame["sample"].to_numpy(dtype=np.int64)
+            if "sample" in frame.columns
+            else np.zeros(n, dtype=np.int64)
+        )
         value = np.cumsum(sample == 0)  # one id per logged value
         rank = {r: i for i, r in enumerate(run_order)}
         runs = list(dict.fromkeys(run.tolist()))
         run_rank = {r: rank.get(r, len(rank) + i) for i, r in enumerate(runs)}
         tags = sorted(set(tag.tolist()), key=natural_key)
         tag_rank = {t: i for i, t in enumerate(tags)}
-        table = pd.DataFrame({"tag": [tag_rank[t] for t in tag], "run": [run_rank[r] for r in run],
-                              "step": step, "value": value, "sample": sample,
-                              "pos": np.arange(n, dtype=np.int64)})
+        table = pd.DataFrame(
+            {
+                "tag": [tag_rank[t] for t in tag],
+                "run": [run_rank[r] for r in run],
+                "step": step,
+                "value": value,
+                "sample": sample,
+                "pos": np.arange(n, dtype=np.int64),
+            }
+        )
         last = table.groupby(["tag", "run", "step"], sort=False)["value"].transform("max")
         dup = table.loc[table["value"] != last, ["run", "tag", "step"]].drop_duplicates()
         names = {v: k for k, v in run_rank.items()}
         duplicates: dict[tuple[str, str], list[int]] = {}
         for r, t, s in dup.itertuples(index=False):
             duplicates.setdefault((names[r], tags[t]), []).append(int(s))
-        table = table[table["value"] == last].sort_values(["tag", "run", "step", "sample"],
-                                                          kind="stable")
+        table = table[table["value"] == last].sort_values(
+            ["tag", "run", "step", "sample"], kind="stable"
+        )
         keys = table[["tag", "run", "step"]].to_numpy()
         new_step = np.ones(len(keys), dtype=bool)
         new_step[1:] = (keys[1:] != keys[:-1]).any(axis=1)
@@ -185,18 +207,23 @@ class CardIndex:
         new_card[1:] = (step_keys[1:, :2] != step_keys[:-1, :2]).any(axis=1)
         card_starts = np.flatnonzero(new_card)
         cards = [(names[int(r)], tags[int(t)]) for t, r in step_keys[card_starts, :2]]
-        return cls(cards=cards, offsets=np.append(card_starts, len(step_keys)).astype(np.int64),
-                   steps=step_keys[:, 2].astype(np.int64), counts=counts.astype(np.int64),
-                   starts=starts.astype(np.int64), rows=table["pos"].to_numpy(np.int64),
-                   duplicates=duplicates)
+        return cls(
+            cards=cards,
+            offsets=np.append(card_starts, len(step_keys)).astype(np.int64),
+            steps=step_keys[:, 2].astype(np.int64),
+            counts=counts.astype(np.int64),
+            starts=starts.astype(np.int64),
+            rows=table["pos"].to_numpy(np.int64),
+            duplicates=duplicates,
+        )
 
     def card_steps(self, card: int) -> np.ndarray:
         """The steps of card ``card``, sorted."""
-        return self.steps[self.offsets[card]:self.offsets[card + 1]]
+        return self.steps[self.offsets[card] : self.offsets[card + 1]]
 
     def card_counts(self, card: int) -> np.ndarray:
         """The number of samples at each step of card ``card``."""
-        return self.counts[self.offsets[card]:self.offsets[card + 1]]
+        return self.counts[self.offsets[card] : self.offsets[card + 1]]
 
     def row(self, card: int, step: int, sample: int) -> int | None:
         """Frame position of one item, or None when the card has no such step or sample."""
@@ -211,7 +238,7 @@ class CardIndex:
         lo, hi = int(self.offsets[card]), int(self.offsets[card + 1])
         if lo == hi:
             return np.zeros(0, dtype=np.int64)
-        return self.rows[self.starts[lo]:self.starts[hi - 1] + self.counts[hi - 1]]
+        return self.rows[self.starts[lo] : self.starts[hi - 1] + self.counts[hi - 1]]
 
     def payload(self) -> dict[str, Any]:
         """What the browser reads (``_index``): names once, everything else binary.
@@ -231,7 +258,8 @@ class CardIndex:
         most = int(self.counts.max()) if len(self.counts) else 0
         count_type = np.uint8 if most < 256 else np.uint16 if most < 65536 else np.int32
         return {
-            "runs": runs, "tags": tags,
+            "runs": runs,
+            "tags": tags,
             "card_run": np.array([run_id[r] for r, _ in self.cards], dtype=np.int32),
             "card_tag": np.array([tag_id[t] for _, t in self.cards], dtype=np.int32),
             "offsets": self.offsets.astype(np.int32),
@@ -240,8 +268,9 @@ class CardIndex:
         }
 
 
-def position(index: CardIndex, card: int, global_step: int | None, pins: Pins
-             ) -> tuple[int, int] | None:
+def position(
+    index: CardIndex, card: int, global_step: int | None, pins: Pins
+) -> tuple[int, int] | None:
     """``(step, sample)`` a card shows: its pinned step, else the step nearest the global
     step, else (no global step) its last; the sample is the card's own, within range.
 
@@ -292,5 +321,8 @@ def shown_cards(index: CardIndex, selected_runs: Sequence[str], tag_filter: str)
     """
     selected = set(selected_runs)
     matcher = tag_matcher(tag_filter)
-    return [i for i, (run, tag) in enumerate(index.cards)
-            if run in selected and (matcher is None or matcher.search(tag))]
+    return [
+        i
+        for i, (run, tag) in enumerate(index.cards)
+        if run in selected and (matcher is None or matcher.search(tag))
+    ]

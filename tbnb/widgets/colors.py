@@ -20,22 +20,52 @@ from typing import Any
 
 import traitlets as t
 
-__all__ = ["COLORBLIND_PALETTE", "DEFAULT_PALETTE", "PALETTES", "RunColored", "palette_of",
-           "run_colors"]
+__all__ = [
+    "COLORBLIND_PALETTE",
+    "DEFAULT_PALETTE",
+    "PALETTES",
+    "RunColored",
+    "palette_of",
+    "run_colors",
+]
 
 #: 20 colours told apart at a glance (pairwise CIEDE2000 >= 18), each readable on white
 #: and on a dark theme: Tableau's blue, orange, red, green and purple, then each next
 #: colour the one farthest from those before it. Runs beyond 20 repeat the cycle.
 DEFAULT_PALETTE: tuple[str, ...] = (
-    "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#694e05", "#7f0fbd", "#2cc5ce",
-    "#095e48", "#c8b40c", "#843a50", "#9f3000", "#aaaef4", "#496b00", "#93834f", "#3fb1fa",
-    "#9964fb", "#08878d", "#e7a391", "#4f4d7d",
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#59a14f",
+    "#b07aa1",
+    "#694e05",
+    "#7f0fbd",
+    "#2cc5ce",
+    "#095e48",
+    "#c8b40c",
+    "#843a50",
+    "#9f3000",
+    "#aaaef4",
+    "#496b00",
+    "#93834f",
+    "#3fb1fa",
+    "#9964fb",
+    "#08878d",
+    "#e7a391",
+    "#4f4d7d",
 )
 
 #: Paul Tol's "muted" scheme: 9 colours that stay distinct under protanopia, deuteranopia
 #: and tritanopia. Runs beyond 9 repeat the cycle.
 COLORBLIND_PALETTE: tuple[str, ...] = (
-    "#cc6677", "#332288", "#ddcc77", "#117733", "#88ccee", "#882255", "#44aa99", "#999933",
+    "#cc6677",
+    "#332288",
+    "#ddcc77",
+    "#117733",
+    "#88ccee",
+    "#882255",
+    "#44aa99",
+    "#999933",
     "#aa4499",
 )
 

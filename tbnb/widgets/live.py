@@ -71,8 +71,7 @@ class LiveWidget(TbnbWidget):
             raise RuntimeError("this widget was built from a DataFrame: nothing to reload")
         self._sent = 0
         report = source.reload()
-        if not callable(getattr(source, "subscribe", None)) and getattr(
-                report, "changed", True):
+        if not callable(getattr(source, "subscribe", None)) and getattr(report, "changed", True):
             self._on_reload(report)
         return self._sent
 

@@ -168,7 +168,8 @@ class MediaWidget(LiveWidget):
         keep_tags = pick(tags, opts.get("tags"), "tags")
         if len(keep_runs) < len(runs) or len(keep_tags) < len(tags):
             keep = frame["run"].astype(str).isin(keep_runs) & frame["tag"].astype(str).isin(
-                keep_tags)
+                keep_tags
+            )
             frame = frame[keep.to_numpy()]
         frame = frame.reset_index(drop=True)
         cards = CardIndex.build(frame, keep_runs)
@@ -197,8 +198,10 @@ class MediaWidget(LiveWidget):
         out = self._row_problems(frame)
         for (run, tag), steps in cards.duplicates.items():
             shown = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-            out.append(f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
-                       "showing the value written last")
+            out.append(
+                f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
+                "showing the value written last"
+            )
         return out
 
     def _report(self, problems: list[str]) -> None:
@@ -228,10 +231,19 @@ class MediaWidget(LiveWidget):
         try:
             payload = self._payload(row)
         except Exception as err:
-            raise ValueError(f"run {run!r}, tag {tag!r}, step {step}, sample {sample}: "
-                             f"{type(err).__name__}: {err}") from err
-        item = {"key": key, "run": run, "tag": tag, "step": int(step), "sample": int(sample),
-                "wall_time": float(row["wall_time"]), **payload}
+            raise ValueError(
+                f"run {run!r}, tag {tag!r}, step {step}, sample {sample}: "
+                f"{type(err).__name__}: {err}"
+            ) from err
+        item = {
+            "key": key,
+            "run": run,
+            "tag": tag,
+            "step": int(step),
+            "sample": int(sample),
+            "wall_time": float(row["wall_time"]),
+            **payload,
+        }
         data = item.get("data")
         if isinstance(data, (bytes, bytearray, memoryview)):
             item["data"] = np.frombuffer(bytes(data), dtype=np.uint8)
@@ -311,17 +323,21 @@ class MediaWidget(LiveWidget):
         wanted = shown
         mode = self.embed
         if mode == "all":
-            every = [(card, int(cards.card_steps(card)[j]), sample)
-                     for card in dict.fromkeys(c for c, _, _ in shown)
-                     for j in range(len(cards.card_steps(card)))
-                     for sample in range(int(cards.card_counts(card)[j]))]
+            every = [
+                (card, int(cards.card_steps(card)[j]), sample)
+                for card in dict.fromkeys(c for c, _, _ in shown)
+                for j in range(len(cards.card_steps(card)))
+                for sample in range(int(cards.card_counts(card)[j]))
+            ]
             total = sum(self._size(self._frame.iloc[self._row(*i)]) for i in every)
             if total <= budget:
                 wanted = every
             else:
-                message = (f"embed='all' needs {total / 1e6:.1f} MB for {len(every)} "
-                           f"{self._kind} items, over max_embed_bytes={budget}; keeping the "
-                           f"shown ones (pass max_embed_bytes={total} to keep all)")
+                message = (
+                    f"embed='all' needs {total / 1e6:.1f} MB for {len(every)} "
+                    f"{self._kind} items, over max_embed_bytes={budget}; keeping the "
+                    f"shown ones (pass max_embed_bytes={total} to keep all)"
+                )
                 warnings.warn(message, DataWarning, stacklevel=3)
                 mode = "shown"
         held: dict[str, Any] = {}
@@ -342,8 +358,13 @@ class MediaWidget(LiveWidget):
             held[item["key"]] = item
             used += size
         keys = list(held)
-        status = {"mode": mode, "items": len(held), "bytes": used, "left_out": left_out,
-                  "budget": budget}
+        status = {
+            "mode": mode,
+            "items": len(held),
+            "bytes": used,
+            "left_out": left_out,
+            "budget": budget,
+        }
         if keys != self._held_keys:
             self._held_keys = keys
             self._held = held
@@ -353,8 +374,7 @@ class MediaWidget(LiveWidget):
     # -------------------------------------------------------------- refresh
     def _on_reload(self, report: Any = None) -> None:
         """Rebuild the index when a reload brought (or purged) this kind's values."""
-        added = 0 if report is None else int(getattr(report, "values_added", {}).get(
-            self._kind, 0))
+        added = 0 if report is None else int(getattr(report, "values_added", {}).get(self._kind, 0))
         purged = 0 if report is None else int(getattr(report, "points_purged", 0))
         if report is not None and not added and not purged:
             return
@@ -390,4 +410,3 @@ class MediaWidget(LiveWidget):
 def _nbytes(item: dict[str, Any]) -> int:
     data = item.get("data")
     return int(getattr(data, "nbytes", 0)) + 200
-

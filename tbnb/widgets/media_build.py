@@ -39,19 +39,29 @@ def frame_of(source: Any, kind: str, columns: Sequence[str]) -> tuple[pd.DataFra
     else:
         frame = getattr(source, kind, None)
         if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"source must be an Experiment, a DataFrame like exp.{kind}, or a "
-                            f"logdir path; got {type(source).__name__}")
+            raise TypeError(
+                f"source must be an Experiment, a DataFrame like exp.{kind}, or a "
+                f"logdir path; got {type(source).__name__}"
+            )
         reloadable = source if callable(getattr(source, "reload", None)) else None
     need = ["run", "tag", "step", "wall_time", *columns]  # "a|b": either column
     missing = [c for c in need if not any(part in frame.columns for part in c.split("|"))]
     if missing:
-        raise ValueError(f"a {kind} frame needs the columns {', '.join(need)}; "
-                         f"missing: {', '.join(missing)}")
+        raise ValueError(
+            f"a {kind} frame needs the columns {', '.join(need)}; missing: {', '.join(missing)}"
+        )
     return frame, reloadable
 
 
-def build_media(cls: type[MediaWidget], source: Any, *, runs: Any, tags: Any,
-                refresh: float | None, traits: dict[str, Any]) -> Any:
+def build_media(
+    cls: type[MediaWidget],
+    source: Any,
+    *,
+    runs: Any,
+    tags: Any,
+    refresh: float | None,
+    traits: dict[str, Any],
+) -> Any:
     """Build a media widget of class ``cls`` from ``source`` (what each ``factory`` calls)."""
     frame, reloadable = frame_of(source, cls._kind, cls._columns)
     for name in ("run_filter", "tag_filter"):

@@ -67,8 +67,7 @@ def array_to_json(arr: npt.ArrayLike, widget: object = None) -> dict[str, Any]:
     """
     a = _wire_array(arr)
     flat: Any = a.reshape(-1)
-    return {"view": memoryview(flat).cast("B"), "dtype": a.dtype.name,
-            "shape": list(a.shape)}
+    return {"view": memoryview(flat).cast("B"), "dtype": a.dtype.name, "shape": list(a.shape)}
 
 
 def array_from_json(obj: dict[str, Any], widget: object = None) -> np.ndarray[Any, Any]:
@@ -179,8 +178,13 @@ def unpack(content: Any, buffers: list[Any]) -> Any:
     """
     if isinstance(content, dict):
         if set(content) == {"buffer", "dtype", "shape"}:
-            return array_from_json({"view": buffers[int(content["buffer"])],
-                                    "dtype": content["dtype"], "shape": content["shape"]})
+            return array_from_json(
+                {
+                    "view": buffers[int(content["buffer"])],
+                    "dtype": content["dtype"],
+                    "shape": content["shape"],
+                }
+            )
         return {k: unpack(v, buffers) for k, v in content.items()}
     if isinstance(content, list):
         return [unpack(v, buffers) for v in content]

@@ -51,7 +51,8 @@ class TensorBoardGraphs:
         mux.Reload()
         provider = data_provider.MultiplexerDataProvider(mux, logdir)
         self.plugin = graphs_plugin.GraphsPlugin(
-            base_plugin.TBContext(data_provider=provider, logdir=logdir, multiplexer=mux))
+            base_plugin.TBContext(data_provider=provider, logdir=logdir, multiplexer=mux)
+        )
         self.ctx = context.RequestContext()
 
     def info(self) -> dict[str, Any]:
@@ -111,8 +112,12 @@ def assert_same_graph(ours: ModelGraph, theirs: Any, *, conceptual: bool = False
         else:
             assert row.output_shapes is None
     names = {n.name for n in theirs.node}
-    expected = [(i.lstrip("^").split(":")[0], n.name) for n in theirs.node for i in n.input
-                if i.lstrip("^").split(":")[0] in names]
+    expected = [
+        (i.lstrip("^").split(":")[0], n.name)
+        for n in theirs.node
+        for i in n.input
+        if i.lstrip("^").split(":")[0] in names
+    ]
     assert list(zip(ours.edges["source"], ours.edges["target"], strict=True)) == expected
 
 
@@ -120,8 +125,13 @@ def assert_same_graph(ours: ModelGraph, theirs: Any, *, conceptual: bool = False
 def test_every_graph_equals_tensorboards(logdir: Path, writer: str) -> None:
     tb = TensorBoardGraphs(str(logdir))
     exp = tbnb.load(logdir, progress=False)
-    run = {"torch": "torch", "tensorboardX": "tbx", "tf2": "tf2_trace", "keras": "keras/train",
-           "tf1": "tf1"}[writer]
+    run = {
+        "torch": "torch",
+        "tensorboardX": "tbx",
+        "tf2": "tf2_trace",
+        "keras": "keras/train",
+        "tf1": "tf1",
+    }[writer]
     info = tb.info()[run]
     compared = 0
     if info["run_graph"]:
@@ -137,7 +147,8 @@ def test_every_graph_equals_tensorboards(logdir: Path, writer: str) -> None:
     assert compared >= 1
     listed = graph_list(exp)
     assert set(listed.loc[listed["run"] == run, "tag"]) >= {
-        t for t, w in info["tags"].items() if w["op_graph"] or w["conceptual_graph"]}
+        t for t, w in info["tags"].items() if w["op_graph"] or w["conceptual_graph"]
+    }
 
 
 def test_lightning_log_graph_equals_tensorboards() -> None:
@@ -152,16 +163,18 @@ def test_lightning_log_graph_equals_tensorboards() -> None:
 
 
 @pytest.mark.parametrize(("run", "tag"), [("tf1", "step_5"), ("tf2_trace", "profiled")])
-def test_step_statistics_equal_tensorboards_run_metadata(logdir: Path, run: str,
-                                                         tag: str) -> None:
+def test_step_statistics_equal_tensorboards_run_metadata(logdir: Path, run: str, tag: str) -> None:
     tb = TensorBoardGraphs(str(logdir))
     meta = tb.run_metadata(run, tag)
     expected: dict[str, tuple[float, float, str]] = {}
     for device in meta.step_stats.dev_stats:
         for stat in device.node_stats:
             compute, memory, dev = expected.get(stat.node_name, (0.0, 0.0, device.device))
-            expected[stat.node_name] = (compute + stat.all_end_rel_micros,
-                                        memory + sum(m.total_bytes for m in stat.memory), dev)
+            expected[stat.node_name] = (
+                compute + stat.all_end_rel_micros,
+                memory + sum(m.total_bytes for m in stat.memory),
+                dev,
+            )
     exp = tbnb.load(logdir, progress=False)
     graph = exp.graph(run, stats=tag)
     assert graph.stats_tag == tag
@@ -181,7 +194,9 @@ def test_keras2_json_keeps_the_edges_tensorboard_drops(logdir: Path) -> None:
     ours = tbnb.load(logdir, progress=False).graph("keras/train_keras2")
     assert ours.nodes["name"].tolist() == [n.name for n in theirs.node]
     assert ours.edges[["source", "target"]].values.tolist() == [
-        ["model/input_1", "model/dense"], ["model/dense", "model/dense_1"]]
+        ["model/input_1", "model/dense"],
+        ["model/dense", "model/dense_1"],
+    ]
     assert ours.nodes.loc[0, "output_shapes"] == [(None, 8)]
 
 
@@ -194,9 +209,14 @@ def test_several_function_graphs_merge_as_tensorboard_merges(tmp_path: Path) -> 
     traced = config_pb2.RunMetadata()
     for graph in (first, second):
         traced.function_graphs.add().pre_optimization_graph.CopyFrom(graph)
-    write_events(str(tmp_path / "events.out.tfevents.1.host"), [
-        writers_graphs._summary_event("trace", "graph_run_metadata_graph",
-                                      traced.SerializeToString(), 0)])
+    write_events(
+        str(tmp_path / "events.out.tfevents.1.host"),
+        [
+            writers_graphs._summary_event(
+                "trace", "graph_run_metadata_graph", traced.SerializeToString(), 0
+            )
+        ],
+    )
     merged = graph_util.merge_graph_defs([first, second])
     ours = tbnb.load(tmp_path, progress=False).graph(".")
     assert_same_graph(ours, merged)
@@ -208,8 +228,7 @@ def test_repeated_blocks_form_a_series_and_the_model_opens(logdir: Path) -> None
     h = graph.hierarchy()
     series = [k for k, kind in zip(h.key, h.kind, strict=True) if kind == SERIES]
     assert series == ["Net/Sequential[blocks]/Block[0-2]"]
-    members = [h.key[g] for g in range(len(h.key))
-               if h.parent[g] == h.key.index(series[0])]
+    members = [h.key[g] for g in range(len(h.key)) if h.parent[g] == h.key.index(series[0])]
     assert members == [f"Net/Sequential[blocks]/Block[{i}]" for i in range(3)]
     assert default_expanded(h) == ["Net"]
     # torch's parameter handles are single-node scopes: drawn as the node, named "weight"
@@ -239,15 +258,16 @@ def test_to_networkx_holds_every_node_and_edge(logdir: Path) -> None:
 
 
 def test_parameters_per_scope_from_variable_shapes() -> None:
-    graph = ModelGraph.from_records([
-        {"name": "x", "op": "Placeholder", "inputs": []},
-        {"name": "enc/w", "op": "VariableV2", "inputs": [], "attributes": {"shape": (8, 4)}},
-        {"name": "enc/b", "op": "VarHandleOp", "inputs": [], "attributes": {"shape": (4,)}},
-        {"name": "enc/mm", "op": "MatMul", "inputs": ["x", "enc/w"]},
-        {"name": "dec/w", "op": "prim::GetAttr", "inputs": [],
-         "output_shapes": [(4, 2)]},
-        {"name": "dec/p", "op": "prim::GetAttr", "inputs": []},
-    ])
+    graph = ModelGraph.from_records(
+        [
+            {"name": "x", "op": "Placeholder", "inputs": []},
+            {"name": "enc/w", "op": "VariableV2", "inputs": [], "attributes": {"shape": (8, 4)}},
+            {"name": "enc/b", "op": "VarHandleOp", "inputs": [], "attributes": {"shape": (4,)}},
+            {"name": "enc/mm", "op": "MatMul", "inputs": ["x", "enc/w"]},
+            {"name": "dec/w", "op": "prim::GetAttr", "inputs": [], "output_shapes": [(4, 2)]},
+            {"name": "dec/p", "op": "prim::GetAttr", "inputs": []},
+        ]
+    )
     scopes = graph.scope_stats()
     assert scopes.loc["enc", "params"] == 36
     assert scopes.loc["dec", "params"] == 8  # the shape of one of its two parameters is known
@@ -261,20 +281,28 @@ def test_missing_and_broken_graphs_say_which_run_and_tag(logdir: Path, tmp_path:
     exp = tbnb.load(logdir, progress=False)
     with pytest.raises(KeyError, match=r"run 'nope' has no graph \(runs with graphs: 'keras"):
         exp.graph("nope")
-    with pytest.raises(KeyError, match=r"run 'torch' has no graph tagged 'x'; its graphs: "
-                                        r"'graph_def'"):
+    with pytest.raises(
+        KeyError,
+        match=r"run 'torch' has no graph tagged 'x'; its graphs: "
+        r"'graph_def'",
+    ):
         exp.graph("torch", "x")
     from tbnb._proto import Event
 
     broken = tmp_path / "broken"
     broken.mkdir()
-    write_events(str(broken / "events.out.tfevents.1.host"),
-                 [Event(step=0, wall_time=WALL0, graph_def=b"\x0a\xff\xff garbage")])
+    write_events(
+        str(broken / "events.out.tfevents.1.host"),
+        [Event(step=0, wall_time=WALL0, graph_def=b"\x0a\xff\xff garbage")],
+    )
     good = tmp_path / "good"
     writers_graphs.write_tf1_session(str(good))
     exp = tbnb.load(tmp_path, progress=False)
-    with pytest.raises(GraphParseError, match=r"run 'broken' tag 'graph_def' \(graph_def, "
-                                              r"step 0\): not a valid GraphDef"):
+    with pytest.raises(
+        GraphParseError,
+        match=r"run 'broken' tag 'graph_def' \(graph_def, "
+        r"step 0\): not a valid GraphDef",
+    ):
         model_graph(exp, "broken")
     assert len(exp.graph("good").nodes) == 16  # the good run around it is intact
     with warnings.catch_warnings(record=True) as caught:
@@ -283,7 +311,10 @@ def test_missing_and_broken_graphs_say_which_run_and_tag(logdir: Path, tmp_path:
     assert "not a valid GraphDef" in widget.message
     assert any("run 'broken'" in str(w.message) for w in caught)
     assert [(g["run"], g["tag"]) for g in widget.graphs] == [
-        ("broken", "graph_def"), ("good", "graph_def"), ("good", "meta_graph_def")]
+        ("broken", "graph_def"),
+        ("good", "graph_def"),
+        ("good", "meta_graph_def"),
+    ]
     widget.run, widget.tag = "good", "graph_def"
     assert widget.message == ""
     assert len(widget.nodes) == 16
@@ -298,8 +329,9 @@ def test_graph_rows_are_kept_per_step_and_the_last_one_is_drawn(tmp_path: Path) 
     bigger = writers_graphs.dense_net_graph()
     bigger.node.add(name="extra", op="NoOp")
     for step, graph in enumerate((small, bigger)):
-        writer.add_event(event_pb2.Event(wall_time=WALL0 + step, step=step,
-                                         graph_def=graph.SerializeToString()))
+        writer.add_event(
+            event_pb2.Event(wall_time=WALL0 + step, step=step, graph_def=graph.SerializeToString())
+        )
     writer.close()
     exp = tbnb.load(tmp_path, progress=False)
     assert len(exp.graphs) == 2

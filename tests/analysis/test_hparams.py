@@ -694,4 +694,5 @@ def test_default_metrics_are_declared_then_metric_like_without_duplicates() -> N
             if kept != other:
                 assert not table[kept].equals(table[other])
     assert "val/acc.last" not in defaults or not table["val/acc.last"].equals(
-        table["hparam/val_acc.last"])
+        table["hparam/val_acc.last"]
+    )

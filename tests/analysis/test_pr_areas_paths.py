@@ -45,8 +45,9 @@ def _curves(rng: np.random.Generator, m: int, width: int, dtype: type) -> tuple[
     return (*(a.astype(dtype) for a in arrays), sizes.astype(np.int64))
 
 
-def _run(fill: object, tp: np.ndarray, fp: np.ndarray, tn: np.ndarray, fn: np.ndarray,
-         sizes: np.ndarray) -> tuple[np.ndarray, ...]:
+def _run(
+    fill: object, tp: np.ndarray, fp: np.ndarray, tn: np.ndarray, fn: np.ndarray, sizes: np.ndarray
+) -> tuple[np.ndarray, ...]:
     m = tp.shape[0]
     areas, kept, flags = np.full((m, 5), np.nan), np.zeros(m, np.int64), np.zeros(m, np.int64)
     fill(tp, fp, tn, fn, sizes, areas, kept, flags)  # type: ignore[operator]
@@ -77,7 +78,8 @@ def test_every_problem_is_met_by_the_random_curves(kernel: object) -> None:
 
 
 def test_curve_stats_takes_the_numpy_path_until_the_group_loads(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = np.random.default_rng(3)
     tp, fp, tn, fn, sizes = _curves(rng, 50, 12, np.float64)
     calls: list[str] = []

@@ -30,8 +30,13 @@ def _frame(curves: list[np.ndarray], steps: list[int] | None = None) -> pd.DataF
     steps = steps or list(range(len(curves)))
     rows = []
     for step, curve in zip(steps, curves, strict=True):
-        row = {"run": "r", "tag": "pr", "step": step, "wall_time": 1.0 + step,
-               "thresholds": np.linspace(0, 1, curve.shape[1])}
+        row = {
+            "run": "r",
+            "tag": "pr",
+            "step": step,
+            "wall_time": 1.0 + step,
+            "thresholds": np.linspace(0, 1, curve.shape[1]),
+        }
         row.update(dict(zip(CURVE_ROWS, curve, strict=True)))
         rows.append(row)
     return pd.DataFrame(rows)
@@ -39,16 +44,23 @@ def _frame(curves: list[np.ndarray], steps: list[int] | None = None) -> pd.DataF
 
 def _sklearn(labels: np.ndarray, predictions: np.ndarray) -> dict[str, float]:
     precision, recall, _ = precision_recall_curve(labels, predictions)
-    return {"average_precision": average_precision_score(labels, predictions),
-            "pr_auc": auc(recall, precision),
-            "roc_auc": roc_auc_score(labels, predictions)}
+    return {
+        "average_precision": average_precision_score(labels, predictions),
+        "pr_auc": auc(recall, precision),
+        "roc_auc": roc_auc_score(labels, predictions),
+    }
 
 
 @settings(max_examples=150, deadline=None)
-@given(n=st.integers(2, 127), count=st.integers(2, 400), seed=st.integers(0, 2**32 - 1),
-       quality=st.floats(-1, 2))
+@given(
+    n=st.integers(2, 127),
+    count=st.integers(2, 400),
+    seed=st.integers(0, 2**32 - 1),
+    quality=st.floats(-1, 2),
+)
 def test_areas_equal_scikit_learn_when_predictions_fall_on_the_grid(
-        n: int, count: int, seed: int, quality: float) -> None:
+    n: int, count: int, seed: int, quality: float
+) -> None:
     labels, predictions = grid_inputs(np.random.default_rng(seed), n, count, quality)
     if labels.all() or not labels.any():
         labels[0] = not labels[0]
@@ -67,8 +79,9 @@ def test_areas_of_continuous_predictions_approach_scikit_learn() -> None:
         areas = curve_areas(curve_counts(labels, predictions, 127)[None])
         expected = _sklearn(labels, predictions)
         assert areas["roc_auc"][0] == pytest.approx(expected["roc_auc"], abs=2e-3)
-        assert areas["average_precision"][0] == pytest.approx(expected["average_precision"],
-                                                              abs=1e-2)
+        assert areas["average_precision"][0] == pytest.approx(
+            expected["average_precision"], abs=1e-2
+        )
 
 
 def test_weighted_counts_keep_their_fractions() -> None:
@@ -77,9 +90,11 @@ def test_weighted_counts_keep_their_fractions() -> None:
     weights = rng.uniform(0.1, 2.0, labels.size)
     areas = curve_areas(curve_counts(labels, predictions, 11, weights)[None])
     assert areas["average_precision"][0] == pytest.approx(
-        average_precision_score(labels, predictions, sample_weight=weights), abs=1e-12)
+        average_precision_score(labels, predictions, sample_weight=weights), abs=1e-12
+    )
     assert areas["roc_auc"][0] == pytest.approx(
-        roc_auc_score(labels, predictions, sample_weight=weights), abs=1e-12)
+        roc_auc_score(labels, predictions, sample_weight=weights), abs=1e-12
+    )
 
 
 def test_pr_table_trims_as_tensorboard_and_keeps_every_count() -> None:
@@ -94,16 +109,19 @@ def test_pr_table_trims_as_tensorboard_and_keeps_every_count() -> None:
 
 
 def test_roc_points_and_undefined_areas() -> None:
-    fpr, tpr = roc_points(np.array([2.0, 0]), np.array([0.0, 0]), np.array([0.0, 0]),
-                          np.array([0.0, 2]))
+    fpr, tpr = roc_points(
+        np.array([2.0, 0]), np.array([0.0, 0]), np.array([0.0, 0]), np.array([0.0, 2])
+    )
     assert np.isnan(fpr).all()  # no negatives: no false positive rate
     assert tpr.tolist() == [1.0, 0.0]
-    no_positives = np.stack([np.zeros(3), [3.0, 1, 0], [0.0, 2, 3], np.zeros(3),
-                             np.zeros(3), np.zeros(3)])
+    no_positives = np.stack(
+        [np.zeros(3), [3.0, 1, 0], [0.0, 2, 3], np.zeros(3), np.zeros(3), np.zeros(3)]
+    )
     areas = auc_table(_frame([no_positives]))
     assert areas[["average_precision", "pr_auc", "roc_auc"]].isna().all(axis=None)
     assert curve_problems(_frame([no_positives])) == [
-        "run 'r' tag 'pr' step 0: no positive examples (recall, PR and ROC areas undefined)"]
+        "run 'r' tag 'pr' step 0: no positive examples (recall, PR and ROC areas undefined)"
+    ]
 
 
 def test_problems_name_run_tag_and_step_and_are_capped() -> None:

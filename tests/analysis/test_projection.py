@@ -33,8 +33,9 @@ def test_pca_equals_scikit_learn(d: int) -> None:
     X = _blobs(2000, d)
     got = pca(X, 3)
     ref = PCA(3, svd_solver="full").fit(X.astype(np.float64))
-    np.testing.assert_allclose(got.explained_variance_ratio, ref.explained_variance_ratio_,
-                               rtol=1e-3)
+    np.testing.assert_allclose(
+        got.explained_variance_ratio, ref.explained_variance_ratio_, rtol=1e-3
+    )
     for mine, theirs in zip(got.components, ref.components_, strict=True):
         assert abs(float(np.dot(mine, theirs))) > 0.999  # the same axes, up to sign
     coords = (X - X.mean(0)) @ got.components.T
@@ -76,18 +77,22 @@ def test_fuzzy_graph_and_curve_equal_umap_learn() -> None:
     mine = fuzzy_graph(idx, dist, 15)
     self_i = np.hstack([np.arange(400)[:, None], idx]).astype(np.int64)
     self_d = np.hstack([np.zeros((400, 1)), dist]).astype(np.float32)
-    theirs, _, _ = umap_.fuzzy_simplicial_set(X, 15, 0, "euclidean", knn_indices=self_i,
-                                              knn_dists=self_d)
+    theirs, _, _ = umap_.fuzzy_simplicial_set(
+        X, 15, 0, "euclidean", knn_indices=self_i, knn_dists=self_d
+    )
     difference = abs(mine - theirs.tocsr())
     assert difference.max() < 1e-4
     assert mine.nnz == theirs.nnz
     for min_dist in (0.0, 0.1, 0.5):
-        np.testing.assert_allclose(ab_params(1.0, min_dist), umap_.find_ab_params(1.0, min_dist),
-                                   rtol=1e-4)
+        np.testing.assert_allclose(
+            ab_params(1.0, min_dist), umap_.find_ab_params(1.0, min_dist), rtol=1e-4
+        )
 
 
-@pytest.mark.parametrize(("method", "params"), [("umap", {"n_epochs": 60}),
-                                           ("tsne", {"iterations": 300, "perplexity": 20})])
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [("umap", {"n_epochs": 60}), ("tsne", {"iterations": 300, "perplexity": 20})],
+)
 def test_layouts_separate_clusters_reproducibly(method: str, params: dict[str, object]) -> None:
     X = _blobs(400, 20)
     first = Projection(X).layout(method, {**params, "seed": 3})

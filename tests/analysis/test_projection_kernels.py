@@ -11,8 +11,10 @@ from tbnb.jit import GROUPS
 
 
 def test_the_kernels_are_a_jit_group() -> None:
-    assert GROUPS["projection"] == ("tbnb.analysis.projection.compiled.knn",
-                                    "tbnb.analysis.projection.compiled.umap")
+    assert GROUPS["projection"] == (
+        "tbnb.analysis.projection.compiled.knn",
+        "tbnb.analysis.projection.compiled.umap",
+    )
 
 
 def test_a_layout_waits_for_the_compile_and_reports_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,8 +45,9 @@ def test_exact_pca_of_a_wide_matrix_equals_scikit_learn(wide, reference, from_sa
     got = pca(wide, 3, start=start)
     assert got.exact
     assert got.sampled == 0
-    np.testing.assert_allclose(got.explained_variance_ratio, reference.explained_variance_ratio_,
-                               rtol=1e-4)
+    np.testing.assert_allclose(
+        got.explained_variance_ratio, reference.explained_variance_ratio_, rtol=1e-4
+    )
     _same_axes(got.components, reference.components_, 0.9999)
     coords = (wide - wide.mean(0)) @ got.components.T
     np.testing.assert_allclose(got.coords, coords, atol=1e-3 * float(np.abs(coords).max()))
@@ -60,8 +61,9 @@ def test_sample_pca_projects_every_row_on_a_sample_s_axes(wide, reference) -> No
     _same_axes(quick.components, reference.components_, 0.97)  # close, not exact
     coords = (wide - wide.mean(0)) @ quick.components.T  # every row, on those axes
     np.testing.assert_allclose(quick.coords, coords, atol=1e-3 * float(np.abs(coords).max()))
-    np.testing.assert_allclose(quick.explained_variance_ratio,
-                               reference.explained_variance_ratio_, rtol=0.05)
+    np.testing.assert_allclose(
+        quick.explained_variance_ratio, reference.explained_variance_ratio_, rtol=0.05
+    )
     again = pca_sample(wide, 3, rows=2000)
     np.testing.assert_array_equal(quick.coords, again.coords)  # seeded: the same picture
     assert pca_sample(wide[:3000], 3, rows=2000).exact  # small data: the exact one at once

@@ -45,10 +45,15 @@ def tensorboard_facts(run_dir: str) -> dict[str, Any]:
                 steps.append(event.step)
     acc = event_accumulator.EventAccumulator(run_dir)
     acc.Reload()
-    return {"first": min(walls), "first_event": acc.FirstEventTimestamp(), "last": max(walls),
-            "last_step": max(steps),
-            "writer": ", ".join(sorted(writer_names)), "version": ", ".join(sorted(versions)),
-            "bytes": sum(os.path.getsize(p) for p in paths)}
+    return {
+        "first": min(walls),
+        "first_event": acc.FirstEventTimestamp(),
+        "last": max(walls),
+        "last_step": max(steps),
+        "writer": ", ".join(sorted(writer_names)),
+        "version": ", ".join(sorted(versions)),
+        "bytes": sum(os.path.getsize(p) for p in paths),
+    }
 
 
 @pytest.mark.parametrize("name", ["torch", "tensorboardX", "tf2", "lightning"])
@@ -136,9 +141,14 @@ def test_a_bad_config_file_warns_and_keeps_the_rest(tmp_path: Path) -> None:
 
 
 def test_diff_runs_side_by_side() -> None:
-    info = pd.DataFrame({("hparams", "lr"): [0.1, 0.1, 0.01], ("hparams", "opt"): ["a", "a", "a"],
-                         ("run", "host"): ["h1", np.nan, "h1"]},
-                        index=pd.Index(["x", "y", "z"], name="run"))
+    info = pd.DataFrame(
+        {
+            ("hparams", "lr"): [0.1, 0.1, 0.01],
+            ("hparams", "opt"): ["a", "a", "a"],
+            ("run", "host"): ["h1", np.nan, "h1"],
+        },
+        index=pd.Index(["x", "y", "z"], name="run"),
+    )
     both = diff_runs(info, ["x", "y"], only_different=False)
     assert both["differs"].tolist() == [False, False, True]
     assert diff_runs(info, ["x", "z"]).index.tolist() == [("hparams", "lr")]

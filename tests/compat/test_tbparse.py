@@ -25,8 +25,16 @@ tbparse = pytest.importorskip("tbparse")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:tbparse")
 
 EXTRA = {"dir_name", "file_name", "wall_time", "min", "max", "num", "sum", "sum_squares"}
-MEDIA_EXTRA = {"dir_name", "file_name", "wall_time", "width", "height", "content_type",
-               "length_frames", "sample_rate"}
+MEDIA_EXTRA = {
+    "dir_name",
+    "file_name",
+    "wall_time",
+    "width",
+    "height",
+    "content_type",
+    "length_frames",
+    "sample_rate",
+}
 NON_MEDIA = ("scalars", "tensors", "histograms", "hparams", "text")
 RGB = np.random.default_rng(0).integers(0, 256, (3, 6, 5), dtype=np.uint8)
 GREY = np.arange(20, dtype=np.uint8).reshape(1, 4, 5) * 12
@@ -104,16 +112,24 @@ def rd_tf2(tmp_path_factory: pytest.TempPathFactory) -> Path:
     png = io.BytesIO()
     Image.fromarray(np.arange(24, dtype=np.uint8).reshape(2, 4, 3)).save(png, format="PNG")
     tensor = tensor_util.make_tensor_proto([b"4", b"2", png.getvalue()], dtype=np.object_)
-    add(Summary(value=[Summary.Value(
-        tag="im", metadata=image_metadata.create_summary_metadata("im", None), tensor=tensor)]),
-        4)
+    add(
+        Summary(
+            value=[
+                Summary.Value(
+                    tag="im",
+                    metadata=image_metadata.create_summary_metadata("im", None),
+                    tensor=tensor,
+                )
+            ]
+        ),
+        4,
+    )
     add(hparams_pb({"lr": 0.5, "name": "x"}), 0)
     writer.close()
     return root
 
 
-def _assert_same(expected: Any, actual: SummaryReader,
-                 event_types: tuple[str, ...]) -> None:
+def _assert_same(expected: Any, actual: SummaryReader, event_types: tuple[str, ...]) -> None:
     for event_type in event_types:
         try:
             assert_frame_equal(actual.get_events(event_type), expected.get_events(event_type))
@@ -121,9 +137,19 @@ def _assert_same(expected: Any, actual: SummaryReader,
             raise AssertionError(f"{event_type}: {error}") from None
 
 
-@pytest.mark.parametrize(("pivot", "extra"), [
-    (False, None), (False, EXTRA), (False, {"dir_name"}), (False, {"file_name", "min", "sum"}),
-    (True, None), (True, EXTRA), (True, {"dir_name", "file_name"}), (True, {"wall_time"})])
+@pytest.mark.parametrize(
+    ("pivot", "extra"),
+    [
+        (False, None),
+        (False, EXTRA),
+        (False, {"dir_name"}),
+        (False, {"file_name", "min", "sum"}),
+        (True, None),
+        (True, EXTRA),
+        (True, {"dir_name", "file_name"}),
+        (True, {"wall_time"}),
+    ],
+)
 def test_frames_match_tbparse(rd_logdir: Path, pivot: bool, extra: set[str] | None) -> None:
     expected = tbparse.SummaryReader(str(rd_logdir), pivot=pivot, extra_columns=extra)
     actual = tbnb.SummaryReader(str(rd_logdir), pivot=pivot, extra_columns=extra)
@@ -168,16 +194,21 @@ def rd_fake_tf(monkeypatch: pytest.MonkeyPatch) -> None:
     writers' inputs)."""
     fake = types.SimpleNamespace(
         image=types.SimpleNamespace(decode_image=lambda data: _Tensor(decode_image(data))),
-        audio=types.SimpleNamespace(decode_wav=lambda data: (_Tensor(decode_wav(data)),
-                                                             _Tensor(np.int32(8000)))))
+        audio=types.SimpleNamespace(
+            decode_wav=lambda data: (_Tensor(decode_wav(data)), _Tensor(np.int32(8000)))
+        ),
+    )
     monkeypatch.setattr("tbparse.summary_reader.tensorflow", fake)
 
 
-@pytest.mark.parametrize(("pivot", "extra"), [
-    (False, None), (False, MEDIA_EXTRA), (True, None), (True, {"width", "sample_rate"})])
+@pytest.mark.parametrize(
+    ("pivot", "extra"),
+    [(False, None), (False, MEDIA_EXTRA), (True, None), (True, {"width", "sample_rate"})],
+)
 @pytest.mark.usefixtures("rd_fake_tf")
-def test_images_and_audio_match_tbparse(rd_logdir: Path, pivot: bool,
-                                        extra: set[str] | None) -> None:
+def test_images_and_audio_match_tbparse(
+    rd_logdir: Path, pivot: bool, extra: set[str] | None
+) -> None:
     expected = tbparse.SummaryReader(str(rd_logdir), pivot=pivot, extra_columns=extra)
     actual = tbnb.SummaryReader(str(rd_logdir), pivot=pivot, extra_columns=extra)
     _assert_same(expected, actual, ("images", "audio"))
@@ -237,19 +268,21 @@ def test_images_need_pillow(rd_logdir: Path, monkeypatch: pytest.MonkeyPatch) ->
         _ = reader.images
 
 
-@pytest.mark.parametrize("event_types", [{"scalars"}, {"histograms", "text"}, {"hparams"},
-                                         {"tensors", "scalars"}])
+@pytest.mark.parametrize(
+    "event_types", [{"scalars"}, {"histograms", "text"}, {"hparams"}, {"tensors", "scalars"}]
+)
 def test_event_types_filter(rd_logdir: Path, event_types: set[str]) -> None:
-    expected = tbparse.SummaryReader(str(rd_logdir), event_types=event_types,
-                                     extra_columns={"dir_name"})
-    actual = tbnb.SummaryReader(str(rd_logdir), event_types=event_types,
-                                extra_columns={"dir_name"})
+    expected = tbparse.SummaryReader(
+        str(rd_logdir), event_types=event_types, extra_columns={"dir_name"}
+    )
+    actual = tbnb.SummaryReader(str(rd_logdir), event_types=event_types, extra_columns={"dir_name"})
     if "text" in event_types and "tensors" not in event_types:
         # documented: tbparse then keeps only the last text of each tag in each file
         text = actual.text.drop_duplicates(["dir_name", "tag"], keep="last")
         assert_frame_equal(text.reset_index(drop=True), expected.text)
-        assert_frame_equal(actual.text, tbnb.SummaryReader(
-            str(rd_logdir), extra_columns={"dir_name"}).text)
+        assert_frame_equal(
+            actual.text, tbnb.SummaryReader(str(rd_logdir), extra_columns={"dir_name"}).text
+        )
     compared = tuple(event_types - {"text"}) if "tensors" not in event_types else tuple(event_types)
     _assert_same(expected, actual, compared)
     assert actual.tags == expected.tags
@@ -306,27 +339,33 @@ def test_tf2_scalars_in_scalars(rd_tf2: Path) -> None:
         tensors = expected.tensors
         if pivot:
             # tbparse's wide wall_time also merges the other tensors' times
-            assert_frame_equal(actual.scalars.drop(columns="wall_time"),
-                               tensors[["step", "acc", "loss"]].astype(float)
-                               .astype({"step": "int64"}))
+            assert_frame_equal(
+                actual.scalars.drop(columns="wall_time"),
+                tensors[["step", "acc", "loss"]].astype(float).astype({"step": "int64"}),
+            )
             continue
         is_scalar = tensors.tag.isin(["loss", "acc"])
-        assert_frame_equal(actual.scalars, tensors[is_scalar].reset_index(drop=True)
-                           .astype({"value": float}))
+        assert_frame_equal(
+            actual.scalars, tensors[is_scalar].reset_index(drop=True).astype({"value": float})
+        )
         # everything else tbparse puts in tensors is there, values and dtypes equal
         assert_frame_equal(actual.tensors, tensors[~is_scalar].reset_index(drop=True))
         assert actual.tags["scalars"] == ["loss", "acc"]
         assert actual.tags["tensors"] == ["h", "im"]
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    ({"extra_columns": ["wall_time"]}, ValueError),
-    ({"extra_columns": {"wall_time", "colour"}}, KeyError),
-    ({"event_types": ["scalars"]}, ValueError),
-    ({"event_types": {"scalars", "graphs"}}, KeyError),
-])
-def test_validation_as_tbparse(rd_logdir: Path, kwargs: dict[str, Any],
-                               error: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"extra_columns": ["wall_time"]}, ValueError),
+        ({"extra_columns": {"wall_time", "colour"}}, KeyError),
+        ({"event_types": ["scalars"]}, ValueError),
+        ({"event_types": {"scalars", "graphs"}}, KeyError),
+    ],
+)
+def test_validation_as_tbparse(
+    rd_logdir: Path, kwargs: dict[str, Any], error: type[Exception]
+) -> None:
     with pytest.raises(error) as theirs:
         tbparse.SummaryReader(str(rd_logdir), **kwargs)
     with pytest.raises(error) as ours:

@@ -37,8 +37,10 @@ def _histograms() -> list[tuple[np.ndarray, np.ndarray]]:
             writer.add_histogram("ints", np.arange(10), 1)
             writer.add_histogram("one", np.full(5, 3.0), 2)
         frame = tbnb.SummaryReader(logdir, event_types={"histograms"}).histograms
-        out += [(np.asarray(c), np.asarray(lim)) for c, lim in zip(
-            frame["counts"], frame["limits"], strict=True)]
+        out += [
+            (np.asarray(c), np.asarray(lim))
+            for c, lim in zip(frame["counts"], frame["limits"], strict=True)
+        ]
     out.append((np.array([0, 3, 0, 5, 2]), np.array([-1.0, 0.0, 0.0, 2.5, np.inf])))
     out.append((np.array([0.0, 1.5, 2.5]), np.array([-np.inf, 0.0, 1.0])))
     out.append((np.array([0, 7]), np.array([2, 4])))
@@ -58,8 +60,11 @@ def test_cdf_and_pdf_equal_tbparse(index: int) -> None:
             got = SummaryReader.histogram_to_cdf(counts, limits, x)
             np.testing.assert_array_equal(got, expected)
             assert got.dtype == expected.dtype
-            for a, b in zip(SummaryReader.histogram_to_pdf(counts, limits, x),
-                            Reference.histogram_to_pdf(counts, limits, x), strict=True):
+            for a, b in zip(
+                SummaryReader.histogram_to_pdf(counts, limits, x),
+                Reference.histogram_to_pdf(counts, limits, x),
+                strict=True,
+            ):
                 np.testing.assert_array_equal(a, b)
 
 
@@ -115,8 +120,10 @@ def independent_tf(monkeypatch: pytest.MonkeyPatch) -> None:
         samples, rate = soundfile.read(io.BytesIO(data), dtype="float32", always_2d=True)
         return _Tensor(samples), _Tensor(np.int32(rate))
 
-    fake = types.SimpleNamespace(image=types.SimpleNamespace(decode_image=decode_image),
-                                 audio=types.SimpleNamespace(decode_wav=decode_wav))
+    fake = types.SimpleNamespace(
+        image=types.SimpleNamespace(decode_image=decode_image),
+        audio=types.SimpleNamespace(decode_wav=decode_wav),
+    )
     monkeypatch.setattr("tbparse.summary_reader.tensorflow", fake)
 
 
@@ -159,4 +166,6 @@ def test_image_and_audio_tensors_equal_tbparse() -> None:
         np.testing.assert_array_equal(got["sample_rate"], expected["sample_rate"])
         assert got["sample_rate"].dtype == expected["sample_rate"].dtype
         assert (got["content_type"], got["length_frames"]) == (
-            expected["content_type"], expected["length_frames"])
+            expected["content_type"],
+            expected["length_frames"],
+        )

@@ -134,8 +134,7 @@ def count_scalar_values(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
     return total
 
 
-def decode_file(path: str, kernels: str) -> tuple[
-        FastScalars, np.ndarray, np.ndarray, np.ndarray]:
+def decode_file(path: str, kernels: str) -> tuple[FastScalars, np.ndarray, np.ndarray, np.ndarray]:
     buf, starts, lengths = load(path)
     out = decode_scalars(buf, starts, lengths, kernels=kernels)
     check_against_protobuf(buf, starts, lengths, out)
@@ -149,8 +148,9 @@ def test_tensorboardx_file(rec_tbx_file: str, kernels: str) -> None:
     out, buf, starts, lengths = decode_file(rec_tbx_file, kernels)
     assert count_scalar_values(buf, starts, lengths) == 64
     assert out.fallback[0]  # file_version
-    events = [Event.FromString(buf[s : s + n].tobytes())
-              for s, n in zip(starts, lengths, strict=True)]
+    events = [
+        Event.FromString(buf[s : s + n].tobytes()) for s, n in zip(starts, lengths, strict=True)
+    ]
     for event, fb in zip(events, out.fallback, strict=True):
         kinds = [v.WhichOneof("value") for v in event.summary.value]
         simple = event.WhichOneof("what") == "summary" and set(kinds) == {"simple_value"}
@@ -231,8 +231,9 @@ def test_tensorboard_tf2_scalar_pb(tmp_path: Path, kernels: str) -> None:
     for step in range(40):
         summary = scalar_pb("epoch_loss", 1.0 / (step + 1))
         writer.add_event(TbEvent(wall_time=1.6e9 + step, step=step, summary=summary))
-    double = TbSummary(value=[TbSummary.Value(
-        tag="d", tensor=tensor_util.make_tensor_proto(np.float64(1e300)))])
+    double = TbSummary(
+        value=[TbSummary.Value(tag="d", tensor=tensor_util.make_tensor_proto(np.float64(1e300)))]
+    )
     writer.add_event(TbEvent(wall_time=1.0, step=2**40, summary=double))
     several = TbSummary(value=[*scalar_pb("x", 1.0).value, *scalar_pb("y", 2.0).value])
     writer.add_event(TbEvent(step=-3, summary=several))
@@ -247,8 +248,9 @@ def test_tensorboard_tf2_scalar_pb(tmp_path: Path, kernels: str) -> None:
         assert out.fallback.tolist() == [True] + [False] * 41 + [True]
         assert out.tags == ["epoch_loss", "d"]
     assert (out.meta_start[out.tag_id == 0] >= 0).all()
-    meta = SummaryMetadata.FromString(buf[out.meta_start[0] : out.meta_start[0]
-                                          + out.meta_len[0]].tobytes())
+    meta = SummaryMetadata.FromString(
+        buf[out.meta_start[0] : out.meta_start[0] + out.meta_len[0]].tobytes()
+    )
     assert meta.plugin_data.plugin_name == "scalars"
 
 
@@ -324,30 +326,48 @@ HANDLED = {
     "no tag": event(f32(2, 1.5)),
     "metadata": event(ld(1, b"a") + ld(9, ld(1, ld(1, b"scalars"))) + f32(2, 1.5)),
     "empty metadata": event(ld(1, b"a") + ld(9, b"") + f32(2, 1.5)),
-    "float_val packed": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", SCALAR_SHAPE,
-                                                   ld(5, struct.pack("<f", 0.1)))),
+    "float_val packed": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", SCALAR_SHAPE, ld(5, struct.pack("<f", 0.1)))
+    ),
     "float_val unpacked": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", f32(5, 0.1))),
     "double_val unpacked": event(ld(1, b"a") + tensor(key(1, 0) + b"\x02", f64(6, 0.1))),
-    "double_val packed, version": event(ld(1, b"a") + tensor(
-        key(3, 0) + b"\x07", key(1, 0) + b"\x02", ld(6, struct.pack("<d", 1e300)))),
-    "tensor_content f4": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01",
-                                                    ld(4, struct.pack("<f", 2.5)))),
-    "tensor_content f8": event(ld(1, b"a") + tensor(key(1, 0) + b"\x02",
-                                                    ld(4, struct.pack("<d", -2.5)))),
-    "shape unknown_rank false": event(ld(1, b"a") + tensor(
-        key(1, 0) + b"\x01", ld(2, key(3, 0) + b"\x00"), f32(5, 1.0))),
-    "shape twice": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", SCALAR_SHAPE,
-                                              SCALAR_SHAPE, f32(5, 1.0))),
-    "empty content then float_val": event(ld(1, b"a") + tensor(
-        key(1, 0) + b"\x01", ld(4, b""), f32(5, 1.0))),
-    "two packed chunks, one empty": event(ld(1, b"a") + tensor(
-        key(1, 0) + b"\x01", ld(5, b""), ld(5, struct.pack("<f", 4.0)))),
-    "several values": event(ld(1, b"a") + f32(2, 1), ld(1, b"b") + f32(2, 2),
-                            ld(1, b"a") + f32(2, 3)),
-    "summary twice merges": f64(1, 1.0) + ld(5, ld(1, ld(1, b"a") + f32(2, 1)))
-    + key(2, 0) + varint(9) + ld(5, ld(1, ld(1, b"b") + f32(2, 2))),
-    "wall_time and step twice": f64(1, 1.0) + key(2, 0) + varint(1) + ld(5, b"")
-    + f64(1, 2.0) + key(2, 0) + varint(2),
+    "double_val packed, version": event(
+        ld(1, b"a")
+        + tensor(key(3, 0) + b"\x07", key(1, 0) + b"\x02", ld(6, struct.pack("<d", 1e300)))
+    ),
+    "tensor_content f4": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(4, struct.pack("<f", 2.5)))
+    ),
+    "tensor_content f8": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x02", ld(4, struct.pack("<d", -2.5)))
+    ),
+    "shape unknown_rank false": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(2, key(3, 0) + b"\x00"), f32(5, 1.0))
+    ),
+    "shape twice": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", SCALAR_SHAPE, SCALAR_SHAPE, f32(5, 1.0))
+    ),
+    "empty content then float_val": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(4, b""), f32(5, 1.0))
+    ),
+    "two packed chunks, one empty": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(5, b""), ld(5, struct.pack("<f", 4.0)))
+    ),
+    "several values": event(
+        ld(1, b"a") + f32(2, 1), ld(1, b"b") + f32(2, 2), ld(1, b"a") + f32(2, 3)
+    ),
+    "summary twice merges": f64(1, 1.0)
+    + ld(5, ld(1, ld(1, b"a") + f32(2, 1)))
+    + key(2, 0)
+    + varint(9)
+    + ld(5, ld(1, ld(1, b"b") + f32(2, 2))),
+    "wall_time and step twice": f64(1, 1.0)
+    + key(2, 0)
+    + varint(1)
+    + ld(5, b"")
+    + f64(1, 2.0)
+    + key(2, 0)
+    + varint(2),
     "empty summary": event(),
     "empty event": b"",
     "negative step": event(ld(1, b"a") + f32(2, 1), head=key(2, 0) + varint(-(2**40))),
@@ -367,21 +387,25 @@ FALLBACK = {
     "node_name": event(ld(1, b"a") + ld(7, b"n") + f32(2, 1)),
     "no value": event(ld(1, b"a")),
     "simple and tensor": event(ld(1, b"a") + f32(2, 1) + tensor(key(1, 0) + b"\x01", f32(5, 1))),
-    "tensor twice": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", f32(5, 1))
-                          + tensor(key(1, 0) + b"\x01")),
+    "tensor twice": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", f32(5, 1)) + tensor(key(1, 0) + b"\x01")
+    ),
     "metadata twice": event(ld(1, b"a") + ld(9, b"") + ld(9, b"") + f32(2, 1)),
     "histogram": event(ld(1, b"a") + ld(5, f64(1, 0.0))),
     "int tensor": event(ld(1, b"a") + tensor(key(1, 0) + b"\x03", key(7, 0) + b"\x01")),
     "two float_vals": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", f32(5, 1), f32(5, 2))),
     "no element": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01")),
-    "content and float_val": event(ld(1, b"a") + tensor(
-        key(1, 0) + b"\x01", ld(4, struct.pack("<f", 2.5)), f32(5, 1.0))),
+    "content and float_val": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(4, struct.pack("<f", 2.5)), f32(5, 1.0))
+    ),
     "content wrong size": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(4, b"\0" * 8))),
     "double_val in float tensor": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", f64(6, 1))),
-    "rank 1": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(2, ld(2, key(1, 0) + b"\x01")),
-                                         f32(5, 1))),
-    "unknown rank": event(ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(2, key(3, 0) + b"\x01"),
-                                               f32(5, 1))),
+    "rank 1": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(2, ld(2, key(1, 0) + b"\x01")), f32(5, 1))
+    ),
+    "unknown rank": event(
+        ld(1, b"a") + tensor(key(1, 0) + b"\x01", ld(2, key(3, 0) + b"\x01"), f32(5, 1))
+    ),
     "invalid utf-8 tag": event(ld(1, b"\xff\xfe") + f32(2, 1)),
     "surrogate tag": event(ld(1, b"\xed\xa0\x80") + f32(2, 1)),
     "overlong tag": event(ld(1, b"\xc0\xaf") + f32(2, 1)),
@@ -394,8 +418,13 @@ FALLBACK = {
 }
 
 
-NUMPY_HANDLED = {"simple", "float_val packed", "tensor_content f4", "tensor_content f8",
-                 "unicode tag"}
+NUMPY_HANDLED = {
+    "simple",
+    "float_val packed",
+    "tensor_content f4",
+    "tensor_content f8",
+    "unicode tag",
+}
 """The hand-built shapes in the writers' exact layouts (the numpy decoder's share)."""
 
 
@@ -425,7 +454,8 @@ def test_invalid_utf8_tag_does_not_leave_an_unused_tag(kernels: str) -> None:
     payloads = [
         event(ld(1, b"ok") + f32(2, 1)),
         event(ld(1, b"only-here") + f32(2, 2), ld(1, b"\xff") + f32(2, 3))
-        if kernels != "numpy" else event(ld(1, b"\xff") + f32(2, 3)),
+        if kernels != "numpy"
+        else event(ld(1, b"\xff") + f32(2, 3)),
         event(ld(1, b"ok") + f32(2, 4)),
     ]
     buf, starts, lengths = pack(payloads)
@@ -451,8 +481,9 @@ def test_many_tags_and_hash_table_growth(kernels: str) -> None:
 
 
 def test_empty_input(kernels: str) -> None:
-    out = decode_scalars(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                         kernels=kernels)
+    out = decode_scalars(
+        np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64), kernels=kernels
+    )
     assert len(out.fallback) == len(out.value) == 0
     assert out.tags == []
 
@@ -460,8 +491,9 @@ def test_empty_input(kernels: str) -> None:
 def test_out_of_range_record_falls_back(kernels: str) -> None:
     payload = event(ld(1, b"a") + f32(2, 1))
     buf = np.frombuffer(payload, np.uint8)
-    out = decode_scalars(buf, np.array([0, 5, -1]), np.array([len(payload), len(payload), 3]),
-                         kernels=kernels)
+    out = decode_scalars(
+        buf, np.array([0, 5, -1]), np.array([len(payload), len(payload), 3]), kernels=kernels
+    )
     assert out.fallback.tolist() == [False, True, True]
 
 
@@ -469,12 +501,17 @@ def test_out_of_range_record_falls_back(kernels: str) -> None:
 
 
 def _corpus() -> list[bytes]:
-    scalars = Summary(value=[
-        Summary.Value(tag="s", simple_value=1.5),
-        Summary.Value(tag="t", tensor=TensorProto(dtype=DT_DOUBLE, double_val=[2.5]),
-                      metadata=SummaryMetadata(display_name="d")),
-        Summary.Value(tag="u", tensor=TensorProto(dtype=DT_FLOAT, tensor_content=b"\0\0\x80?")),
-    ])
+    scalars = Summary(
+        value=[
+            Summary.Value(tag="s", simple_value=1.5),
+            Summary.Value(
+                tag="t",
+                tensor=TensorProto(dtype=DT_DOUBLE, double_val=[2.5]),
+                metadata=SummaryMetadata(display_name="d"),
+            ),
+            Summary.Value(tag="u", tensor=TensorProto(dtype=DT_FLOAT, tensor_content=b"\0\0\x80?")),
+        ]
+    )
     return [
         *HANDLED.values(),
         *FALLBACK.values(),
@@ -499,7 +536,8 @@ CORPUS = _corpus()
     )
 )
 def test_fuzz_mutations_agree_with_protobuf(
-    kernels: str, cases: list[tuple[int, list[tuple[int, int]], int, bytes]],
+    kernels: str,
+    cases: list[tuple[int, list[tuple[int, int]], int, bytes]],
 ) -> None:
     payloads = []
     for index, edits, cut, insert in cases:
@@ -515,8 +553,11 @@ def test_fuzz_mutations_agree_with_protobuf(
     check_against_protobuf(buf, starts, lengths, out)
 
 
-@settings(max_examples=50, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(st.data())
 def test_fuzz_real_file(rec_tbx_file: str, kernels: str, data: st.DataObject) -> None:
     buf, starts, lengths = load(rec_tbx_file)

@@ -84,8 +84,10 @@ def test_many_ranges_at_once_short_and_long() -> None:
     lengths = np.concatenate([rng.integers(0, 80, 2000), rng.integers(0, 9000, 1000)])
     got = crc32c_ranges(data, starts, lengths)
     assert got.dtype == np.uint32
-    assert got.tolist() == [crc32c_pkg.crc32c(raw[s:s + n]) for s, n in zip(
-        starts.tolist(), lengths.tolist(), strict=True)]
+    assert got.tolist() == [
+        crc32c_pkg.crc32c(raw[s : s + n])
+        for s, n in zip(starts.tolist(), lengths.tolist(), strict=True)
+    ]
     assert crc32c_ranges(data, starts, lengths, raw).tolist() == got.tolist()
     assert mask(got).tolist() == [_reference_mask(int(c)) for c in got]
     assert crc32c_ranges(data, starts[:0], lengths[:0]).size == 0
@@ -111,7 +113,8 @@ def test_matches_reference_and_chains(data: bytes, cut: int) -> None:
     arr = np.frombuffer(data, dtype=np.uint8)
     cut = min(cut, len(data))
     assert crc32c(data) == crc32c_pkg.crc32c(data) == google_crc32c.value(data)
-    assert crc32c_ranges(arr, np.array([0, cut]), np.array([len(data), len(data) - cut])
-                         ).tolist() == [crc32c(data), crc32c(data[cut:])]
+    assert crc32c_ranges(
+        arr, np.array([0, cut]), np.array([len(data), len(data) - cut])
+    ).tolist() == [crc32c(data), crc32c(data[cut:])]
     assert crc32c_update(crc32c_update(0, arr, 0, cut), arr, cut, len(data)) == crc32c(data)
     assert masked_crc32c_range(arr, 0, len(data)) == _reference_mask(crc32c(data))

@@ -40,9 +40,11 @@ def test_listings_and_facts_equal_fsspecs(tree: Path) -> None:
     ours, theirs = LocalFiles(), LocalFileSystem()
     for path in (tree, tree / "run", tree / "link-run", tree / "empty"):
         assert _described(ours.ls(str(path), detail=True)) == _described(
-            theirs.ls(str(path), detail=True))
+            theirs.ls(str(path), detail=True)
+        )
         assert sorted(ours.ls(str(path), detail=False)) == sorted(
-            theirs.ls(str(path), detail=False))
+            theirs.ls(str(path), detail=False)
+        )
     for name in ("run", "note.txt", "link-run", "link-note", "dangling", "missing", "."):
         path = str(tree / name)
         assert ours.exists(path) == theirs.exists(path), name
@@ -55,7 +57,8 @@ def test_listings_and_facts_equal_fsspecs(tree: Path) -> None:
         with pytest.raises(FileNotFoundError):
             fs.info(str(tree / "dangling"))
     assert ours._strip_protocol(f"file://{tree}/run/") == theirs._strip_protocol(
-        f"file://{tree}/run/")
+        f"file://{tree}/run/"
+    )
     assert ours._strip_protocol(str(tree)) == theirs._strip_protocol(str(tree))
 
 
@@ -63,8 +66,16 @@ def test_bytes_equal_fsspecs(tree: Path) -> None:
     ours, theirs = LocalFiles(), LocalFileSystem()
     path = str(tree / "run" / "events.out.tfevents.1.host")
     assert ours.size(path) == theirs.size(path) == 10
-    for start, end in ((None, None), (3, None), (None, 4), (2, 6), (-3, None), (4, -2),
-                       (8, 20), (12, None)):
+    for start, end in (
+        (None, None),
+        (3, None),
+        (None, 4),
+        (2, 6),
+        (-3, None),
+        (4, -2),
+        (8, 20),
+        (12, None),
+    ):
         assert ours.cat_file(path, start, end) == theirs.cat_file(path, start, end), (start, end)
     with ours.open(path, "rb") as handle:
         handle.seek(7)
@@ -86,12 +97,19 @@ def test_anything_else_is_fsspecs_and_it_travels_to_other_processes(tree: Path) 
 
 
 def test_a_local_load_does_not_import_fsspec() -> None:
-    code = ("import json, sys, tbnb\n"
-            "exp = tbnb.load(sys.argv[1], progress=False)\n"
-            "print(json.dumps([len(exp.scalars), 'fsspec' in sys.modules]))\n")
-    out = subprocess.run([sys.executable, "-c", code, str(writers.cached("torch").logdir)],
-                         cwd=ROOT, capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    code = (
+        "import json, sys, tbnb\n"
+        "exp = tbnb.load(sys.argv[1], progress=False)\n"
+        "print(json.dumps([len(exp.scalars), 'fsspec' in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(writers.cached("torch").logdir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     rows, imported = json.loads(out.stdout.strip().splitlines()[-1])
     assert rows > 0
     assert not imported

@@ -39,7 +39,10 @@ def test_a_logdir_of_symlinked_runs_loads_every_run(tmp_path: Path) -> None:
     exp = tbnb.load(chosen, progress=False)
     assert exp.runs == ["best", "nested/middle", "smallest"]
     assert exp.scalars.groupby("run", observed=True).size().to_dict() == {
-        "best": 3, "nested/middle": 3, "smallest": 3}
+        "best": 3,
+        "nested/middle": 3,
+        "smallest": 3,
+    }
 
 
 def test_a_symlinked_event_file_is_read(tmp_path: Path) -> None:
@@ -103,14 +106,15 @@ def failing_fs() -> Any:
     importlib.import_module("fsspec.registry")._registry.pop("tbnbfail", None)
 
 
-def test_a_remote_credentials_error_names_the_logdir_and_storage_options(
-        failing_fs: Any) -> None:
+def test_a_remote_credentials_error_names_the_logdir_and_storage_options(failing_fs: Any) -> None:
     _FailingFS.fail_on = "info"
     with pytest.raises(LogdirError) as caught:
         tbnb.load("tbnbfail://bucket/runs")
     message = str(caught.value)
-    assert message.startswith("tbnb: cannot open logdir 'tbnbfail://bucket/runs': "
-                              "NoCredentialsError: Unable to locate credentials")
+    assert message.startswith(
+        "tbnb: cannot open logdir 'tbnbfail://bucket/runs': "
+        "NoCredentialsError: Unable to locate credentials"
+    )
     assert "storage_options" in message
     assert "60 lines" not in message  # the first line of the cause, not its traceback
     assert isinstance(caught.value.original, NoCredentialsError)
@@ -121,8 +125,7 @@ def test_an_unlistable_remote_directory_warns_and_keeps_the_rest(failing_fs: Any
     _FailingFS.fail_on = "ls"
     from tbnb._proto import Event
 
-    payload = writers.frame_record(Event(step=0, file_version="brain.Event:2")
-                                   .SerializeToString())
+    payload = writers.frame_record(Event(step=0, file_version="brain.Event:2").SerializeToString())
     failing_fs.pipe("/bucket/runs/public/events.out.tfevents.1.h", payload)
     failing_fs.pipe("/bucket/runs/private/events.out.tfevents.1.h", payload)
     fs, root = open_logdir("tbnbfail://bucket/runs")

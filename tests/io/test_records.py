@@ -60,8 +60,10 @@ def payloads(buf: bytes, scan_starts: np.ndarray, scan_lengths: np.ndarray) -> l
 
 @pytest.fixture(scope="module")
 def rec_small() -> tuple[bytes, list[bytes]]:
-    datas = [Event(wall_time=1.5 + i, step=i, file_version=f"v{i}" * i).SerializeToString()
-             for i in range(6)]
+    datas = [
+        Event(wall_time=1.5 + i, step=i, file_version=f"v{i}" * i).SerializeToString()
+        for i in range(6)
+    ]
     return b"".join(frame(d) for d in datas), datas
 
 
@@ -99,7 +101,8 @@ def test_empty_and_header_only(kernels: str) -> None:
 
 @BOTH
 def test_every_truncation_point_then_resume(
-    kernels: str, rec_small: tuple[bytes, list[bytes]],
+    kernels: str,
+    rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bounds = np.cumsum([0] + [16 + len(d) for d in datas])
@@ -118,7 +121,8 @@ def test_every_truncation_point_then_resume(
 
 @BOTH
 def test_bad_data_crc_skips_only_that_record(
-    kernels: str, rec_small: tuple[bytes, list[bytes]],
+    kernels: str,
+    rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0])  # record 1
@@ -150,7 +154,9 @@ def test_flipped_payload_bit(kernels: str, rec_small: tuple[bytes, list[bytes]])
 @pytest.mark.parametrize("byte", [0, 3, 7, 8, 11])
 @BOTH
 def test_bad_length_crc_resynchronises(
-    kernels: str, rec_small: tuple[bytes, list[bytes]], byte: int,
+    kernels: str,
+    rec_small: tuple[bytes, list[bytes]],
+    byte: int,
 ) -> None:
     buf, datas = rec_small
     start = 16 + len(datas[0]) + 16 + len(datas[1])  # record 2
@@ -176,7 +182,8 @@ def test_garbage_between_records(kernels: str, rec_small: tuple[bytes, list[byte
 
 @BOTH
 def test_garbage_at_end_keeps_a_late_record_possible(
-    kernels: str, rec_small: tuple[bytes, list[bytes]],
+    kernels: str,
+    rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bad = buf + b"\x01" * 40
@@ -188,7 +195,8 @@ def test_garbage_at_end_keeps_a_late_record_possible(
 
 @BOTH
 def test_resync_onto_a_record_still_being_written(
-    kernels: str, rec_small: tuple[bytes, list[bytes]],
+    kernels: str,
+    rec_small: tuple[bytes, list[bytes]],
 ) -> None:
     buf, datas = rec_small
     bad = b"junk" + buf[:-5]  # the last record's data is incomplete
@@ -323,11 +331,18 @@ def test_one_corrupt_byte_loses_at_most_its_record(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.binary(max_size=60).map(frame), st.binary(max_size=30),
-                          st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:-3]),
-                          st.binary(min_size=1, max_size=60).map(
-                              lambda d: frame(d)[:5] + b"\xff" + frame(d)[6:])),
-                max_size=12), st.booleans())
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=60).map(frame),
+            st.binary(max_size=30),
+            st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:-3]),
+            st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:5] + b"\xff" + frame(d)[6:]),
+        ),
+        max_size=12,
+    ),
+    st.booleans(),
+)
 def test_numpy_numba_and_native_scans_agree(pieces: list[bytes], verify: bool) -> None:
     """Records, garbage, cut records and bad headers in any order: the same scans."""
     assert_same_scans(b"".join(pieces), verify)

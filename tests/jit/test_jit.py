@@ -58,11 +58,19 @@ def _files(root: Path) -> set[str]:
 
 
 def _run(site: Path, cache_dir: Path, logdir: str, decoder: str) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir),
-               PYTHONDONTWRITEBYTECODE="1")
+    env = dict(
+        os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir), PYTHONDONTWRITEBYTECODE="1"
+    )
     env.pop("TBNB_JIT", None)
-    out = subprocess.run([sys.executable, "-c", _CHILD, logdir, decoder], env=env,
-                         capture_output=True, text=True, check=True, timeout=600, cwd=site)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, logdir, decoder],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+        cwd=site,
+    )
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -80,8 +88,9 @@ def _wait_for(path_glob: str, root: Path, seconds: float = 900) -> list[Path]:
 @pytest.mark.slow
 def test_fresh_install_second_process_then_compiled(tmp_path: Path) -> None:
     site = tmp_path / "site"
-    shutil.copytree(ROOT / "tbnb", site / "tbnb",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT / "tbnb", site / "tbnb", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    )
     installed = _files(site)
     cache_dir = tmp_path / "cache"
     logdir = writers.cached("torch").logdir
@@ -118,7 +127,8 @@ def test_a_load_imports_no_heavy_package(tmp_path: Path) -> None:
 
 
 def test_without_native_a_small_load_imports_no_heavy_package(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TBNB_NATIVE", "0")
     result = _run(ROOT, tmp_path / "cache", writers.cached("torch").logdir, "auto")
     assert result["decoders"] == ["numpy"]
@@ -127,7 +137,8 @@ def test_without_native_a_small_load_imports_no_heavy_package(
 
 
 def test_auto_picks_native_at_any_size_and_starts_no_compile(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     tasks = [RunTask("r", None, [FileState("f", 0)], {}, LoadOptions())]
     started: list[str] = []
     monkeypatch.setattr("tbnb.loader.tasks.compile_in_background", started.append)
@@ -139,7 +150,8 @@ def test_auto_picks_native_at_any_size_and_starts_no_compile(
 
 
 def test_auto_picks_numpy_for_small_loads_and_compiled_for_large_ready_ones(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     tasks = [RunTask("r", None, [FileState("f", 0)], {}, LoadOptions())]
     started: list[str] = []
     monkeypatch.setattr("tbnb.loader.tasks.native_available", lambda: False)
@@ -169,14 +181,19 @@ def test_cache_dir_and_switch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 def test_a_stale_lock_is_taken_over_and_a_live_one_respected(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path))
     lock = build._acquire("loader")
     assert lock is not None
     assert build.compiling("loader")  # held by this (live) process
     assert build._acquire("loader") is None
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     lock.write_text(build._lock_info(int(dead.stdout)))
     assert not build.compiling("loader")
     assert build._acquire("loader") == lock
@@ -186,8 +203,9 @@ def test_a_stale_lock_is_taken_over_and_a_live_one_respected(
     lock.unlink()
 
 
-def test_a_failed_compile_is_not_retried_at_once(monkeypatch: pytest.MonkeyPatch,
-                                                 tmp_path: Path) -> None:
+def test_a_failed_compile_is_not_retried_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path))
     cache.write_marker("loader", "failed", problem="test")
     assert cache.recently_failed("loader")
@@ -235,8 +253,9 @@ def kernels_set_up() -> None:
 
 
 @pytest.mark.parametrize("order", ["inside_first", "outside_first"])
-def test_compiled_kernels_inside_pytester(kernels_set_up: None, pytester: pytest.Pytester,
-                                          monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+def test_compiled_kernels_inside_pytester(
+    kernels_set_up: None, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, order: str
+) -> None:
     """numba first used inside pytester's in-process run, then outside it (and the
     other way round): no "duplicate registration" from numba's registries."""
     monkeypatch.setenv("TBNB_CACHE_DIR", str(CACHE))

@@ -93,12 +93,30 @@ def _files(root: Path) -> set[str]:
 def _run_unprivileged(site: Path, tmp: Path, logdir: Path) -> dict[str, Any]:
     prefix: list[str] = []
     if os.geteuid() == 0:
-        prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                  "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent",
-           "TMPDIR": str(tmp), "PYTHONPATH": str(site), "PYTHONDONTWRITEBYTECODE": "1"}
-    out = subprocess.run([*prefix, sys.executable, "-c", _CHILD, str(logdir)], env=env,
-                         capture_output=True, text=True, timeout=600, cwd=tmp, check=False)
+        prefix = [
+            "setpriv",
+            f"--reuid={NOBODY}",
+            f"--regid={NOBODY}",
+            "--clear-groups",
+            "--inh-caps=+dac_read_search",
+            "--ambient-caps=+dac_read_search",
+        ]
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": "/nonexistent",
+        "TMPDIR": str(tmp),
+        "PYTHONPATH": str(site),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    out = subprocess.run(
+        [*prefix, sys.executable, "-c", _CHILD, str(logdir)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
@@ -107,8 +125,9 @@ def _run_unprivileged(site: Path, tmp: Path, logdir: Path) -> dict[str, Any]:
 @pytest.mark.slow
 def test_first_load_by_an_unprivileged_user_with_read_only_package(world: Path) -> None:
     site = world / "site"
-    shutil.copytree(ROOT / "tbnb", site / "tbnb",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT / "tbnb", site / "tbnb", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    )
     _read_only(site)
     installed = _files(site)
     logdir = world / "logdir"
@@ -132,8 +151,9 @@ def test_first_load_by_an_unprivileged_user_with_read_only_package(world: Path) 
     assert first["smoothed_finite"]
     private = tmp / f"tbnb-{first['uid']}"
     assert first["cache"] == str(private / "compiled")
-    assert any("cannot write its cache directory" in w and str(private) in w
-               for w in first["warnings"]), first["warnings"]
+    assert any(
+        "cannot write its cache directory" in w and str(private) in w for w in first["warnings"]
+    ), first["warnings"]
     assert first["spawned"] == ["curves", "loader", "transforms"]
     assert round(first["ap"], 4) == 0.7222  # PR curves' areas with numpy
     assert stat.S_IMODE(private.stat().st_mode) == 0o700
@@ -153,8 +173,9 @@ def test_first_load_by_an_unprivileged_user_with_read_only_package(world: Path) 
     assert _files(site) == installed  # nothing written beside the package
 
 
-def test_a_temp_cache_dir_of_another_owner_is_refused(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_temp_cache_dir_of_another_owner_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tbnb.jit import cache
 
     shared = tmp_path / f"tbnb-{os.getuid()}"

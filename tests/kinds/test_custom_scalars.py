@@ -32,13 +32,13 @@ def as_tensorboard_json(layout: Layout) -> dict[str, Any]:
         charts: list[dict[str, Any]] = []
         for chart in category.charts:
             if chart.kind == "margin":
-                series = [{"value": m.value, "lower": m.lower, "upper": m.upper}
-                          for m in chart.margins]
+                series = [
+                    {"value": m.value, "lower": m.lower, "upper": m.upper} for m in chart.margins
+                ]
                 charts.append({"title": chart.title, "margin": {"series": series}})
             else:
                 charts.append({"title": chart.title, "multiline": {"tag": list(chart.tags)}})
-        categories.append({"title": category.title, "chart": charts,
-                           "closed": category.closed})
+        categories.append({"title": category.title, "chart": charts, "closed": category.closed})
     return {"category": categories, "version": layout.version}
 
 
@@ -64,12 +64,22 @@ def _two_layouts(root: Path) -> Path:
     from torch.utils.tensorboard import SummaryWriter as TorchWriter
 
     with TorchWriter(str(root / "a")) as w:
-        w.add_custom_scalars({"losses": {"all": ["Multiline", ["loss/.*"]]},
-                              "acc": {"band": ["Margin", ["acc", "acc_lo", "acc_hi"]]}})
+        w.add_custom_scalars(
+            {
+                "losses": {"all": ["Multiline", ["loss/.*"]]},
+                "acc": {"band": ["Margin", ["acc", "acc_lo", "acc_hi"]]},
+            }
+        )
     with SummaryWriter(str(root / "b")) as w:
-        w.add_custom_scalars({"losses": {"all": ["Multiline", ["loss/.*"]],
-                                         "train": ["Multiline", ["loss/train"]]},
-                              "lr": {"lr": ["Multiline", ["lr"]]}})
+        w.add_custom_scalars(
+            {
+                "losses": {
+                    "all": ["Multiline", ["loss/.*"]],
+                    "train": ["Multiline", ["loss/train"]],
+                },
+                "lr": {"lr": ["Multiline", ["lr"]]},
+            }
+        )
     return root
 
 
@@ -101,8 +111,15 @@ def test_merge_keeps_charts_tensorboard_loses() -> None:
 def test_merge_dedupes_and_keeps_order() -> None:
     chart = Chart("x", "multiline", ("a",))
     a = Layout((Category("c", (chart,), closed=True),), version=0)
-    b = Layout((Category("c", (chart, Chart("y", "margin", margins=(
-        MarginSeries("v", "l", "u"),))),), Category("d")))
+    b = Layout(
+        (
+            Category(
+                "c",
+                (chart, Chart("y", "margin", margins=(MarginSeries("v", "l", "u"),))),
+            ),
+            Category("d"),
+        )
+    )
     merged = merge_layouts({"run2": b, "run1": a})
     assert [c.title for c in merged.categories] == ["c", "d"]
     assert [c.title for c in merged.categories[0].charts] == ["x", "y"]
@@ -120,27 +137,33 @@ def test_layout_from_dict_checks_its_input() -> None:
 
 
 def test_a_layout_that_does_not_decode_is_a_warning_naming_file_tag_and_step(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from tensorboard.compat.proto import summary_pb2
     from tensorboard.plugins.custom_scalar import metadata
 
     from tests.writers import _TF2Writer
 
     w = _TF2Writer(str(tmp_path / "run"))
-    good = LayoutProto(category=[{"title": "ok", "chart": [
-        {"title": "t", "multiline": {"tag": ["x"]}}]}]).SerializeToString()
+    good = LayoutProto(
+        category=[{"title": "ok", "chart": [{"title": "t", "multiline": {"tag": ["x"]}}]}]
+    ).SerializeToString()
     for step, raw in ((0, good), (1, b"\xff\xff not a layout")):
         from tensorboard.util import tensor_util
 
         value = summary_pb2.Summary.Value(
-            tag=metadata.CONFIG_SUMMARY_TAG, metadata=metadata.create_summary_metadata(),
-            tensor=tensor_util.make_tensor_proto(raw))
+            tag=metadata.CONFIG_SUMMARY_TAG,
+            metadata=metadata.create_summary_metadata(),
+            tensor=tensor_util.make_tensor_proto(raw),
+        )
         w.write(summary_pb2.Summary(value=[value]), step)
     w.close()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         exp = tbnb.load(tmp_path, progress=False)
     messages = [str(c.message) for c in caught if issubclass(c.category, DataWarning)]
-    assert any("'custom_scalars__config__' step 1" in m and "not a custom-scalars Layout" in m
-               for m in messages), messages
+    assert any(
+        "'custom_scalars__config__' step 1" in m and "not a custom-scalars Layout" in m
+        for m in messages
+    ), messages
     assert exp.custom_scalars["run"].categories[0].title == "ok"  # the good one stays

@@ -34,8 +34,9 @@ def histogram_rows(draw: st.DrawFn) -> tuple[list[np.ndarray], list[np.ndarray]]
             counts.append(np.zeros(0))
             continue
         start = draw(st.floats(-1e6, 1e6, allow_nan=False))
-        widths = draw(st.lists(st.sampled_from([0.0, 1e-9, 0.3, 1.0, 7.25, 1e4]),
-                               min_size=k, max_size=k))
+        widths = draw(
+            st.lists(st.sampled_from([0.0, 1e-9, 0.3, 1.0, 7.25, 1e4]), min_size=k, max_size=k)
+        )
         edges.append(start + np.r_[0.0, np.cumsum(widths)])
         values = st.sampled_from([0.0, 1.0, 3.0, 0.1, 1e-3, 12345.0, 1e12])
         counts.append(np.array(draw(st.lists(values, min_size=k, max_size=k))))
@@ -44,8 +45,9 @@ def histogram_rows(draw: st.DrawFn) -> tuple[list[np.ndarray], list[np.ndarray]]
 
 @settings(max_examples=400, deadline=None)
 @given(histogram_rows())
-def test_bands_equal_tensorboards_compressor(rows: tuple[list[np.ndarray], list[np.ndarray]]
-                                             ) -> None:
+def test_bands_equal_tensorboards_compressor(
+    rows: tuple[list[np.ndarray], list[np.ndarray]],
+) -> None:
     edges, counts = rows
     frame = pd.DataFrame({"edges": edges, "counts": counts})
     table = histogram_percentiles(frame)
@@ -55,10 +57,18 @@ def test_bands_equal_tensorboards_compressor(rows: tuple[list[np.ndarray], list[
 
 
 def test_odd_values_go_through_tensorboards_loop() -> None:
-    edges = [np.array([0.0, 1.0, 2.0]), np.array([0.0, np.inf, np.inf]),
-             np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])]
-    counts = [np.array([1.0, 3.0]), np.array([1.0, 1.0]), np.array([-1.0, 3.0]),
-              np.array([np.nan, 1.0])]
+    edges = [
+        np.array([0.0, 1.0, 2.0]),
+        np.array([0.0, np.inf, np.inf]),
+        np.array([0.0, 1.0, 2.0]),
+        np.array([0.0, 1.0, 2.0]),
+    ]
+    counts = [
+        np.array([1.0, 3.0]),
+        np.array([1.0, 1.0]),
+        np.array([-1.0, 3.0]),
+        np.array([np.nan, 1.0]),
+    ]
     flat_edges = np.concatenate(edges)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # tbnb's own arithmetic warns of nothing
@@ -75,5 +85,6 @@ def test_many_rows_equal_tensorboard() -> None:
     counts = [rng.integers(0, 100, size=30).astype(float) for _ in range(benchmark_rows)]
     table = histogram_percentiles(pd.DataFrame({"edges": edges, "counts": counts}))
     for i in range(0, benchmark_rows, 997):
-        assert same([table[f"p{bp}"].iloc[i] for bp in DISTRIBUTION_BPS],
-                    tb_bands(edges[i], counts[i]))
+        assert same(
+            [table[f"p{bp}"].iloc[i] for bp in DISTRIBUTION_BPS], tb_bands(edges[i], counts[i])
+        )

@@ -16,17 +16,22 @@ def test_torch_add_embedding(tmp_path: Path) -> None:
 
     vectors = torch.arange(40, dtype=torch.float32).reshape(10, 4) / 7
     writer = SummaryWriter(str(tmp_path))
-    writer.add_embedding(vectors, metadata=[f"p{i}" for i in range(10)], global_step=3,
-                         tag="feat")
-    writer.add_embedding(vectors[:6, :3], metadata=[[i, i * 2] for i in range(6)],
-                         metadata_header=["a", "b"], global_step=4)
+    writer.add_embedding(vectors, metadata=[f"p{i}" for i in range(10)], global_step=3, tag="feat")
+    writer.add_embedding(
+        vectors[:6, :3],
+        metadata=[[i, i * 2] for i in range(6)],
+        metadata_header=["a", "b"],
+        global_step=4,
+    )
     writer.add_scalar("loss", 1.0, 0)
     writer.close()
 
     exp = tbnb.load(tmp_path, progress=False)
     table = exp.embeddings
     assert table[["run", "step", "num_points", "dim"]].values.tolist() == [
-        [".", 3, 10, 4], [".", 4, 6, 3]]
+        [".", 3, 10, 4],
+        [".", 4, 6, 3],
+    ]
     got, labels = exp.embedding(0)
     np.testing.assert_allclose(got, vectors.numpy(), rtol=1e-6)
     assert labels["label"].tolist() == [f"p{i}" for i in range(10)]
@@ -59,7 +64,8 @@ def test_broken_projector_config_warns_and_keeps_the_rest(tmp_path: Path) -> Non
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "projector_config.pbtxt").write_text("embeddings { nonsense")
     (tmp_path / "projector_config.pbtxt").write_text(
-        'embeddings { tensor_name: "e" tensor_path: "t.tsv" }')
+        'embeddings { tensor_name: "e" tensor_path: "t.tsv" }'
+    )
     (tmp_path / "t.tsv").write_text("1\t2\n")
     (tmp_path / "events.out.tfevents.1.h").write_bytes(b"")
     exp = tbnb.load(tmp_path, progress=False)

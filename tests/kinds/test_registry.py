@@ -15,8 +15,11 @@ from tests import writers
 
 WRITTEN_BY_TORCH = {"histograms", "images", "audio", "text", "pr_curves", "custom_scalars"}
 
-KIND_MODULES = sorted(p.stem for p in (Path(tbnb.__file__).parent / "kinds").glob("*.py")
-                      if p.stem not in ("__init__", "base", "blob"))
+KIND_MODULES = sorted(
+    p.stem
+    for p in (Path(tbnb.__file__).parent / "kinds").glob("*.py")
+    if p.stem not in ("__init__", "base", "blob")
+)
 
 
 def test_every_kind_module_defines_one_registered_kind() -> None:
@@ -55,8 +58,15 @@ def test_metadata_counts_every_counted_kind() -> None:
 
 
 def test_tbparse_event_types_come_from_the_kinds() -> None:
-    assert KINDS_FOR["tensors"] == {"tensors", "pr_curves", "custom_scalars", "graphs",
-                                    "histograms", "images", "audio"}
+    assert KINDS_FOR["tensors"] == {
+        "tensors",
+        "pr_curves",
+        "custom_scalars",
+        "graphs",
+        "histograms",
+        "images",
+        "audio",
+    }
     assert KINDS_FOR["scalars"] == {"scalars"}
 
 

@@ -48,8 +48,9 @@ STEPS = 4000
 
 
 def _points(frame: pd.DataFrame) -> Counter[tuple[str, str, int]]:
-    return Counter(zip(frame["run"].astype(str), frame["tag"].astype(str),
-                       frame["step"].tolist(), strict=True))
+    return Counter(
+        zip(frame["run"].astype(str), frame["tag"].astype(str), frame["step"].tolist(), strict=True)
+    )
 
 
 @pytest.fixture
@@ -66,7 +67,8 @@ def _write(logdir: Path) -> subprocess.Popen[bytes]:
 
 
 def test_two_threads_reloading_while_a_writer_appends_lose_and_duplicate_nothing(
-        growing_logdir: Path) -> None:
+    growing_logdir: Path,
+) -> None:
     exp = tbnb.load(growing_logdir, progress=False)
     writer = _write(growing_logdir)
     errors: list[BaseException] = []
@@ -112,7 +114,8 @@ def test_two_live_widgets_share_one_poller_and_stay_exact(growing_logdir: Path) 
         # The poller tells both widgets after the reload that brought the last points
         # in; on a busy machine that can lag the experiment's own frame.
         while time.monotonic() < deadline and any(
-                sum(w._shown_len.values()) < 2 * 3 * STEPS for w in (first, second)):
+            sum(w._shown_len.values()) < 2 * 3 * STEPS for w in (first, second)
+        ):
             time.sleep(0.05)
         per_series = Counter((run, tag) for run, tag, _ in fresh.elements())
         for widget in (first, second):
@@ -149,8 +152,7 @@ class _no_warnings:  # noqa: N801 - a context manager read as a phrase
 
 def test_a_subscriber_hears_of_every_change_whoever_reloaded() -> None:
     reports = iter([1, 0, 2])
-    coordinator: ReloadCoordinator[int] = ReloadCoordinator(lambda: next(reports),
-                                                            changed=bool)
+    coordinator: ReloadCoordinator[int] = ReloadCoordinator(lambda: next(reports), changed=bool)
     heard: list[int] = []
     coordinator.subscribe(heard.append)
     assert [coordinator.reload() for _ in range(3)] == [1, 0, 2]
@@ -172,8 +174,7 @@ def test_a_failing_subscriber_does_not_stop_the_others() -> None:
 
 def test_watch_polls_at_the_shortest_interval_and_stops_with_the_last_watch() -> None:
     calls: list[float] = []
-    coordinator: ReloadCoordinator[None] = ReloadCoordinator(
-        lambda: calls.append(time.monotonic()))
+    coordinator: ReloadCoordinator[None] = ReloadCoordinator(lambda: calls.append(time.monotonic()))
     slow = coordinator.watch(3600)
     fast = coordinator.watch(0.02)
     deadline = time.monotonic() + 10

@@ -46,8 +46,7 @@ def test_add_hparams_subruns_are_part_of_their_run(tmp_path: Path, name: str | N
         dash.close()
 
 
-def test_a_subdirectory_that_is_not_a_subrun_stays_out_of_a_filtered_load(
-        tmp_path: Path) -> None:
+def test_a_subdirectory_that_is_not_a_subrun_stays_out_of_a_filtered_load(tmp_path: Path) -> None:
     logdir = _sweep(tmp_path)
     from tensorboardX import SummaryWriter
 
@@ -84,14 +83,18 @@ def test_keras_model_graph_summary_is_reachable(tmp_path: Path) -> None:
     model_json = b'{"class_name": "Sequential", "config": {"layers": []}}'
     meta = SummaryMetadata()
     meta.plugin_data.plugin_name = "graph_keras_model"
-    value = Summary.Value(tag="keras", metadata=meta,
-                          tensor=TensorProto(dtype=7, string_val=[model_json]))
+    value = Summary.Value(
+        tag="keras", metadata=meta, tensor=TensorProto(dtype=7, string_val=[model_json])
+    )
     (tmp_path / "run").mkdir()
-    writers.write_events(str(tmp_path / "run" / "events.out.tfevents.1.h.v2"),
-                         [Event(step=0, wall_time=1.0, summary=Summary(value=[value]))])
+    writers.write_events(
+        str(tmp_path / "run" / "events.out.tfevents.1.h.v2"),
+        [Event(step=0, wall_time=1.0, summary=Summary(value=[value]))],
+    )
     graphs = tbnb.load(tmp_path, progress=False).graphs
     assert graphs[["tag", "kind", "nbytes"]].to_dict("records") == [
-        {"tag": "keras", "kind": "graph_keras_model", "nbytes": len(model_json)}]
+        {"tag": "keras", "kind": "graph_keras_model", "nbytes": len(model_json)}
+    ]
     assert graphs["blob"].iloc[0].read() == model_json
 
 
@@ -104,8 +107,9 @@ def _caught_load(path: Path | str, **kw: object) -> tuple[tbnb.Experiment, list[
 
 def test_an_empty_directory_says_so(tmp_path: Path) -> None:
     exp, messages = _caught_load(tmp_path)
-    assert messages == [f"tbnb: logdir {str(tmp_path)!r} is empty: no event files "
-                        "(events.out.tfevents.*) to load"]
+    assert messages == [
+        f"tbnb: logdir {str(tmp_path)!r} is empty: no event files (events.out.tfevents.*) to load"
+    ]
     assert exp.empty_reason == messages[0]
 
 
@@ -189,13 +193,18 @@ def test_an_embedding_when_there_are_none(tmp_path: Path) -> None:
         exp.embedding(0)
 
 
-def test_a_file_cut_mid_record_before_a_newer_file_reports_its_lost_tail(
-        tmp_path: Path) -> None:
+def test_a_file_cut_mid_record_before_a_newer_file_reports_its_lost_tail(tmp_path: Path) -> None:
     from tbnb._proto import Event, Summary
 
     def events(start: int) -> list[Event]:
-        return [Event(step=s, wall_time=float(s), summary=Summary(
-            value=[Summary.Value(tag="loss", simple_value=s)])) for s in range(start, start + 5)]
+        return [
+            Event(
+                step=s,
+                wall_time=float(s),
+                summary=Summary(value=[Summary.Value(tag="loss", simple_value=s)]),
+            )
+            for s in range(start, start + 5)
+        ]
 
     run = tmp_path / "run"
     run.mkdir()
@@ -206,8 +215,11 @@ def test_a_file_cut_mid_record_before_a_newer_file_reports_its_lost_tail(
     exp = tbnb.load(tmp_path, progress=False)  # the file may still be growing: no word
     assert exp.scalars["step"].tolist() == [0, 1, 2, 3]
     writers.write_events(str(new), events(5))
-    with pytest.warns(CorruptRecordWarning, match=r"events.out.tfevents.1.h: its last \d+ "
-                      r"bytes are a record cut short, and a newer file of the run follows"):
+    with pytest.warns(
+        CorruptRecordWarning,
+        match=r"events.out.tfevents.1.h: its last \d+ "
+        r"bytes are a record cut short, and a newer file of the run follows",
+    ):
         exp.reload()
     assert exp.scalars["step"].tolist() == [0, 1, 2, 3, 5, 6, 7, 8, 9]
     with warnings.catch_warnings():

@@ -27,8 +27,9 @@ def _accumulator(logdir: str) -> object:
     return acc
 
 
-def test_runs_and_scalars_equal_tensorboards_reader(lightning: tuple[object, tbnb.Experiment]
-                                                    ) -> None:
+def test_runs_and_scalars_equal_tensorboards_reader(
+    lightning: tuple[object, tbnb.Experiment],
+) -> None:
     written, exp = lightning
     assert exp.runs == [RUN]
     acc = _accumulator(written.logdir)  # type: ignore[attr-defined]
@@ -39,17 +40,20 @@ def test_runs_and_scalars_equal_tensorboards_reader(lightning: tuple[object, tbn
         ours = scalars[scalars["tag"] == tag]
         theirs = acc.Scalars(tag)  # type: ignore[attr-defined]
         assert ours["step"].tolist() == [e.step for e in theirs]
-        np.testing.assert_array_equal(ours["value"].to_numpy(np.float32),
-                                      np.array([e.value for e in theirs], np.float32))
-        np.testing.assert_array_equal(ours["wall_time"].to_numpy(),
-                                      [e.wall_time for e in theirs])
+        np.testing.assert_array_equal(
+            ours["value"].to_numpy(np.float32), np.array([e.value for e in theirs], np.float32)
+        )
+        np.testing.assert_array_equal(ours["wall_time"].to_numpy(), [e.wall_time for e in theirs])
 
 
 def test_logged_values_arrive(lightning: tuple[object, tbnb.Experiment]) -> None:
     written, exp = lightning
     loss = exp.scalars[exp.scalars["tag"] == "train/loss"]
-    expected = [(step, value) for run, tag, step, value in written.scalars  # type: ignore[attr-defined]
-                if tag == "train/loss"]
+    expected = [
+        (step, value)
+        for run, tag, step, value in written.scalars  # type: ignore[attr-defined]
+        if tag == "train/loss"
+    ]
     assert list(zip(loss["step"], loss["value"].astype(np.float32), strict=True)) == expected
     assert exp.scalars[exp.scalars["tag"] == "val/acc"]["step"].nunique() == EPOCHS
 
@@ -58,14 +62,16 @@ def test_histograms_images_text_and_graph(lightning: tuple[object, tbnb.Experime
     written, exp = lightning
     hist = exp.histograms
     assert len(hist) == EPOCHS
-    for row, (_, _, step, values) in zip(hist.itertuples(), written.histograms,  # type: ignore[attr-defined]
-                                         strict=True):
+    for row, (_, _, step, values) in zip(
+        hist.itertuples(),
+        written.histograms,  # type: ignore[attr-defined]
+        strict=True,
+    ):
         assert row.step == step
         assert row.counts.sum() == values.size
     images = exp.images
     assert images["step"].tolist() == [s for _, _, s, _, _ in written.images]  # type: ignore[attr-defined]
-    np.testing.assert_array_equal(images["blob"].iloc[-1].to_numpy(),
-                                  written.images[-1][4])  # type: ignore[attr-defined]
+    np.testing.assert_array_equal(images["blob"].iloc[-1].to_numpy(), written.images[-1][4])  # type: ignore[attr-defined]
     assert exp.text["text"].tolist() == [t for *_, t in written.text]  # type: ignore[attr-defined]
     graphs = exp.graphs
     assert "graph_def" in set(graphs["kind"])
@@ -88,10 +94,14 @@ def test_hparams_from_events_and_hparams_yaml(lightning: tuple[object, tbnb.Expe
 
 
 def test_every_summary_value_agrees_with_data_compat(
-        lightning: tuple[object, tbnb.Experiment]) -> None:
+    lightning: tuple[object, tbnb.Experiment],
+) -> None:
     written, exp = lightning
-    values = [v for path in event_files(written.logdir)  # type: ignore[attr-defined]
-              for v in reference_values(path)]
+    values = [
+        v
+        for path in event_files(written.logdir)  # type: ignore[attr-defined]
+        for v in reference_values(path)
+    ]
     plugins = {plugin for *_, plugin, _ in values}
     assert {"scalars", "histograms", "images", "text", "hparams"} <= plugins
     n_scalars = sum(plugin == "scalars" for *_, plugin, _ in values)

@@ -32,10 +32,16 @@ def _both(logdir: str | Path, **kwargs: object) -> Experiment:
     return the numpy one."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        loads = [Experiment(str(logdir), progress=False, decoder=decoder, **kwargs)  # type: ignore[arg-type]
-                 for decoder in ("numpy", "native", "compiled", "protobuf")]
-    assert [exp.last_report.decoders for exp in loads] == [{"numpy"}, {"native"}, {"compiled"},
-                                                            {"protobuf"}]
+        loads = [
+            Experiment(str(logdir), progress=False, decoder=decoder, **kwargs)  # type: ignore[arg-type]
+            for decoder in ("numpy", "native", "compiled", "protobuf")
+        ]
+    assert [exp.last_report.decoders for exp in loads] == [
+        {"numpy"},
+        {"native"},
+        {"compiled"},
+        {"protobuf"},
+    ]
     for other in loads[1:]:
         for kind in KINDS:
             writers.assert_frames_identical(getattr(loads[0], kind), getattr(other, kind))
@@ -112,7 +118,7 @@ def test_memory_url_logdir_gives_the_same_frames() -> None:
     fs = fsspec.filesystem("memory")
     root = f"/tbnb-test-{os.getpid()}-{time.monotonic_ns()}"
     for path in writers.event_files(written.logdir):
-        fs.pipe(root + path[len(written.logdir):], Path(path).read_bytes())
+        fs.pipe(root + path[len(written.logdir) :], Path(path).read_bytes())
     try:
         remote = _both(f"memory://{root}")
         local = tbnb.load(written.logdir, progress=False)
@@ -124,8 +130,12 @@ def test_memory_url_logdir_gives_the_same_frames() -> None:
                 a, b = a.drop(columns="blob"), b.drop(columns="blob")
             writers.assert_frames_identical(a, b)
         pd.testing.assert_frame_equal(remote.hparams, local.hparams)
-        fs.pipe(f"{root}/acc/new/events.out.tfevents.9.h", writers.frame_record(
-            _event(1, Summary.Value(tag="x", simple_value=2.0)).SerializeToString()))
+        fs.pipe(
+            f"{root}/acc/new/events.out.tfevents.9.h",
+            writers.frame_record(
+                _event(1, Summary.Value(tag="x", simple_value=2.0)).SerializeToString()
+            ),
+        )
         report = remote.reload()
         assert report.new_runs == ["acc/new"]
         assert report.scalars_added == 1
@@ -151,15 +161,24 @@ def test_thread_and_process_executors_give_identical_frames() -> None:
 
 
 def test_several_values_of_several_kinds_in_one_event(tmp_path: Path) -> None:
-    histo = HistogramProto(min=0.0, max=3.0, num=4, sum=6.0, sum_squares=14.0,
-                           bucket_limit=[1.0, 2.0, 3.0], bucket=[1, 2, 1])
+    histo = HistogramProto(
+        min=0.0,
+        max=3.0,
+        num=4,
+        sum=6.0,
+        sum_squares=14.0,
+        bucket_limit=[1.0, 2.0, 3.0],
+        bucket=[1, 2, 1],
+    )
     values = [Summary.Value(tag=f"s{i}", simple_value=i / 4) for i in range(5)]
-    values += [Summary.Value(tag="h", histo=histo),
-               Summary.Value(tag="t2", tensor=_tensor(2, double_val=[1 / 3]),
-                             metadata=_scalar_meta())]
-    writers.write_events(str(tmp_path / "events.out.tfevents.1.h"),
-                         [Event(wall_time=1.0, file_version="brain.Event:2"),
-                          _event(7, *values, wall_time=5.5)])
+    values += [
+        Summary.Value(tag="h", histo=histo),
+        Summary.Value(tag="t2", tensor=_tensor(2, double_val=[1 / 3]), metadata=_scalar_meta()),
+    ]
+    writers.write_events(
+        str(tmp_path / "events.out.tfevents.1.h"),
+        [Event(wall_time=1.0, file_version="brain.Event:2"), _event(7, *values, wall_time=5.5)],
+    )
     exp = _both(tmp_path)
     s = exp.scalars
     assert s["tag"].astype(str).tolist() == ["s0", "s1", "s2", "s3", "s4", "t2"]
@@ -174,12 +193,23 @@ def test_several_values_of_several_kinds_in_one_event(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("step", [-1, -(2**40), 0, 2**31, 2**40, 2**62])
 def test_extreme_steps(tmp_path: Path, step: int) -> None:
-    writers.write_events(str(tmp_path / "events.out.tfevents.1.h"), [
-        _event(step, Summary.Value(tag="a", simple_value=1.5)),
-        _event(step, Summary.Value(tag="b", tensor=_tensor(1, float_val=[2.5]),
-                                   metadata=_scalar_meta())),
-        _event(step, Summary.Value(tag="c", histo=HistogramProto(
-            min=0, max=1, num=1, bucket_limit=[1.0], bucket=[1.0])))])
+    writers.write_events(
+        str(tmp_path / "events.out.tfevents.1.h"),
+        [
+            _event(step, Summary.Value(tag="a", simple_value=1.5)),
+            _event(
+                step,
+                Summary.Value(tag="b", tensor=_tensor(1, float_val=[2.5]), metadata=_scalar_meta()),
+            ),
+            _event(
+                step,
+                Summary.Value(
+                    tag="c",
+                    histo=HistogramProto(min=0, max=1, num=1, bucket_limit=[1.0], bucket=[1.0]),
+                ),
+            ),
+        ],
+    )
     exp = _both(tmp_path)
     assert exp.scalars["step"].tolist() == [step, step]
     assert exp.histograms["step"].tolist() == [step]
@@ -194,8 +224,9 @@ def test_negative_and_huge_steps_from_real_writers(tmp_path: Path) -> None:
     w.close()
     exp = _both(tmp_path)
     assert exp.scalars["step"].tolist() == [-5, 0, 2**40, 2**40 + 1]
-    assert exp.scalars["value"].tolist() == [writers.f32(s / 2**40) for s in
-                                             (-5, 0, 2**40, 2**40 + 1)]
+    assert exp.scalars["value"].tolist() == [
+        writers.f32(s / 2**40) for s in (-5, 0, 2**40, 2**40 + 1)
+    ]
 
 
 def test_unicode_space_and_newline_tags(tmp_path: Path) -> None:
@@ -204,8 +235,17 @@ def test_unicode_space_and_newline_tags(tmp_path: Path) -> None:
     from tensorboard.plugins.scalar.summary_v2 import scalar_pb
     from tensorboard.summary.writer.event_file_writer import EventFileWriter
 
-    tags = ["ünïcödé/λ", "with space", "new\nline", "emoji 🚀", "tab\there", "",
-            "日本語/損失", " leading", "trailing "]
+    tags = [
+        "ünïcödé/λ",
+        "with space",
+        "new\nline",
+        "emoji 🚀",
+        "tab\there",
+        "",
+        "日本語/損失",
+        " leading",
+        "trailing ",
+    ]
     w = EventFileWriter(str(tmp_path))
     for i, tag in enumerate(tags):
         legacy = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, simple_value=i)])
@@ -224,11 +264,21 @@ def test_unicode_space_and_newline_tags(tmp_path: Path) -> None:
 
 def test_nan_inf_and_extreme_values(tmp_path: Path) -> None:
     specials = [float("nan"), float("inf"), -float("inf"), 1e300, -1e300, 5e-324, -0.0]
-    events = [_event(i, Summary.Value(tag="d", tensor=_tensor(2, double_val=[v]),
-                                      metadata=_scalar_meta() if i == 0 else None))
-              for i, v in enumerate(specials)]
-    events += [_event(i, Summary.Value(tag="f", simple_value=v)) for i, v in enumerate(
-        [float("nan"), float("inf"), -float("inf"), 3.4e38])]
+    events = [
+        _event(
+            i,
+            Summary.Value(
+                tag="d",
+                tensor=_tensor(2, double_val=[v]),
+                metadata=_scalar_meta() if i == 0 else None,
+            ),
+        )
+        for i, v in enumerate(specials)
+    ]
+    events += [
+        _event(i, Summary.Value(tag="f", simple_value=v))
+        for i, v in enumerate([float("nan"), float("inf"), -float("inf"), 3.4e38])
+    ]
     writers.write_events(str(tmp_path / "events.out.tfevents.1.h"), events)
     exp = _both(tmp_path)
     d = exp.scalars.query("tag == 'd'")["value"].to_numpy()
@@ -246,12 +296,15 @@ def test_tensors_that_are_not_scalars(tmp_path: Path) -> None:
     matrix = TensorProto(dtype=3, int_val=[1, 2, 3, 4, 5, 6])
     for size in (2, 3):
         matrix.tensor_shape.dim.add(size=size)
-    writers.write_events(str(tmp_path / "events.out.tfevents.1.h"), [
-        _event(0, Summary.Value(tag="m", tensor=matrix, metadata=custom)),
-        _event(1, Summary.Value(tag="m", tensor=matrix)),
-        # a rank-0 float tensor with no scalars metadata is a tensor, as in TensorBoard
-        _event(2, Summary.Value(tag="bare", tensor=_tensor(1, float_val=[0.5]))),
-    ])
+    writers.write_events(
+        str(tmp_path / "events.out.tfevents.1.h"),
+        [
+            _event(0, Summary.Value(tag="m", tensor=matrix, metadata=custom)),
+            _event(1, Summary.Value(tag="m", tensor=matrix)),
+            # a rank-0 float tensor with no scalars metadata is a tensor, as in TensorBoard
+            _event(2, Summary.Value(tag="bare", tensor=_tensor(1, float_val=[0.5]))),
+        ],
+    )
     exp = _both(tmp_path)
     assert len(exp.scalars) == 0
     t = exp.tensors
@@ -286,12 +339,14 @@ def _check_restarted(exp: Experiment) -> None:
         series = s[s["tag"] == tag]
         assert series["step"].tolist() == list(range(10))
         assert series["value"].tolist() == [base + i for i in range(6)] + [
-            -(base + i) for i in range(6, 10)]
+            -(base + i) for i in range(6, 10)
+        ]
     for kind in ("histograms", "text", "images"):
         frame = getattr(exp, kind)
         assert frame["step"].tolist() == list(range(10)), kind
     assert exp.text["text"].tolist() == [f"1:{i}" for i in range(6)] + [
-        f"-1:{i}" for i in range(6, 10)]
+        f"-1:{i}" for i in range(6, 10)
+    ]
 
 
 def _next_second() -> None:
@@ -339,11 +394,21 @@ def test_session_start_within_one_file(tmp_path: Path) -> None:
 def test_two_files_in_one_run_are_one_stream_in_name_order(tmp_path: Path) -> None:
     # TF2 writes a tag's metadata on its first event only: the second file's tensor
     # scalars are scalars only because the first file (earlier in name order) said so
-    first = [_event(s, Summary.Value(tag="loss", tensor=_tensor(1, float_val=[s / 2]),
-                                     metadata=_scalar_meta() if s == 0 else None))
-             for s in range(3)]
-    second = [_event(s, Summary.Value(tag="loss", tensor=_tensor(1, float_val=[s / 2])))
-              for s in range(3, 6)]
+    first = [
+        _event(
+            s,
+            Summary.Value(
+                tag="loss",
+                tensor=_tensor(1, float_val=[s / 2]),
+                metadata=_scalar_meta() if s == 0 else None,
+            ),
+        )
+        for s in range(3)
+    ]
+    second = [
+        _event(s, Summary.Value(tag="loss", tensor=_tensor(1, float_val=[s / 2])))
+        for s in range(3, 6)
+    ]
     writers.write_events(str(tmp_path / "events.out.tfevents.1700000001.h.v2"), second)
     writers.write_events(str(tmp_path / "events.out.tfevents.1700000000.h.v2"), first)
     exp = _both(tmp_path)
@@ -355,15 +420,31 @@ def test_two_files_in_one_run_are_one_stream_in_name_order(tmp_path: Path) -> No
 
 def test_metadata_learned_on_load_applies_to_later_reloads(tmp_path: Path) -> None:
     path = tmp_path / "events.out.tfevents.1.h.v2"
-    writers.write_events(str(path), [_event(0, Summary.Value(
-        tag="loss", tensor=_tensor(1, float_val=[1.0]), metadata=_scalar_meta()))])
+    writers.write_events(
+        str(path),
+        [
+            _event(
+                0,
+                Summary.Value(
+                    tag="loss", tensor=_tensor(1, float_val=[1.0]), metadata=_scalar_meta()
+                ),
+            )
+        ],
+    )
     exp = tbnb.load(tmp_path, progress=False)
     with path.open("ab") as f:
-        f.write(writers.frame_record(_event(1, Summary.Value(
-            tag="loss", tensor=_tensor(1, float_val=[0.5]))).SerializeToString()))
+        f.write(
+            writers.frame_record(
+                _event(
+                    1, Summary.Value(tag="loss", tensor=_tensor(1, float_val=[0.5]))
+                ).SerializeToString()
+            )
+        )
     _next_second()
-    writers.write_events(str(tmp_path / "events.out.tfevents.2.h.v2"), [_event(2, Summary.Value(
-        tag="loss", tensor=_tensor(1, float_val=[0.25])))])
+    writers.write_events(
+        str(tmp_path / "events.out.tfevents.2.h.v2"),
+        [_event(2, Summary.Value(tag="loss", tensor=_tensor(1, float_val=[0.25])))],
+    )
     report = exp.reload()
     assert report.scalars_added == 2
     assert exp.scalars["value"].tolist() == [1.0, 0.5, 0.25]
@@ -473,8 +554,9 @@ def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
 
     fsspec.register_implementation("tbnbopts", OptionsFileSystem, clobber=True)
     shutil.copytree(writers.cached("keras").logdir, tmp_path / "logs")
-    exp = tbnb.load(f"tbnbopts://{tmp_path}/logs", storage_options={"token": "secret-1"},
-                    progress=False)
+    exp = tbnb.load(
+        f"tbnbopts://{tmp_path}/logs", storage_options={"token": "secret-1"}, progress=False
+    )
     assert isinstance(exp.fs, OptionsFileSystem)
     assert exp.fs.storage_options == {"token": "secret-1"}
     assert exp.runs == ["train", "validation"]

@@ -22,17 +22,26 @@ from tests import writers
 distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[2]
-KINDS = ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tensors",
-         "hparams", "graphs")
+KINDS = (
+    "scalars",
+    "histograms",
+    "images",
+    "audio",
+    "text",
+    "pr_curves",
+    "tensors",
+    "hparams",
+    "graphs",
+)
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     # Worker processes import this checkout's tbnb, as the test process does.
-    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                       os.environ.get("PYTHONPATH")]))}
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, env=env)
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env=env
+    )
     with distributed.Client(cluster) as dask_client:
         yield dask_client
     cluster.close()
@@ -72,4 +81,5 @@ def test_a_dask_cluster_loads_and_reloads_the_same_frames(client: Any, tmp_path:
     keys = ["run", "tag", "step", "wall_time"]
     pd.testing.assert_frame_equal(
         remote.scalars.astype({"run": str, "tag": str}).sort_values(keys, ignore_index=True),
-        fresh.astype({"run": str, "tag": str}).sort_values(keys, ignore_index=True))
+        fresh.astype({"run": str, "tag": str}).sort_values(keys, ignore_index=True),
+    )

@@ -74,8 +74,10 @@ def _keys_of_load(exp: Experiment) -> set[tuple[Any, ...]]:
         keys.add(("value", tag, int(step)))  # TF2 tensor scalars
     for kind in ("histograms", "images", "audio", "text", "pr_curves", "tensors"):
         frame = getattr(exp, kind)
-        keys |= {("value", t, int(st_)) for t, st_ in zip(frame["tag"].astype(str),
-                                                          frame["step"], strict=True)}
+        keys |= {
+            ("value", t, int(st_))
+            for t, st_ in zip(frame["tag"].astype(str), frame["step"], strict=True)
+        }
     keys |= {("value", tag, step) for _, tag, step, _ in exp.hparams_values}
     return keys
 
@@ -115,8 +117,8 @@ def _mutate(data: bytes, ops: list[tuple[Any, ...]]) -> tuple[bytes, np.ndarray]
             buf = np.concatenate([buf[:at], new, buf[at:]])
             origin = np.concatenate([origin[:at], np.full(len(new), -1), origin[at:]])
         elif kind == "delete":
-            buf = np.concatenate([buf[:at], buf[at + op[2]:]])
-            origin = np.concatenate([origin[:at], origin[at + op[2]:]])
+            buf = np.concatenate([buf[:at], buf[at + op[2] :]])
+            origin = np.concatenate([origin[:at], origin[at + op[2] :]])
         elif kind == "duplicate":
             piece, where = slice(at, at + op[2]), op[3] % (n + 1)
             buf = np.concatenate([buf[:where], buf[piece], buf[where:]])
@@ -129,7 +131,7 @@ def _intact(origin: np.ndarray, spans: list[tuple[int, int]]) -> list[tuple[int,
     out = []
     for start, end in spans:
         for q in np.flatnonzero(origin == start).tolist():
-            piece = origin[q:q + end - start]
+            piece = origin[q : q + end - start]
             if len(piece) == end - start and np.array_equal(piece, np.arange(start, end)):
                 out.append((q, start, end))
     return sorted(out)
@@ -149,8 +151,9 @@ def _time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _load_mutated(data: bytes, decoder: str) -> tuple[
-        Experiment, list[warnings.WarningMessage], str]:
+def _load_mutated(
+    data: bytes, decoder: str
+) -> tuple[Experiment, list[warnings.WarningMessage], str]:
     with tempfile.TemporaryDirectory(prefix="tbnb-fuzz-") as logdir:
         path = os.path.join(logdir, NAME)
         Path(path).write_bytes(data)
@@ -162,8 +165,9 @@ def _load_mutated(data: bytes, decoder: str) -> tuple[
         return exp, list(caught), path
 
 
-def _check(base: bytes, ops: list[tuple[Any, ...]], decoder: str, chained_only: bool
-           ) -> list[warnings.WarningMessage]:
+def _check(
+    base: bytes, ops: list[tuple[Any, ...]], decoder: str, chained_only: bool
+) -> list[warnings.WarningMessage]:
     data, origin = _mutate(base, ops)
     exp, caught, path = _load_mutated(data, decoder)
     for w in caught:
@@ -182,21 +186,26 @@ def _check(base: bytes, ops: list[tuple[Any, ...]], decoder: str, chained_only: 
         intact = chained
     loaded = _keys_of_load(exp)
     for _, start, end in intact:
-        missing = _keys_of_record(base[start + 12:end - 4]) - loaded
+        missing = _keys_of_record(base[start + 12 : end - 4]) - loaded
         assert not missing, f"record at original offset {start} lost: {sorted(missing)[:3]}"
     return caught
 
 
-FUZZ = settings(max_examples=200, deadline=timedelta(seconds=LIMIT_SECONDS), derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=200,
+    deadline=timedelta(seconds=LIMIT_SECONDS),
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("which", ["tensorboardX", "tf2"])
 @FUZZ
 @given(ops=st.lists(SIZE_PRESERVING, min_size=1, max_size=6), decoder=DECODERS)
-def test_fuzz_flips_and_truncation_keep_every_intact_record(which: str, ops: list[Any],
-                                                            decoder: str) -> None:
+def test_fuzz_flips_and_truncation_keep_every_intact_record(
+    which: str, ops: list[Any], decoder: str
+) -> None:
     _check(_base(which), ops, decoder, chained_only=False)
 
 
@@ -204,8 +213,7 @@ def test_fuzz_flips_and_truncation_keep_every_intact_record(which: str, ops: lis
 @pytest.mark.parametrize("which", ["tensorboardX", "tf2"])
 @FUZZ
 @given(ops=st.lists(OPS, min_size=1, max_size=5), decoder=DECODERS)
-def test_fuzz_any_mutation_never_raises_or_hangs(which: str, ops: list[Any],
-                                                 decoder: str) -> None:
+def test_fuzz_any_mutation_never_raises_or_hangs(which: str, ops: list[Any], decoder: str) -> None:
     _check(_base(which), ops, decoder, chained_only=False)
 
 
@@ -234,6 +242,7 @@ def test_record_cut_short_mid_file_keeps_the_records_after_it() -> None:
     k = max(range(len(spans) - 1), key=lambda i: spans[i][1] - spans[i][0])  # a big record
     start, end = spans[k]
     assert end - start > len(base) - end  # its length now runs past the end of the file
-    caught = _check(base, [("delete", start + 40, end - start - 40)], decoder="numpy",
-                    chained_only=False)
+    caught = _check(
+        base, [("delete", start + 40, end - start - 40)], decoder="numpy", chained_only=False
+    )
     assert any("record cut short" in str(w.message) for w in caught)

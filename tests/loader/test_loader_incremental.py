@@ -46,8 +46,7 @@ def test_reload_reads_only_appended_records(tmp_path: Path) -> None:
     w = EventFileWriter(str(tmp_path))
 
     def add(step: int) -> None:
-        summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag="x",
-                                                                       simple_value=step)])
+        summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag="x", simple_value=step)])
         w.add_event(event_pb2.Event(step=step, wall_time=1.0, summary=summary))
 
     for step in range(5):
@@ -108,8 +107,10 @@ def test_reload_respects_run_filter(tmp_path: Path) -> None:
 def test_frames_handed_out_are_not_changed_by_reload(tmp_path: Path) -> None:
     _tbx(tmp_path / "a", range(4), hist=True)
     exp = tbnb.load(tmp_path, progress=False)
-    frames = {kind: getattr(exp, kind) for kind in
-              ("scalars", "histograms", "tags", "metadata", "distributions")}
+    frames = {
+        kind: getattr(exp, kind)
+        for kind in ("scalars", "histograms", "tags", "metadata", "distributions")
+    }
     copies = {kind: f.copy(deep=True) for kind, f in frames.items()}
     _next_second()
     # many more points than the first load's capacity estimate: the store grows
@@ -125,8 +126,14 @@ def test_frames_handed_out_are_not_changed_by_reload(tmp_path: Path) -> None:
 
 def test_frames_handed_out_survive_appends_within_capacity(tmp_path: Path) -> None:
     path = tmp_path / "events.out.tfevents.1.h"
-    events = [Event(step=s, wall_time=1.0, summary=Summary(value=[
-        Summary.Value(tag="x", simple_value=float(s))])) for s in range(6)]
+    events = [
+        Event(
+            step=s,
+            wall_time=1.0,
+            summary=Summary(value=[Summary.Value(tag="x", simple_value=float(s))]),
+        )
+        for s in range(6)
+    ]
     data = b"".join(writers.frame_record(e.SerializeToString()) for e in events)
     half = len(data) // 2 + 3
     path.write_bytes(data[:half])
@@ -213,13 +220,19 @@ def test_hparams_appended_to_a_known_file_show_up_on_reload(tmp_path: Path) -> N
     from tensorboard.plugins.scalar.summary_v2 import scalar_pb
 
     path = tmp_path / "events.out.tfevents.1.h.v2"
-    writers.write_events(str(path), [event_pb2.Event(step=0, wall_time=1.0,
-                                                     summary=scalar_pb("acc", 0.5))])
+    writers.write_events(
+        str(path), [event_pb2.Event(step=0, wall_time=1.0, summary=scalar_pb("acc", 0.5))]
+    )
     exp = tbnb.load(tmp_path, progress=False)
     assert "lr" not in exp.hparams.columns
     with path.open("ab") as f:
-        f.write(writers.frame_record(event_pb2.Event(
-            step=0, wall_time=2.0, summary=hp.hparams_pb({"lr": 0.1})).SerializeToString()))
+        f.write(
+            writers.frame_record(
+                event_pb2.Event(
+                    step=0, wall_time=2.0, summary=hp.hparams_pb({"lr": 0.1})
+                ).SerializeToString()
+            )
+        )
     report = _quiet_reload(exp)
     assert len(exp.hparams_values) == 1
     assert report.changed
@@ -230,8 +243,14 @@ def test_reload_past_127_tags_and_runs_widens_codes(tmp_path: Path) -> None:
     def write(run: str, tags: range) -> None:
         path = tmp_path / run / "events.out.tfevents.1.h"
         path.parent.mkdir(exist_ok=True)
-        events = [Event(step=i, wall_time=1.0, summary=Summary(value=[
-            Summary.Value(tag=f"t{i}", simple_value=float(i))])) for i in tags]
+        events = [
+            Event(
+                step=i,
+                wall_time=1.0,
+                summary=Summary(value=[Summary.Value(tag=f"t{i}", simple_value=float(i))]),
+            )
+            for i in tags
+        ]
         with path.open("ab") as f:
             f.write(b"".join(writers.frame_record(e.SerializeToString()) for e in events))
 
@@ -247,8 +266,7 @@ def test_reload_past_127_tags_and_runs_widens_codes(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(first, copy)
     s = exp.scalars
     assert s["tag"].astype(str).tolist() == [f"t{i}" for i in range(300)] + [
-        f"t{r}" for r in range(1, 140)]
-    assert s["value"].tolist() == [float(i) for i in range(300)] + [float(r) for r in
-                                                                     range(1, 140)]
-    assert s["run"].astype(str).tolist() == ["r000"] * 300 + [f"r{r:03d}" for r in
-                                                             range(1, 140)]
+        f"t{r}" for r in range(1, 140)
+    ]
+    assert s["value"].tolist() == [float(i) for i in range(300)] + [float(r) for r in range(1, 140)]
+    assert s["run"].astype(str).tolist() == ["r000"] * 300 + [f"r{r:03d}" for r in range(1, 140)]

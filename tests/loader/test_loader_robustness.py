@@ -62,9 +62,12 @@ def _scalars_of(data: bytes, spans: list[tuple[int, int]]) -> list[tuple[str, in
 
     out = []
     for start, end in spans:
-        event = Event.FromString(data[start + 12:end - 4])
-        out += [(v.tag, event.step, v.simple_value) for v in event.summary.value
-                if v.WhichOneof("value") == "simple_value"]
+        event = Event.FromString(data[start + 12 : end - 4])
+        out += [
+            (v.tag, event.step, v.simple_value)
+            for v in event.summary.value
+            if v.WhichOneof("value") == "simple_value"
+        ]
     return out
 
 
@@ -73,8 +76,9 @@ def _points(exp: Experiment) -> list[tuple[str, int, float]]:
     return list(zip(s["tag"].astype(str), s["step"].tolist(), s["value"].tolist(), strict=True))
 
 
-def _load(logdir: Path | str, decoder: str = "numpy"
-          ) -> tuple[Experiment, list[warnings.WarningMessage]]:
+def _load(
+    logdir: Path | str, decoder: str = "numpy"
+) -> tuple[Experiment, list[warnings.WarningMessage]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         exp = Experiment(str(logdir), progress=False, decoder=decoder)
@@ -98,7 +102,7 @@ def test_empty_file_and_header_only(tmp_path: Path, torch_bytes: bytes) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / FILE).write_bytes(b"")
     (tmp_path / "header").mkdir()
-    (tmp_path / "header" / FILE).write_bytes(torch_bytes[:spans[0][1]])
+    (tmp_path / "header" / FILE).write_bytes(torch_bytes[: spans[0][1]])
     exp, caught = _load(tmp_path)
     assert caught == []
     assert exp.runs == ["empty", "header"]
@@ -112,13 +116,18 @@ def test_empty_file_and_header_only(tmp_path: Path, torch_bytes: bytes) -> None:
 
 @pytest.mark.parametrize("where", ["mid-header", "after-header", "mid-data", "mid-footer"])
 @pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
-def test_truncated_tail_then_appended(tmp_path: Path, torch_bytes: bytes, where: str,
-                                      decoder: str) -> None:
+def test_truncated_tail_then_appended(
+    tmp_path: Path, torch_bytes: bytes, where: str, decoder: str
+) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     start, end = spans[k]
-    cut = {"mid-header": start + 5, "after-header": start + 12, "mid-data": start + 15,
-           "mid-footer": end - 2}[where]
+    cut = {
+        "mid-header": start + 5,
+        "after-header": start + 12,
+        "mid-data": start + 15,
+        "mid-footer": end - 2,
+    }[where]
     path = tmp_path / FILE
     path.write_bytes(torch_bytes[:cut])
     exp, caught = _load(tmp_path, decoder)
@@ -160,28 +169,31 @@ def _damaged(data: bytes, spans: list[tuple[int, int]], k: int, kind: str) -> by
     if kind == "length":  # a length that no longer matches its CRC
         return _flip(data, start + 1, 0x10)
     if kind == "payload_bit":  # the CRC still checks: the payload itself is garbage
-        payload = data[start + 12:end - 4]
+        payload = data[start + 12 : end - 4]
         assert payload[0] == 0x09  # field 1 (wall_time), fixed64
         return _reframe(data, spans, k, _flip(payload, 0, 0x06))  # wire type 7: invalid
     if kind == "payload_length":  # a length-delimited field running past the payload
-        edited = bytearray(data[start + 12:end - 4])
+        edited = bytearray(data[start + 12 : end - 4])
         summary_at = edited.index(0x2A)  # field 5 (summary), length-delimited
         edited[summary_at + 1] = 0x7F
         return _reframe(data, spans, k, bytes(edited))
     raise AssertionError(kind)
 
 
-@pytest.mark.parametrize(("kind", "category", "what"), [
-    ("data_crc", CorruptRecordWarning, "bad data CRC"),
-    ("length_crc", CorruptRecordWarning, "bad length CRC"),
-    ("length", CorruptRecordWarning, "bad length CRC"),
-    ("payload_bit", DataWarning, "unparseable"),
-    ("payload_length", DataWarning, "unparseable"),
-])
+@pytest.mark.parametrize(
+    ("kind", "category", "what"),
+    [
+        ("data_crc", CorruptRecordWarning, "bad data CRC"),
+        ("length_crc", CorruptRecordWarning, "bad length CRC"),
+        ("length", CorruptRecordWarning, "bad length CRC"),
+        ("payload_bit", DataWarning, "unparseable"),
+        ("payload_length", DataWarning, "unparseable"),
+    ],
+)
 @pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
-def test_one_damaged_record_is_skipped_and_named(tmp_path: Path, torch_bytes: bytes, kind: str,
-                                                 category: type[Warning], what: str,
-                                                 decoder: str) -> None:
+def test_one_damaged_record_is_skipped_and_named(
+    tmp_path: Path, torch_bytes: bytes, kind: str, category: type[Warning], what: str, decoder: str
+) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     damaged = _damaged(torch_bytes, spans, k, kind)
@@ -195,7 +207,7 @@ def test_one_damaged_record_is_skipped_and_named(tmp_path: Path, torch_bytes: by
     assert what in message
     assert f"offset {spans[k][0]}" in message
     # every other record, before and after, is kept
-    assert _points(exp) == _scalars_of(torch_bytes, spans[:k] + spans[k + 1:])
+    assert _points(exp) == _scalars_of(torch_bytes, spans[:k] + spans[k + 1 :])
     assert len(exp.histograms) == 1
     assert len(exp.text) == 1
     assert exp.last_report.problems == [message]
@@ -207,8 +219,9 @@ def test_one_damaged_record_is_skipped_and_named(tmp_path: Path, torch_bytes: by
     assert report.problems == []
 
 
-def test_several_corruptions_in_one_file_give_one_warning(tmp_path: Path,
-                                                          torch_bytes: bytes) -> None:
+def test_several_corruptions_in_one_file_give_one_warning(
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     spans = writers.record_spans(torch_bytes)
     damaged = torch_bytes
     hit = [_scalar_record(torch_bytes, spans, k) for k in (2, 6, 10)]
@@ -219,13 +232,15 @@ def test_several_corruptions_in_one_file_give_one_warning(tmp_path: Path,
     (warning,) = _only_tbnb(caught)
     for k in hit:
         assert f"offset {spans[k][0]}" in str(warning.message)
-    assert _points(exp) == _scalars_of(torch_bytes, [s for i, s in enumerate(spans)
-                                                     if i not in hit])
+    assert _points(exp) == _scalars_of(
+        torch_bytes, [s for i, s in enumerate(spans) if i not in hit]
+    )
     assert exp.metadata.loc[".", "corrupt_records"] == 3
 
 
-def test_unverified_crc_still_reports_unparseable_payload(tmp_path: Path,
-                                                          torch_bytes: bytes) -> None:
+def test_unverified_crc_still_reports_unparseable_payload(
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     start, _ = spans[k]
@@ -236,7 +251,7 @@ def test_unverified_crc_still_reports_unparseable_payload(tmp_path: Path,
     (warning,) = _only_tbnb(caught)
     assert warning.category is DataWarning
     assert f"offset {start}" in str(warning.message)
-    assert _points(exp) == _scalars_of(torch_bytes, spans[:k] + spans[k + 1:])
+    assert _points(exp) == _scalars_of(torch_bytes, spans[:k] + spans[k + 1 :])
 
 
 def test_text_file_named_like_an_event_file(tmp_path: Path, torch_bytes: bytes) -> None:
@@ -256,11 +271,13 @@ def test_text_file_named_like_an_event_file(tmp_path: Path, torch_bytes: bytes) 
         assert not exp.reload().changed
 
 
-def test_profile_placeholders_and_other_files_are_not_event_files(tmp_path: Path,
-                                                                  torch_bytes: bytes) -> None:
+def test_profile_placeholders_and_other_files_are_not_event_files(
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     (tmp_path / "plugins" / "profile").mkdir(parents=True)
     (tmp_path / "plugins" / "profile" / "events.out.tfevents.1.h.profile-empty").write_bytes(
-        torch_bytes)
+        torch_bytes
+    )
     (tmp_path / "events.json").write_text("{}")
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / FILE).write_bytes(torch_bytes)
@@ -285,8 +302,9 @@ class _DenyFileSystem(LocalFileSystem):  # type: ignore[misc]
         return super().ls(path, detail=detail, **kwargs)
 
 
-def test_unreadable_subdirectory_is_skipped_with_a_warning(tmp_path: Path,
-                                                           torch_bytes: bytes) -> None:
+def test_unreadable_subdirectory_is_skipped_with_a_warning(
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     for run in ("a", "deep/secret", "deep/secret/inner", "z"):
         (tmp_path / run).mkdir(parents=True)
         (tmp_path / run / FILE).write_bytes(torch_bytes)
@@ -340,8 +358,9 @@ def test_unreadable_file_is_skipped_with_a_warning(tmp_path: Path, torch_bytes: 
     assert set(exp.scalars["run"]) == {"ok"}
 
 
-def test_record_claiming_a_huge_length_is_a_truncated_tail(tmp_path: Path,
-                                                           torch_bytes: bytes) -> None:
+def test_record_claiming_a_huge_length_is_a_truncated_tail(
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     head = struct.pack("<Q", 1 << 40)
     bogus = head + struct.pack("<I", masked_crc32c(head)) + b"xyz"
     (tmp_path / FILE).write_bytes(torch_bytes + bogus)
@@ -375,7 +394,8 @@ def test_logdir_without_event_files(tmp_path: Path) -> None:
 
 
 def test_unverified_data_crc_keeps_a_record_whose_crc_alone_is_wrong(
-        tmp_path: Path, torch_bytes: bytes) -> None:
+    tmp_path: Path, torch_bytes: bytes
+) -> None:
     spans = writers.record_spans(torch_bytes)
     k = _scalar_record(torch_bytes, spans)
     (tmp_path / FILE).write_bytes(_damaged(torch_bytes, spans, k, "data_crc"))
@@ -393,16 +413,21 @@ def test_values_that_do_not_fit_their_kind_are_named_and_skipped(tmp_path: Path)
     from tensorboard.util import tensor_util
 
     def value(tag: str, array: np.ndarray, meta: Any) -> Any:
-        return summary_pb2.Summary.Value(tag=tag, tensor=tensor_util.make_tensor_proto(array),
-                                         metadata=meta)
+        return summary_pb2.Summary.Value(
+            tag=tag, tensor=tensor_util.make_tensor_proto(array), metadata=meta
+        )
 
     w = EventFileWriter(str(tmp_path))
-    bad = [value("hist", np.zeros((4, 2)), histogram_metadata.create_summary_metadata("", "")),
-           value("pr", np.zeros((5, 3), dtype=np.float32),
-                 pr_metadata.create_summary_metadata("", "", 3))]
+    bad = [
+        value("hist", np.zeros((4, 2)), histogram_metadata.create_summary_metadata("", "")),
+        value(
+            "pr", np.zeros((5, 3), dtype=np.float32), pr_metadata.create_summary_metadata("", "", 3)
+        ),
+    ]
     good = summary_pb2.Summary.Value(tag="ok", simple_value=1.5)
-    w.add_event(event_pb2.Event(step=3, wall_time=1.0,
-                                summary=summary_pb2.Summary(value=[*bad, good])))
+    w.add_event(
+        event_pb2.Event(step=3, wall_time=1.0, summary=summary_pb2.Summary(value=[*bad, good]))
+    )
     w.close()
     (path,) = writers.event_files(str(tmp_path))
     exp, caught = _load(tmp_path)

@@ -84,7 +84,8 @@ def test_tf2_special_floats_and_doubles_land_in_scalars() -> None:
 
 
 def test_histograms_match_inputs_and_tensorboards_migration(
-        case: tuple[writers.Written, Experiment]) -> None:
+    case: tuple[writers.Written, Experiment],
+) -> None:
     written, exp = case
     got = _by_key(exp.histograms, ["run", "tag", "step"])
     assert len(got) == len(written.histograms)
@@ -98,18 +99,23 @@ def test_histograms_match_inputs_and_tensorboards_migration(
         assert row["max"] == pytest.approx(values.max(), rel=1e-12)
         if written.writer in ("torch", "tensorboardX"):
             assert row["sum"] == pytest.approx(values.sum())
-            assert row["sum_squares"] == pytest.approx((values ** 2).sum())
+            assert row["sum_squares"] == pytest.approx((values**2).sum())
         # TensorBoard's reader + data_compat: [k, 3] buckets (left, right, count)
         path = writers.event_files(written.logdir if run == "." else f"{written.logdir}/{run}")
-        (ref,) = [a for p in path for t, s, _, plugin, a in writers.reference_values(p)
-                  if t == tag and s == step]
+        (ref,) = [
+            a
+            for p in path
+            for t, s, _, plugin, a in writers.reference_values(p)
+            if t == tag and s == step
+        ]
         ref_edges = np.concatenate([ref[:, 0], ref[-1:, 1]])
         np.testing.assert_array_equal(edges.astype(ref.dtype), ref_edges)
         np.testing.assert_array_equal(counts.astype(ref.dtype), ref[:, 2])
 
 
 def test_histogram_percentiles_equal_tensorboards_compressor(
-        case: tuple[writers.Written, Experiment]) -> None:
+    case: tuple[writers.Written, Experiment],
+) -> None:
     from tensorboard.plugins.distribution.compressor import compress_histogram
 
     _, exp = case
@@ -129,26 +135,31 @@ def test_percentiles_of_odd_histograms_equal_tensorboards() -> None:
     from tensorboard.plugins.distribution.compressor import compress_histogram
 
     cases = [
-        [[0.0, 1.0, 5.0]],                                     # one bucket
-        [[0.0, 1.0, 0.0], [1.0, 2.0, 3.0], [2.0, 3.0, 0.0]],   # empty ends
+        [[0.0, 1.0, 5.0]],  # one bucket
+        [[0.0, 1.0, 0.0], [1.0, 2.0, 3.0], [2.0, 3.0, 0.0]],  # empty ends
         [[-1.0, 0.0, 2.0], [0.0, 0.0, 4.0], [0.0, 5.0, 1.0]],  # zero-width bucket
-        [[0.0, 1.0, 0.0], [1.0, 2.0, 0.0]],                    # no mass at all
+        [[0.0, 1.0, 0.0], [1.0, 2.0, 0.0]],  # no mass at all
         [[1e-300, 1e300, 7.0], [1e300, 1e301, 1e-3]],
     ]
-    frame = pd.DataFrame({
-        "edges": [np.concatenate([np.array(c)[:, 0], np.array(c)[-1:, 1]]) for c in cases],
-        "counts": [np.array(c)[:, 2] for c in cases]})
+    frame = pd.DataFrame(
+        {
+            "edges": [np.concatenate([np.array(c)[:, 0], np.array(c)[-1:, 1]]) for c in cases],
+            "counts": [np.array(c)[:, 2] for c in cases],
+        }
+    )
     table = histogram_percentiles(frame)
     for i, buckets in enumerate(cases):
         expected = [v for _, v in compress_histogram(buckets)]
         assert [table[f"p{bp}"].iloc[i] for bp in DISTRIBUTION_BPS] == expected, buckets
     empty = histogram_percentiles(pd.DataFrame({"edges": [np.zeros(0)], "counts": [np.zeros(0)]}))
     assert [empty[f"p{bp}"].iloc[0] for bp in DISTRIBUTION_BPS] == [
-        v for _, v in compress_histogram([])]
+        v for _, v in compress_histogram([])
+    ]
 
 
 def test_images_are_lazy_and_decode_to_what_was_written(
-        case: tuple[writers.Written, Experiment]) -> None:
+    case: tuple[writers.Written, Experiment],
+) -> None:
     written, exp = case
     frame = exp.images
     got = _by_key(frame, ["run", "tag", "step", "sample"])
@@ -189,7 +200,8 @@ def test_text_is_exact(case: tuple[writers.Written, Experiment]) -> None:
 
 
 def test_pr_curves_match_the_labels_and_predictions(
-        case: tuple[writers.Written, Experiment]) -> None:
+    case: tuple[writers.Written, Experiment],
+) -> None:
     written, exp = case
     got = _by_key(exp.pr_curves, ["run", "tag", "step"])
     assert len(got) == len(written.pr_curves)
@@ -199,8 +211,11 @@ def test_pr_curves_match_the_labels_and_predictions(
         for name, array in expected.items():
             np.testing.assert_array_equal(row[name], array, err_msg=name)
         np.testing.assert_array_equal(row["thresholds"], np.linspace(0, 1, n))
-        tp, fp, fn = expected["true_positives"], expected["false_positives"], expected[
-            "false_negatives"]
+        tp, fp, fn = (
+            expected["true_positives"],
+            expected["false_positives"],
+            expected["false_negatives"],
+        )
         np.testing.assert_allclose(row["precision"], tp / np.maximum(1e-7, tp + fp), rtol=1e-6)
         np.testing.assert_allclose(row["recall"], tp / np.maximum(1e-7, tp + fn), rtol=1e-6)
 
@@ -264,8 +279,9 @@ def test_metadata_names_writer_host_and_counts(case: tuple[writers.Written, Expe
         assert row["scalars"] == counts.get(run, 0)
         assert row["corrupt_records"] == 0
         assert row["first_wall_time"] <= row["last_wall_time"]
-    expected_writer = "" if written.writer == "tensorboardX" else (
-        "tensorboard.summary.writer.event_file_writer")
+    expected_writer = (
+        "" if written.writer == "tensorboardX" else ("tensorboard.summary.writer.event_file_writer")
+    )
     assert set(meta["writer"]) == {expected_writer}
     root = meta.loc[written.scalars[0][0]]
     assert root["histograms"] == sum(1 for h in written.histograms if h[0] == root.name)
@@ -279,8 +295,12 @@ def test_tags_table(case: tuple[writers.Written, Experiment]) -> None:
     expected: dict[tuple[str, str], list[int]] = {}
     for run, tag, step, _ in written.scalars:
         expected.setdefault((run, tag), []).append(step)
-    got = {(r, t): (c, lo, hi) for r, t, c, lo, hi in scalar_rows[
-        ["run", "tag", "count", "first_step", "last_step"]].itertuples(index=False)}
+    got = {
+        (r, t): (c, lo, hi)
+        for r, t, c, lo, hi in scalar_rows[
+            ["run", "tag", "count", "first_step", "last_step"]
+        ].itertuples(index=False)
+    }
     assert got == {k: (len(v), min(v), max(v)) for k, v in expected.items()}
 
 
@@ -289,8 +309,20 @@ def test_tags_table(case: tuple[writers.Written, Experiment]) -> None:
 def test_every_decoder_gives_the_frames_of_protobuf(name: str, decoder: str) -> None:
     fast, slow = _loaded(name, decoder), _loaded(name, "protobuf")
     assert (fast.last_report.decoders, slow.last_report.decoders) == ({decoder}, {"protobuf"})
-    for kind in ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tensors",
-                 "hparams", "tags", "metadata", "graphs", "distributions"):
+    for kind in (
+        "scalars",
+        "histograms",
+        "images",
+        "audio",
+        "text",
+        "pr_curves",
+        "tensors",
+        "hparams",
+        "tags",
+        "metadata",
+        "graphs",
+        "distributions",
+    ):
         writers.assert_frames_identical(getattr(fast, kind), getattr(slow, kind))
     assert fast.custom_scalars == slow.custom_scalars
     assert fast.hparams_values == slow.hparams_values
@@ -301,4 +333,5 @@ def test_embedding_projector_files_do_not_break_loading() -> None:
     assert glob.glob(f"{written.logdir}/**/projector_config.pbtxt", recursive=True)
     assert glob.glob(f"{written.logdir}/**/tensors.tsv", recursive=True)
     assert _loaded("torch").all_runs == sorted(
-        {r for r, *_ in written.scalars})  # no run made of projector files
+        {r for r, *_ in written.scalars}
+    )  # no run made of projector files

@@ -10,8 +10,18 @@ from tbnb.loader.scalar_store import ScalarStore, code_dtype
 
 def _append(store: ScalarStore, run: str, tags: list[str], steps: list[int]) -> None:
     n = len(steps)
-    store.append(run, tags, [(np.arange(n) % len(tags), np.array(steps), np.zeros(n),
-                              np.array(steps, dtype=float) / 10)])
+    store.append(
+        run,
+        tags,
+        [
+            (
+                np.arange(n) % len(tags),
+                np.array(steps),
+                np.zeros(n),
+                np.array(steps, dtype=float) / 10,
+            )
+        ],
+    )
 
 
 def test_frame_is_tidy_and_categorical() -> None:

@@ -23,8 +23,11 @@ def _project_copy(tmp_path: Path) -> Path:
     copy.mkdir()
     for name in ("pyproject.toml", "hatch_build.py", "README.md"):
         shutil.copy2(ROOT / name, copy / name)
-    shutil.copytree(ROOT / "tbnb", copy / "tbnb", ignore=shutil.ignore_patterns(
-        "__pycache__", "libtbnb_native.*"))
+    shutil.copytree(
+        ROOT / "tbnb",
+        copy / "tbnb",
+        ignore=shutil.ignore_patterns("__pycache__", "libtbnb_native.*"),
+    )
     # without js/ here: the front-end bundles' hook (it runs npm for editable installs) is
     # left out, the native one is what is tested
     pyproject = (copy / "pyproject.toml").read_text()
@@ -33,8 +36,9 @@ def _project_copy(tmp_path: Path) -> Path:
     pyproject = pyproject[:start] + pyproject[stop:]
     # an editable wheel by path (.pth), as pip's isolated build makes one with ``editables``
     # (not needed in this environment otherwise): the hook sees version "editable" either way
-    pyproject = pyproject.replace('packages = ["tbnb"]',
-                                  'packages = ["tbnb"]\ndev-mode-dirs = ["."]')
+    pyproject = pyproject.replace(
+        'packages = ["tbnb"]', 'packages = ["tbnb"]\ndev-mode-dirs = ["."]'
+    )
     (copy / "pyproject.toml").write_text(pyproject)
     return copy
 
@@ -49,8 +53,15 @@ print(name)
 
 
 def _build(project: Path, kind: str, out: Path, env: dict[str, str]) -> tuple[Path, str]:
-    done = subprocess.run([sys.executable, "-c", _BUILD, kind, str(out)], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILD, kind, str(out)],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return out / done.stdout.strip().splitlines()[-1], done.stderr
 
@@ -75,9 +86,14 @@ def test_editable_install_builds_the_library_in_place(tmp_path: Path) -> None:
     _build(project, "editable", tmp_path / "dist", dict(os.environ))
     library = project / "tbnb" / "native" / build.library_path().name
     assert library.exists()
-    check = subprocess.run([sys.executable, "-c", "import tbnb.native as n; print(n.available())"],
-                           cwd=project, capture_output=True, text=True, check=True,
-                           env=dict(os.environ, PYTHONPATH=str(project)))
+    check = subprocess.run(
+        [sys.executable, "-c", "import tbnb.native as n; print(n.available())"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(project)),
+    )
     assert check.stdout.strip() == "True"
 
 
@@ -94,9 +110,9 @@ def test_without_a_compiler_the_build_succeeds_pure_python(tmp_path: Path) -> No
         assert not [n for n in zf.namelist() if "libtbnb_native" in n]
 
 
-def test_no_compiler_is_a_message_not_an_error(monkeypatch: pytest.MonkeyPatch,
-                                               tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_compiler_is_a_message_not_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("CC", str(tmp_path / "missing-cc"))
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(build.sysconfig, "get_config_var", lambda name: None)
@@ -104,8 +120,9 @@ def test_no_compiler_is_a_message_not_an_error(monkeypatch: pytest.MonkeyPatch,
     assert "no C compiler found" in capsys.readouterr().err
 
 
-def test_a_library_built_from_other_sources_is_refused_once(monkeypatch: pytest.MonkeyPatch,
-                                                            tmp_path: Path) -> None:
+def test_a_library_built_from_other_sources_is_refused_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     assert build.build(tmp_path, quiet=True) is not None
     monkeypatch.setenv("TBNB_NATIVE_LIBRARY", str(build.library_path(tmp_path)))
     monkeypatch.setattr(loading, "source_hash", lambda: "0123456789abcdef")
@@ -137,8 +154,9 @@ def test_the_built_hash_is_read_from_the_library() -> None:
     assert loading.built_hash() == build.source_hash()
 
 
-def test_python_m_tbnb_native_builds_when_stale(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_python_m_tbnb_native_builds_when_stale(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     built: list[bool] = []
     monkeypatch.setattr(loading, "built_hash", lambda: "stale")
     monkeypatch.setattr(build, "build", lambda *a, **k: built.append(True) or build.library_path())
@@ -186,21 +204,37 @@ def test_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> Non
     is caught)."""
     cc = build.compiler()
     assert cc is not None, "no C compiler"
-    runtime = subprocess.run([*cc, "-print-file-name=libasan.so"], capture_output=True,
-                             text=True, check=False).stdout.strip()
+    runtime = subprocess.run(
+        [*cc, "-print-file-name=libasan.so"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     if not os.path.isabs(runtime):
         pytest.skip(f"{cc[0]} has no AddressSanitizer runtime")
     flags = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g", "-O1")
     library = build.build(tmp_path, extra_flags=flags)
     assert library is not None
-    env = dict(os.environ, TBNB_NATIVE_LIBRARY=str(library), LD_PRELOAD=runtime,
-               ASAN_OPTIONS="detect_leaks=0:abort_on_error=1", PYTHONPATH=str(ROOT),
-               PYTHONMALLOC="malloc")
+    env = dict(
+        os.environ,
+        TBNB_NATIVE_LIBRARY=str(library),
+        LD_PRELOAD=runtime,
+        ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+        PYTHONPATH=str(ROOT),
+        PYTHONMALLOC="malloc",
+    )
     from tests import writers
 
-    files = [f for name in ("torch", "tensorboardX", "tf2", "keras")
-             for f in writers.event_files(writers.cached(name).logdir)]
-    done = subprocess.run([sys.executable, "-c", _SANITIZED, *files], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=900, check=False)
+    files = [
+        f
+        for name in ("torch", "tensorboardX", "tf2", "keras")
+        for f in writers.event_files(writers.cached(name).logdir)
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", _SANITIZED, *files],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     assert "sanitized ok" in done.stdout

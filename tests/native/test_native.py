@@ -28,8 +28,9 @@ from tbnb.io.crc32c import crc32c as tbnb_crc32c
 from tbnb.io.crc32c import masked_crc32c
 from tbnb.native import kernels
 
-pytestmark = pytest.mark.skipif(not native.available(),
-                                reason=f"native kernels not available: {native.problem()}")
+pytestmark = pytest.mark.skipif(
+    not native.available(), reason=f"native kernels not available: {native.problem()}"
+)
 
 
 def same_arrays(a: tuple[object, ...], b: tuple[object, ...]) -> None:
@@ -64,14 +65,15 @@ def test_crc32c_equals_google_crc32c_and_tbnb(data: bytes, start: int) -> None:
     # continuing a CRC over two pieces gives the CRC of the whole
     cut = start % (len(data) + 1)
     assert kernels.crc32c(data[cut:], kernels.crc32c(data[:cut])) == expected
-    assert kernels.crc32c(data[cut:], kernels.crc32c(data[:cut], table=True),
-                          table=True) == expected
+    assert (
+        kernels.crc32c(data[cut:], kernels.crc32c(data[:cut], table=True), table=True) == expected
+    )
 
 
 def test_crc32c_of_every_alignment_and_a_large_buffer() -> None:
     data = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
     for offset in range(9):
-        piece = data[offset:offset + 1000 + offset]
+        piece = data[offset : offset + 1000 + offset]
         assert kernels.crc32c(piece) == crc32c_pkg.crc32c(piece)
     assert kernels.crc32c(data) == kernels.crc32c(data, table=True) == crc32c_pkg.crc32c(data)
     assert native.lib().tbnb_crc32c_impl().decode() in {"sse4.2", "armv8-crc", "table"}
@@ -82,8 +84,12 @@ def test_crc32c_of_every_alignment_and_a_large_buffer() -> None:
 
 def frame(data: bytes) -> bytes:
     head = struct.pack("<Q", len(data))
-    return (head + struct.pack("<I", masked_crc32c(head)) + data
-            + struct.pack("<I", masked_crc32c(data)))
+    return (
+        head
+        + struct.pack("<I", masked_crc32c(head))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 def same_scans(buf: bytes) -> None:
@@ -105,14 +111,20 @@ PIECES = st.one_of(
     st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:5] + b"\xff" + frame(d)[6:]),
     st.binary(min_size=1, max_size=60).map(lambda d: frame(d)[:-1] + b"\x00"),  # bad data CRC
     st.binary(max_size=20).map(  # a valid header claiming a huge length
-        lambda d: struct.pack("<Q", 2**47 + len(d)) + struct.pack(
-            "<I", masked_crc32c(struct.pack("<Q", 2**47 + len(d)))) + d),
+        lambda d: (
+            struct.pack("<Q", 2**47 + len(d))
+            + struct.pack("<I", masked_crc32c(struct.pack("<Q", 2**47 + len(d))))
+            + d
+        )
+    ),
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(PIECES, max_size=40), st.lists(st.tuples(st.integers(0, 10**6),
-                                                          st.integers(0, 255)), max_size=4))
+@given(
+    st.lists(PIECES, max_size=40),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+)
 def test_scan_corrupted_streams(pieces: list[bytes], flips: list[tuple[int, int]]) -> None:
     buf = bytearray(b"".join(pieces))
     for where, value in flips:
@@ -147,11 +159,24 @@ def field(number: int, wire: int, body: bytes) -> bytes:
     return key + (varint(len(body)) + body if wire == 2 else body)
 
 
-FLOATS = st.sampled_from([0.0, -0.0, 1.5, float("nan"), float("inf"), -float("inf"),
-                          struct.unpack("<d", b"\x01\0\0\0\0\0\xf8\x7f")[0], 1e-310, 3e38])
-TAGS = st.one_of(st.sampled_from(["loss", "acc", "a/b/c", "", "é", "x" * 40]),
-                 st.binary(max_size=12).map(lambda b: b.decode("latin-1")),
-                 st.just("\ud800").map(lambda _: "bad"))
+FLOATS = st.sampled_from(
+    [
+        0.0,
+        -0.0,
+        1.5,
+        float("nan"),
+        float("inf"),
+        -float("inf"),
+        struct.unpack("<d", b"\x01\0\0\0\0\0\xf8\x7f")[0],
+        1e-310,
+        3e38,
+    ]
+)
+TAGS = st.one_of(
+    st.sampled_from(["loss", "acc", "a/b/c", "", "é", "x" * 40]),
+    st.binary(max_size=12).map(lambda b: b.decode("latin-1")),
+    st.just("\ud800").map(lambda _: "bad"),
+)
 BAD_UTF8 = st.sampled_from([b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"ok\xe2\x82"])
 
 
@@ -170,20 +195,23 @@ def value_bytes(draw: st.DrawFn) -> bytes:
     if choice == 0:
         body = field(2, 5, struct.pack("<f", x))
     elif choice == 1:  # DT_FLOAT float_val, packed
-        body = field(8, 2, field(1, 0, b"\x01") + field(2, 2, b"") + field(5, 2, struct.pack(
-            "<f", x)))
+        body = field(
+            8, 2, field(1, 0, b"\x01") + field(2, 2, b"") + field(5, 2, struct.pack("<f", x))
+        )
     elif choice == 2:  # DT_DOUBLE tensor_content
         body = field(8, 2, field(1, 0, b"\x02") + field(4, 2, struct.pack("<d", x)))
     elif choice == 3:  # DT_DOUBLE double_val, unpacked, with a version number
-        body = field(8, 2, field(1, 0, b"\x02") + field(3, 0, b"\x05") + field(6, 1, struct.pack(
-            "<d", x)))
+        body = field(
+            8, 2, field(1, 0, b"\x02") + field(3, 0, b"\x05") + field(6, 1, struct.pack("<d", x))
+        )
     elif choice == 4:  # a non-scalar tensor: falls back
         body = field(8, 2, field(1, 0, b"\x01") + field(2, 2, field(2, 2, field(1, 0, b"\x03"))))
     elif choice == 5:  # simple_value twice: the last wins
         body = field(2, 5, struct.pack("<f", 1.0)) + field(2, 5, struct.pack("<f", x))
     else:
-        body = field(2, 5, struct.pack("<f", x)) + field(9, 2, field(1, 2, field(1, 2, b"scalars"))
-                                                         + field(2, 2, b"display"))
+        body = field(2, 5, struct.pack("<f", x)) + field(
+            9, 2, field(1, 2, field(1, 2, b"scalars")) + field(2, 2, b"display")
+        )
     parts = [tag, body]
     if draw(st.booleans()):
         parts.reverse()
@@ -219,11 +247,14 @@ def same_decodes(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> No
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(event_bytes(), max_size=20),
-       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=3),
-       st.integers(0, 10**6))
-def test_decode_events_and_their_corruptions(events: list[bytes], flips: list[tuple[int, int]],
-                                             cut: int) -> None:
+@given(
+    st.lists(event_bytes(), max_size=20),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=3),
+    st.integers(0, 10**6),
+)
+def test_decode_events_and_their_corruptions(
+    events: list[bytes], flips: list[tuple[int, int]], cut: int
+) -> None:
     buf, starts, lengths = pack(events)
     same_decodes(buf, starts, lengths)
     if buf.size:
@@ -236,8 +267,10 @@ def test_decode_events_and_their_corruptions(events: list[bytes], flips: list[tu
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=400), st.lists(st.tuples(st.integers(-5, 500), st.integers(-5, 500)),
-                                         max_size=30))
+@given(
+    st.binary(max_size=400),
+    st.lists(st.tuples(st.integers(-5, 500), st.integers(-5, 500)), max_size=30),
+)
 def test_decode_random_bytes_and_positions(data: bytes, spans: list[tuple[int, int]]) -> None:
     """Any positions, even outside the buffer: those records fall back, nothing is read."""
     buf = np.frombuffer(data, np.uint8)
@@ -248,10 +281,14 @@ def test_decode_random_bytes_and_positions(data: bytes, spans: list[tuple[int, i
 
 def test_decode_grows_its_value_columns_and_tag_table() -> None:
     """Many values per event (columns grow mid-record) and thousands of tags."""
-    values = [field(1, 2, field(1, 2, f"tag{i % 3000}".encode()) + field(2, 5, struct.pack(
-        "<f", i))) for i in range(9000)]
-    events = [field(2, 0, varint(i)) + field(5, 2, b"".join(values[i * 300:(i + 1) * 300]))
-              for i in range(30)]
+    values = [
+        field(1, 2, field(1, 2, f"tag{i % 3000}".encode()) + field(2, 5, struct.pack("<f", i)))
+        for i in range(9000)
+    ]
+    events = [
+        field(2, 0, varint(i)) + field(5, 2, b"".join(values[i * 300 : (i + 1) * 300]))
+        for i in range(30)
+    ]
     buf, starts, lengths = pack(events)
     same_decodes(buf, starts, lengths)
     out = kernels.decode_kernel(buf, starts, lengths)
@@ -263,21 +300,29 @@ def test_decode_grows_its_value_columns_and_tag_table() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 6), max_size=200), st.sampled_from([np.int8, np.int16, np.int32,
-                                                                    np.int64]))
+@given(
+    st.lists(st.integers(0, 6), max_size=200),
+    st.sampled_from([np.int8, np.int16, np.int32, np.int64]),
+)
 def test_count_and_scatter_equal_numba(ids: list[int], code_dtype: type) -> None:
     tag_id = np.array(ids, np.int32)
     n = tag_id.size
     step, wall, value = np.arange(n, dtype=np.int64), np.arange(n) * 0.5, -np.arange(n) * 1.0
     codes = np.array([3, 1, 4, 1, 5, 9, 2], np.int64)
     results = []
-    for count, scatter in ((kernels.count_tags, kernels.scatter_points),
-                           (numba_count_tags, numba_scatter_points)):
+    for count, scatter in (
+        (kernels.count_tags, kernels.scatter_points),
+        (numba_count_tags, numba_scatter_points),
+    ):
         counts = np.zeros(7, np.int64)
         count(tag_id, counts)
         cursor = 2 + np.cumsum(counts) - counts
-        out = (np.zeros(n + 2, code_dtype), np.zeros(n + 2, np.int64), np.zeros(n + 2),
-               np.zeros(n + 2))
+        out = (
+            np.zeros(n + 2, code_dtype),
+            np.zeros(n + 2, np.int64),
+            np.zeros(n + 2),
+            np.zeros(n + 2),
+        )
         scatter(tag_id, step, wall, value, codes, cursor, *out)
         results.append((counts, cursor, *out))
     same_arrays(tuple(results[0]), tuple(results[1]))

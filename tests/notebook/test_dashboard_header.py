@@ -16,10 +16,17 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("header")
     for i, run in enumerate(["keep_a", "keep_b", "drop_c"]):
         (root / run).mkdir()
-        write_events(str(root / run / "events.out.tfevents.1700000000.host"), [
-            Event(step=s, wall_time=1.7e9 + 3600 * i + 60 * s, summary=Summary(value=[
-                Summary.Value(tag="loss", simple_value=1.0 / (s + 1))]))
-            for s in range(3)])
+        write_events(
+            str(root / run / "events.out.tfevents.1700000000.host"),
+            [
+                Event(
+                    step=s,
+                    wall_time=1.7e9 + 3600 * i + 60 * s,
+                    summary=Summary(value=[Summary.Value(tag="loss", simple_value=1.0 / (s + 1))]),
+                )
+                for s in range(3)
+            ],
+        )
     return root
 
 

@@ -34,8 +34,9 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 w.add_histogram("weights", rng.normal(size=100), step)
             w.add_text("notes", f"run **{run}**", 0)
             if run != "baseline":  # the baseline has no hyperparameters
-                w.add_hparams({"lr": float(run.split("=")[1])}, {"hp/loss": 0.1 * (i + 1)},
-                              run_name=".")
+                w.add_hparams(
+                    {"lr": float(run.split("=")[1])}, {"hp/loss": 0.1 * (i + 1)}, run_name="."
+                )
     with SummaryWriter(str(root / "notes")) as w:  # text alone
         w.add_text("notes", "only text", 0)
     return root
@@ -179,14 +180,28 @@ def test_selection_rule_in_the_browser_equals_python() -> None:
     cases = []
     for _ in range(200):
         runs = rng.sample(names, rng.randint(0, 8))
-        cases.append([runs, rng.sample(names, rng.randint(0, 8)),
-                      rng.sample(names, rng.randint(0, 8)), rng.sample(names, rng.randint(0, 8))])
+        cases.append(
+            [
+                runs,
+                rng.sample(names, rng.randint(0, 8)),
+                rng.sample(names, rng.randint(0, 8)),
+                rng.sample(names, rng.randint(0, 8)),
+            ]
+        )
     rule = Path(__file__).parents[2] / "js" / "src" / "widgets" / "selection" / "rule.js"
-    script = (f"import {{ applyHparams }} from {json.dumps(rule.as_uri())};"
-              "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{"
-              "console.log(JSON.stringify(JSON.parse(s).map(c=>applyHparams(...c))))})")
-    out = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases),
-                         capture_output=True, text=True, check=True, timeout=60).stdout
+    script = (
+        f"import {{ applyHparams }} from {json.dumps(rule.as_uri())};"
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{"
+        "console.log(JSON.stringify(JSON.parse(s).map(c=>applyHparams(...c))))})"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
     assert json.loads(out) == [apply_hparams(*case) for case in cases]
 
 

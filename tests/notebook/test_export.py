@@ -20,8 +20,10 @@ EVIL_TAG = "<img src=x onerror=alert(2)>"
 class Probe(anywidget.AnyWidget):
     """A small anywidget with text and binary state."""
 
-    _esm = "function render({ model, el }) { el.textContent = model.get('label'); }\n" \
+    _esm = (
+        "function render({ model, el }) { el.textContent = model.get('label'); }\n"
         "export default { render };\n"
+    )
     _css = ".probe { color: red; }"
     label = traitlets.Unicode(EVIL_RUN).tag(sync=True)
     tags = traitlets.List(traitlets.Unicode(), [EVIL_TAG]).tag(sync=True)
@@ -42,9 +44,10 @@ def test_state_round_trips_with_buffers_and_shared_modules(tmp_path: Path) -> No
     assert {a.model_id, b.model_id, box.model_id} <= set(payload["state"])
     # the module source is stored once and referenced by both models
     assert payload["modules"] == [Probe._esm]
-    assert payload["state"][a.model_id]["state"]["_esm"] == payload["state"][b.model_id]["state"][
-        "_esm"
-    ]
+    assert (
+        payload["state"][a.model_id]["state"]["_esm"]
+        == payload["state"][b.model_id]["state"]["_esm"]
+    )
     assert payload["state"][a.model_id]["state"]["_css"] == Probe._css
     assert payload["state"][b.model_id]["state"]["label"] == "second"
     buffers = payload["state"][a.model_id]["buffers"]
@@ -111,8 +114,13 @@ def test_scalars_widget_export(tmp_path: Path) -> None:
     import tbnb
 
     frame = pd.DataFrame(
-        {"run": [EVIL_RUN] * 3 + ["b"] * 3, "tag": [EVIL_TAG] * 6, "step": [0, 1, 2] * 2,
-         "wall_time": [0.0, 1.0, 2.0] * 2, "value": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0]}
+        {
+            "run": [EVIL_RUN] * 3 + ["b"] * 3,
+            "tag": [EVIL_TAG] * 6,
+            "step": [0, 1, 2] * 2,
+            "wall_time": [0.0, 1.0, 2.0] * 2,
+            "value": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0],
+        }
     )
     widget = tbnb.scalars(frame)
     page = to_html(widget, tmp_path / "s.html").read_text(encoding="utf-8")

@@ -16,8 +16,9 @@ def _run_in(folder: Path) -> None:
 
 
 @pytest.mark.parametrize("name", DEFAULT_LOGDIRS)
-def test_no_argument_finds_the_usual_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            name: str) -> None:
+def test_no_argument_finds_the_usual_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
     _run_in(tmp_path / name)
     monkeypatch.chdir(tmp_path)
     ns = parse_magic_line("--refresh 5")
@@ -35,8 +36,9 @@ def test_first_folder_with_event_files_wins(tmp_path: Path) -> None:
     assert find_logdir(tmp_path) == tmp_path / "logs"
 
 
-def test_nothing_found_says_where_it_looked(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nothing_found_says_where_it_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "runs").mkdir()
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError, match=r"no LOGDIR given.*logs/, runs/, lightning_logs/") as info:

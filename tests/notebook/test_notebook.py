@@ -19,8 +19,14 @@ pytest.importorskip("tensorboardX")
 IPython = pytest.importorskip("IPython")
 from IPython.core.error import UsageError  # noqa: E402
 
-SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=40, val_every=20,
-                  hist_every=20, image_steps=(0,))
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1),
+    steps=40,
+    val_every=20,
+    hist_every=20,
+    image_steps=(0,),
+)
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +141,7 @@ def test_hparams_selection_drives_scalars(logdir: Path) -> None:
     hp.brush("lr", (0.005, 1.0))  # the lr=0.01 runs only
     assert set(hp.selected_runs) >= {"lr=0.01,seed=0", "lr=0.01,seed=1"}
     data = scal.data
-    assert set(data.loc[data["tag"] == "train/loss", "run"]) == {"lr=0.01,seed=0",
-                                                                  "lr=0.01,seed=1"}
+    assert set(data.loc[data["tag"] == "train/loss", "run"]) == {"lr=0.01,seed=0", "lr=0.01,seed=1"}
 
 
 def test_dashboard_refresh_starts_polling(logdir: Path) -> None:
@@ -192,16 +197,18 @@ def test_no_hparams_tab_for_metrics_alone(tmp_path: Path) -> None:
 
 def test_header_escapes_paths(tmp_path: Path) -> None:
     evil = tmp_path / "<b onmouseover=alert(1)>"
-    write_sample(evil, SampleSpec(learning_rates=(0.1,), seeds=(0,), steps=5, val_every=5,
-                                  hist_every=5, image_steps=()))
+    write_sample(
+        evil,
+        SampleSpec(
+            learning_rates=(0.1,), seeds=(0,), steps=5, val_every=5, hist_every=5, image_steps=()
+        ),
+    )
     header = Dashboard(evil).children[0].value
     assert "<b onmouseover" not in header
     assert "&lt;b onmouseover=alert(1)&gt;" in header
 
 
-def test_a_kind_declares_its_tab(
-    logdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_kind_declares_its_tab(logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Any, Any]] = []
 
     def texts(exp: Any, *, refresh: float | None) -> ipywidgets.Widget:
@@ -235,9 +242,7 @@ def test_magic_displays_a_dashboard(
     assert set(dash.views["scalars"].data["run"]) == {"lr=0.001,seed=0", "lr=0.01,seed=0"}
 
 
-def test_magic_with_fsspec_url(
-    shell: Any, logdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_magic_with_fsspec_url(shell: Any, logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fsspec = pytest.importorskip("fsspec")
     fs = fsspec.filesystem("memory")
     for path in logdir.rglob("*"):

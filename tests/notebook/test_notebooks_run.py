@@ -35,17 +35,21 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     pytest.importorskip("tensorboardX")  # writes the sample logdir
     # The kernel inherits this environment: this checkout's tbnb, and a private
     # sample cache so the test neither reads nor fills the user's cache.
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p
-    ))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    )
     monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path / "cache"))
     nb = _run(path, tmp_path)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in code)
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert errors == []
-    stderr = [o.text for c in code for o in c.outputs
-              if o.output_type == "stream" and o.name == "stderr" and "Traceback" in o.text]
+    stderr = [
+        o.text
+        for c in code
+        for o in c.outputs
+        if o.output_type == "stream" and o.name == "stderr" and "Traceback" in o.text
+    ]
     assert stderr == []
     if path.name == "tour.ipynb":  # every kind with a tab, each as its own widget
         from tbnb.kinds import KINDS

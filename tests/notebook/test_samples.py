@@ -15,7 +15,11 @@ from tbnb.notebook.samples import SampleSpec, sample_logdir, write_sample
 pytest.importorskip("tensorboardX")
 
 SMALL = SampleSpec(
-    learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=60, val_every=20, hist_every=30,
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1),
+    steps=60,
+    val_every=20,
+    hist_every=30,
     image_steps=(0, 59),
 )
 
@@ -36,15 +40,20 @@ def _read_run(run_dir: Path) -> dict[str, Any]:
         },
         "hist_steps": {t: [e.step for e in ea.Histograms(t)] for t in tags["histograms"]},
         "images": [(e.step, e.width, e.height) for t in tags["images"] for e in ea.Images(t)],
-        "text": {t: [e.tensor_proto.string_val[0] for e in ea.Tensors(t)]
-                 for t in tags["tensors"] if t.endswith("/text_summary")},
-        "audio": [(e.step, e.sample_rate, e.length_frames) for t in tags["audio"]
-                  for e in ea.Audio(t)],
-        "pr_steps": {t: [e.step for e in ea.Tensors(t)] for t in tags["tensors"]
-                     if t.startswith("pr/")},
+        "text": {
+            t: [e.tensor_proto.string_val[0] for e in ea.Tensors(t)]
+            for t in tags["tensors"]
+            if t.endswith("/text_summary")
+        },
+        "audio": [
+            (e.step, e.sample_rate, e.length_frames) for t in tags["audio"] for e in ea.Audio(t)
+        ],
+        "pr_steps": {
+            t: [e.step for e in ea.Tensors(t)] for t in tags["tensors"] if t.startswith("pr/")
+        },
         "graph": ea.Graph() if tags["graph"] else None,
         "walls": [e.wall_time for t in tags["scalars"] for e in ea.Scalars(t)]
-                 + [e.wall_time for t in tags["tensors"] for e in ea.Tensors(t)],
+        + [e.wall_time for t in tags["tensors"] for e in ea.Tensors(t)],
     }
 
 

@@ -11,19 +11,35 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tbnb"
 
 LAYERS = {
-    "_proto": 0, "warnings": 0, "jit": 0, "native": 0,
+    "_proto": 0,
+    "warnings": 0,
+    "jit": 0,
+    "native": 0,
     "io": 1,
     "decode": 2,
     "kinds": 3,
     "loader": 4,
-    "analysis": 5, "transforms": 5, "compat": 5,
+    "analysis": 5,
+    "transforms": 5,
+    "compat": 5,
     "widgets": 6,
     "notebook": 7,
 }
 """Layer of each top-level room of the package (``tbnb/__init__.py`` is the facade)."""
 
 MAX_LINES = 420
-"""Modules stay small: about 400 lines at most."""
+"""Modules stay small: about 400 lines at most, a guide rather than a law (see below)."""
+
+HARD_MAX_LINES = 600
+"""No module passes this, whatever its reason."""
+
+LONGER_MODULES = {
+    "tbnb/loader/experiment.py": (
+        "the Experiment facade: one short accessor per public question (frames, runs, tags, "
+        "reload, watch, embeddings); splitting it would scatter one class over files"
+    ),
+}
+"""Modules allowed past :data:`MAX_LINES`, each with the reason no seam splits it well."""
 
 
 def _modules() -> list[Path]:
@@ -63,15 +79,26 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
     room = _room(path)
     if room == "__init__":
         return
-    higher = {r for r in _imported_rooms(path)
-              if r == "__init__" or LAYERS.get(r, -1) > LAYERS[room]}
+    higher = {
+        r for r in _imported_rooms(path) if r == "__init__" or LAYERS.get(r, -1) > LAYERS[room]
+    }
     assert higher == set(), f"{path.relative_to(ROOT)} imports higher layers {higher}"
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_modules_are_small(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines"
+    name = str(path.relative_to(ROOT))
+    assert lines <= HARD_MAX_LINES, f"{name} has {lines} lines"
+    if name in LONGER_MODULES:
+        assert lines > MAX_LINES, (
+            f"{name} is back under {MAX_LINES} lines: drop it from LONGER_MODULES"
+        )
+    else:
+        assert lines <= MAX_LINES, (
+            f"{name} has {lines} lines: split it where a seam is, or list it in LONGER_MODULES "
+            "with the reason none is"
+        )
 
 
 JS_SOURCE = ROOT / "js" / "src"

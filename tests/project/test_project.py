@@ -17,16 +17,33 @@ OLDEST_PROTOBUF = "4.21.12"
 def test_descriptor_set_matches_protos() -> None:
     """tbnb/_proto/descriptors.binpb is exactly what protos/ compiles to."""
     pytest.importorskip("grpc_tools")
-    result = subprocess.run([sys.executable, "scripts/gen_protos.py", "--check"], cwd=ROOT,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "scripts/gen_protos.py", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def _oldest_protobuf_dir() -> Path:
     target = ROOT / ".venv" / f"protobuf-{OLDEST_PROTOBUF}"
     if not (target / "google" / "protobuf").is_dir():
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
-                        str(target), f"protobuf=={OLDEST_PROTOBUF}"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--target",
+                str(target),
+                f"protobuf=={OLDEST_PROTOBUF}",
+            ],
+            check=True,
+        )
     return target
 
 
@@ -62,8 +79,12 @@ def test_loader_under_oldest_protobuf(tmp_path: Path) -> None:
     def run(extra_path: str | None) -> tuple[str, dict]:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(ROOT)) if p)
-        out = subprocess.run([sys.executable, "-c", _LOAD_SCRIPT, str(tmp_path)], env=env,
-                             capture_output=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", _LOAD_SCRIPT, str(tmp_path)],
+            env=env,
+            capture_output=True,
+            check=True,
+        ).stdout
         return pickle.loads(out)
 
     old_version, old = run(str(_oldest_protobuf_dir()))
@@ -80,13 +101,47 @@ def test_ruff_clean() -> None:
     ruff = Path(sys.executable).with_name("ruff")
     if not ruff.exists():
         pytest.skip("ruff not installed (pip install -e .[dev])")
-    result = subprocess.run([str(ruff), "check", "tbnb", "tests", "scripts", "benchmarks"],
-                            cwd=ROOT, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [str(ruff), "check", "tbnb", "tests", "scripts", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout[-5000:]
+
+
+def test_ruff_formatted() -> None:
+    """Formatting is ruff's, so diffs carry changes, not layout."""
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff not installed (pip install -e .[dev])")
+    result = subprocess.run(
+        [
+            str(ruff),
+            "format",
+            "--check",
+            "tbnb",
+            "tests",
+            "scripts",
+            "benchmarks",
+            "hatch_build.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, "run `ruff format`:\n" + result.stdout[-5000:]
 
 
 def test_mypy_clean() -> None:
     pytest.importorskip("mypy")
-    result = subprocess.run([sys.executable, "-m", "mypy", "tbnb"], cwd=ROOT,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "tbnb"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout[-5000:]

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from tbnb.transforms.histograms import bin_range, flatten, rebin, rebin_ragged, sample_indices
 
 
-def tb_build_normalized(histograms: list[list[tuple[float, float, float]]], bin_count: int
-                        ) -> list[list[tuple[float, float, float]]]:
+def tb_build_normalized(
+    histograms: list[list[tuple[float, float, float]]], bin_count: int
+) -> list[list[tuple[float, float, float]]]:
     """TensorBoard's ``buildNormalizedHistograms``, transcribed (bins as ``(x, dx, y)``)."""
     if not histograms or bin_count < 1:
         return []
@@ -44,8 +45,9 @@ def tb_build_normalized(histograms: list[list[tuple[float, float, float]]], bin_
     return [tb_rebuild_bins(bins, left, right, bin_count) for bins in all_bins]
 
 
-def tb_rebuild_bins(bins: list[tuple[float, float, float]], left: float, right: float,
-                    bin_count: int) -> list[tuple[float, float, float]]:
+def tb_rebuild_bins(
+    bins: list[tuple[float, float, float]], left: float, right: float, bin_count: int
+) -> list[tuple[float, float, float]]:
     results = []
     dx = (right - left) / bin_count
     bin_index = 0
@@ -68,8 +70,9 @@ def tb_rebuild_bins(bins: list[tuple[float, float, float]], left: float, right: 
     return results
 
 
-def tb_contribution(b: tuple[float, float, float], result_left: float, result_right: float,
-                    has_right_neighbor: bool) -> tuple[float, float]:
+def tb_contribution(
+    b: tuple[float, float, float], result_left: float, result_right: float, has_right_neighbor: bool
+) -> tuple[float, float]:
     x, dx, y = b
     bin_left, bin_right = x, x + dx
     if bin_left > result_right or bin_right < result_left:
@@ -86,10 +89,8 @@ def as_buckets(edges: np.ndarray, counts: np.ndarray) -> list[tuple[float, float
     return [(float(edges[i]), float(edges[i + 1]), float(counts[i])) for i in range(len(counts))]
 
 
-def assert_equals_tensorboard(edges: list[np.ndarray], counts: list[np.ndarray], bins: int
-                              ) -> None:
-    want = tb_build_normalized([as_buckets(e, c) for e, c in zip(edges, counts, strict=True)],
-                               bins)
+def assert_equals_tensorboard(edges: list[np.ndarray], counts: list[np.ndarray], bins: int) -> None:
+    want = tb_build_normalized([as_buckets(e, c) for e, c in zip(edges, counts, strict=True)], bins)
     display, got = rebin(edges, counts, bins)
     if all(not w for w in want):
         assert got.size == 0
@@ -102,16 +103,19 @@ def assert_equals_tensorboard(edges: list[np.ndarray], counts: list[np.ndarray],
 
 CASES = {
     "equal width": ([np.linspace(0, 3, 4)], [np.array([1.0, 2.0, 3.0])]),
-    "variable width": ([np.array([-1.0, -0.1, 0.0, 0.05, 2.0])],
-                       [np.array([3.0, 0.0, 7.0, 1.0])]),
+    "variable width": ([np.array([-1.0, -0.1, 0.0, 0.05, 2.0])], [np.array([3.0, 0.0, 7.0, 1.0])]),
     "zero width inside": ([np.array([0.0, 1.0, 1.0, 2.0])], [np.array([0.0, 20.0, 0.0])]),
-    "zero width on edges": ([np.array([0.0, 0.0, 1.5, 3.0, 3.0])],
-                            [np.array([5.0, 1.0, 1.0, 4.0])]),
+    "zero width on edges": (
+        [np.array([0.0, 0.0, 1.5, 3.0, 3.0])],
+        [np.array([5.0, 1.0, 1.0, 4.0])],
+    ),
     "single point": ([np.array([2.5, 2.5])], [np.array([9.0])]),
     "negative point": ([np.array([-4.0, -4.0])], [np.array([2.0])]),
     "large negative point": ([np.array([-100.0, -100.0])], [np.array([2.0])]),
-    "several steps": ([np.array([0.0, 1.0]), np.array([-3.0, 0.5, 4.0]), np.zeros(0)],
-                      [np.array([4.0]), np.array([1.0, 2.0]), np.zeros(0)]),
+    "several steps": (
+        [np.array([0.0, 1.0]), np.array([-3.0, 0.5, 4.0]), np.zeros(0)],
+        [np.array([4.0]), np.array([1.0, 2.0]), np.zeros(0)],
+    ),
     "none": ([np.zeros(0)], [np.zeros(0)]),
 }
 
@@ -139,21 +143,29 @@ def histograms(draw: st.DrawFn) -> tuple[list[np.ndarray], list[np.ndarray]]:
             counts.append(np.zeros(0))
             continue
         start = draw(st.floats(-1e3, 1e3, allow_nan=False))
-        widths = draw(st.lists(st.sampled_from([0.0, 1e-3, 0.1, 0.5, 1.0, 3.7, 50.0]),
-                               min_size=k, max_size=k))
+        widths = draw(
+            st.lists(st.sampled_from([0.0, 1e-3, 0.1, 0.5, 1.0, 3.7, 50.0]), min_size=k, max_size=k)
+        )
         edges.append(start + np.r_[0.0, np.cumsum(widths)])
-        counts.append(np.array(draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 17.0, 0.25, 1e6]),
-                                             min_size=k, max_size=k))))
+        counts.append(
+            np.array(
+                draw(
+                    st.lists(
+                        st.sampled_from([0.0, 1.0, 2.0, 17.0, 0.25, 1e6]), min_size=k, max_size=k
+                    )
+                )
+            )
+        )
     return edges, counts
 
 
 @settings(max_examples=300, deadline=None)
 @given(histograms(), st.integers(1, 80))
 def test_rebin_equals_tensorboard_on_any_histograms(
-        data: tuple[list[np.ndarray], list[np.ndarray]], bins: int) -> None:
+    data: tuple[list[np.ndarray], list[np.ndarray]], bins: int
+) -> None:
     edges, counts = data
-    want = tb_build_normalized([as_buckets(e, c) for e, c in zip(edges, counts, strict=True)],
-                               bins)
+    want = tb_build_normalized([as_buckets(e, c) for e, c in zip(edges, counts, strict=True)], bins)
     if want and want[0] and want[0][0][1] <= 0:
         return  # a reversed widened range (a constant negative chart): see above
     assert_equals_tensorboard(edges, counts, bins)

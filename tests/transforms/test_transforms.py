@@ -141,8 +141,9 @@ def _seeds() -> pd.DataFrame:
     for group, base in (("a", 0.0), ("b", 10.0)):
         for seed in range(3):
             for step in range(0, 50, 10):
-                rows.append((f"{group}/seed{seed}", "loss", step, 1000.0 + step,
-                             base + step + seed))
+                rows.append(
+                    (f"{group}/seed{seed}", "loss", step, 1000.0 + step, base + step + seed)
+                )
     return pd.DataFrame(rows, columns=["run", "tag", "step", "wall_time", "value"])
 
 
@@ -161,7 +162,7 @@ def test_downsample_blocks_equal_one_series_at_a_time() -> None:
         for k in range(len(sizes)):
             a, b = bounds[k], bounds[k + 1]
             want = minmax_indices(steps[a:b].astype(float), y[a:b], 100) + a if b > a else []
-            np.testing.assert_array_equal(idx[offsets[k]:offsets[k + 1]], want)
+            np.testing.assert_array_equal(idx[offsets[k] : offsets[k + 1]], want)
     with pytest.raises(ValueError, match="bounds"):
         minmax_indices_blocks(steps, y, [0, 10, 5], 10)
     with pytest.raises(ValueError, match="buckets"):
@@ -170,18 +171,21 @@ def test_downsample_blocks_equal_one_series_at_a_time() -> None:
 
 def _long(parts: list[tuple[str, str, list[int]]]) -> pd.DataFrame:
     rows = [(run, tag, st) for run, tag, steps in parts for st in steps]
-    return pd.DataFrame({
-        "run": pd.Categorical([r for r, _, _ in rows]),
-        "tag": pd.Categorical([t for _, t, _ in rows]),
-        "step": np.array([st for _, _, st in rows], dtype=np.int64),
-        "wall_time": np.arange(len(rows), dtype=np.float64),
-        "value": np.arange(len(rows), dtype=np.float64) * 10,
-    })
+    return pd.DataFrame(
+        {
+            "run": pd.Categorical([r for r, _, _ in rows]),
+            "tag": pd.Categorical([t for _, t, _ in rows]),
+            "step": np.array([st for _, _, st in rows], dtype=np.int64),
+            "wall_time": np.arange(len(rows), dtype=np.float64),
+            "value": np.arange(len(rows), dtype=np.float64) * 10,
+        }
+    )
 
 
 def _as_dict(store: SeriesStore) -> dict[tuple[str, str], dict[str, list[float]]]:
-    return {key: {k: v.tolist() for k, v in store.series(i).items()}
-            for i, key in enumerate(store.keys)}
+    return {
+        key: {k: v.tolist() for k, v in store.series(i).items()} for i, key in enumerate(store.keys)
+    }
 
 
 def test_series_store_grouped_reloaded_and_unordered_frames() -> None:
@@ -193,8 +197,15 @@ def test_series_store_grouped_reloaded_and_unordered_frames() -> None:
     assert np.shares_memory(store.columns["value"], grouped["value"].to_numpy())
     assert store.columns["step"].dtype == np.int64
     # a reload appended new points of a/x and b/x at the end: gathered, not sorted
-    reloaded = _long([("a", "x", [0, 1, 2]), ("a", "y", [0, 5]), ("b", "x", [1, 2]),
-                      ("a", "x", [3, 4]), ("b", "x", [3])])
+    reloaded = _long(
+        [
+            ("a", "x", [0, 1, 2]),
+            ("a", "y", [0, 5]),
+            ("b", "x", [1, 2]),
+            ("a", "x", [3, 4]),
+            ("b", "x", [3]),
+        ]
+    )
     got = _as_dict(SeriesStore.from_frame(reloaded))
     assert got[("a", "x")]["step"] == [0, 1, 2, 3, 4]
     assert got[("a", "x")]["value"] == [0, 10, 20, 70, 80]
@@ -242,12 +253,14 @@ def test_aggregate_mean_std_minmax_ci() -> None:
 
 
 def test_aggregate_interpolates_without_extrapolating() -> None:
-    df = pd.DataFrame({
-        "run": ["s0"] * 3 + ["s1"] * 2,
-        "tag": "x",
-        "step": [0, 10, 20, 5, 15],
-        "value": [0.0, 10.0, 20.0, 100.0, 200.0],
-    })
+    df = pd.DataFrame(
+        {
+            "run": ["s0"] * 3 + ["s1"] * 2,
+            "tag": "x",
+            "step": [0, 10, 20, 5, 15],
+            "value": [0.0, 10.0, 20.0, 100.0, 200.0],
+        }
+    )
     out = aggregate(df, {"s0": "g", "s1": "g"}, band="minmax")
     assert out["step"].tolist() == [0, 5, 10, 15, 20]
     # s1 exists only on [5, 15]: at 0 and 20 only s0 counts
@@ -259,9 +272,15 @@ def test_aggregate_interpolates_without_extrapolating() -> None:
 def test_group_runs() -> None:
     runs = ["lr=0.1,seed=1", "lr=0.1,seed=2", "other"]
     assert group_runs(runs, r"lr=([\d.]+)") == {
-        "lr=0.1,seed=1": "0.1", "lr=0.1,seed=2": "0.1", "other": "other"}
+        "lr=0.1,seed=1": "0.1",
+        "lr=0.1,seed=2": "0.1",
+        "other": "other",
+    }
     assert group_runs(runs, pd.Series({"other": "x", "lr=0.1,seed=1": None})) == {
-        "lr=0.1,seed=1": "lr=0.1,seed=1", "lr=0.1,seed=2": "lr=0.1,seed=2", "other": "x"}
+        "lr=0.1,seed=1": "lr=0.1,seed=1",
+        "lr=0.1,seed=2": "lr=0.1,seed=2",
+        "other": "x",
+    }
     with pytest.raises(ValueError, match="regex"):
         group_runs(runs, "(")
     with pytest.raises(ValueError, match="agg"):

@@ -54,14 +54,14 @@ def _series(rng: np.random.Generator, n: int, *, integer_x: bool) -> tuple[Any, 
 
 def _numpy_keep(x: Any, y: Any, bounds: Any, buckets: int) -> list[int]:
     keep = np.zeros(len(x), np.bool_)
-    downsample._keep_blocks_numpy(np.asarray(x), np.asarray(y, np.float64),
-                                  np.asarray(bounds, np.int64), buckets, keep)
+    downsample._keep_blocks_numpy(
+        np.asarray(x), np.asarray(y, np.float64), np.asarray(bounds, np.int64), buckets, keep
+    )
     return np.flatnonzero(keep).tolist()
 
 
 @pytest.mark.parametrize("integer_x", [False, True])
-def test_numpy_downsampling_keeps_what_the_kernel_keeps(compiled: None,
-                                                        integer_x: bool) -> None:
+def test_numpy_downsampling_keeps_what_the_kernel_keeps(compiled: None, integer_x: bool) -> None:
     from tbnb.transforms.compiled.downsample import keep_blocks
 
     rng = np.random.default_rng(7)
@@ -78,21 +78,27 @@ def test_numpy_downsampling_keeps_what_the_kernel_keeps(compiled: None,
 
 
 def test_downsampling_answers_the_same_with_and_without_kernels(
-        compiled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = np.random.default_rng(3)
     x, y = _series(rng, 5000, integer_x=False)
     steps = np.arange(7000)
-    fast = minmax_indices(x, y, 50), minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000],
-                                                           [0, 3000, 7000], 100)
+    fast = (
+        minmax_indices(x, y, 50),
+        minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000], [0, 3000, 7000], 100),
+    )
     monkeypatch.setattr(loading, "load", lambda group: False)
-    slow = minmax_indices(x, y, 50), minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000],
-                                                           [0, 3000, 7000], 100)
+    slow = (
+        minmax_indices(x, y, 50),
+        minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000], [0, 3000, 7000], 100),
+    )
     assert fast[0].tolist() == slow[0].tolist()
     assert [a.tolist() for a in fast[1]] == [a.tolist() for a in slow[1]]
 
 
 def test_smoothing_answers_the_same_with_and_without_kernels(
-        compiled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = np.random.default_rng(5)
     y = rng.normal(size=3000)
     y[rng.random(3000) < 0.05] = np.nan
@@ -135,11 +141,19 @@ print(json.dumps({
 
 
 def _run(site: Path, cache_dir: Path) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir),
-               PYTHONDONTWRITEBYTECODE="1")
+    env = dict(
+        os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir), PYTHONDONTWRITEBYTECODE="1"
+    )
     env.pop("TBNB_JIT", None)
-    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                         text=True, check=True, timeout=600, cwd=site)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+        cwd=site,
+    )
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -147,8 +161,9 @@ def _run(site: Path, cache_dir: Path) -> dict[str, Any]:
 @pytest.mark.slow
 def test_fresh_install_transforms_take_numpy_then_the_cached_kernels(tmp_path: Path) -> None:
     site = tmp_path / "site"
-    shutil.copytree(ROOT / "tbnb", site / "tbnb",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT / "tbnb", site / "tbnb", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    )
     cache_dir = tmp_path / "cache"
 
     first = _run(site, cache_dir)
@@ -159,8 +174,9 @@ def test_fresh_install_transforms_take_numpy_then_the_cached_kernels(tmp_path: P
     deadline = time.monotonic() + 900
     while not list(cache_dir.glob("compiled/transforms-*/ready.json")):
         assert time.monotonic() < deadline, "the background compile never finished"
-        assert not list(cache_dir.glob("compiled/transforms-*/failed.json")), \
-            [p.read_text() for p in cache_dir.glob("compiled/transforms-*/*.log")]
+        assert not list(cache_dir.glob("compiled/transforms-*/failed.json")), [
+            p.read_text() for p in cache_dir.glob("compiled/transforms-*/*.log")
+        ]
         time.sleep(0.5)
 
     second = _run(site, cache_dir)

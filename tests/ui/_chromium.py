@@ -110,8 +110,9 @@ class Chromium:
         page = self.page()
         self.log.clear()
         page.goto(path.as_uri())
-        page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                               timeout=timeout_ms)
+        page.wait_for_selector(
+            "#tbnb-export-root[data-rendered='true']", state="attached", timeout=timeout_ms
+        )
         return page
 
     def page(self) -> Any:

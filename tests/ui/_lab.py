@@ -107,9 +107,7 @@ class LabServer:
         env["VIRTUAL_ENV"] = str(VENV_BIN.parent)
         env.pop("JUPYTER_PATH", None)
         # The kernel imports this checkout's tbnb, installed or not.
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(REPO), env.get("PYTHONPATH", "")) if p
-        )
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         return env
 
     #: What the server is called in error messages.
@@ -118,12 +116,17 @@ class LabServer:
     def command(self) -> list[str]:
         """The server command line: loopback only, no browser, nothing fetched from outside."""
         return [
-            str(VENV_BIN / "jupyter-lab"), "--no-browser", "--ip=127.0.0.1",
-            f"--port={self.port}", "--ServerApp.port_retries=0",
-            f"--ServerApp.root_dir={self.root}", f"--IdentityProvider.token={self.token}",
+            str(VENV_BIN / "jupyter-lab"),
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.root}",
+            f"--IdentityProvider.token={self.token}",
             "--LabApp.expose_app_in_browser=True",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
+            "--LabApp.extension_manager=readonly",
+            "--ServerApp.terminals_enabled=False",
             *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         ]
 
@@ -136,8 +139,13 @@ class LabServer:
             path.write_text(json.dumps(value))
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            self.command(), cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self._log,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            self.command(),
+            cwd=self.root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         deadline = time.time() + timeout
         while time.time() < deadline:

@@ -27,14 +27,19 @@ class Notebook7Server(LabServer):
     def command(self) -> list[str]:
         """The server command line: loopback only, no browser, nothing fetched from outside."""
         return [
-            str(VENV_BIN / "jupyter-notebook"), "--no-browser", "--ip=127.0.0.1",
-            f"--port={self.port}", "--ServerApp.port_retries=0",
-            f"--ServerApp.root_dir={self.root}", f"--IdentityProvider.token={self.token}",
+            str(VENV_BIN / "jupyter-notebook"),
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.root}",
+            f"--IdentityProvider.token={self.token}",
             "--JupyterNotebookApp.expose_app_in_browser=True",
             # The JupyterLab server extension loads beside Notebook 7: keep its
             # update check and extension manager off the network too.
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
+            "--LabApp.extension_manager=readonly",
+            "--ServerApp.terminals_enabled=False",
             *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         ]
 

@@ -95,8 +95,10 @@ def render_svg(browser: Any, saved: Saved, shot: Path) -> None:
         page.bring_to_front()
         page.goto(viewer.as_uri())
         page.wait_for_function("() => document.getElementById('svg').complete")
-        size = page.evaluate("() => [document.getElementById('svg').naturalWidth,"
-                             " document.getElementById('svg').naturalHeight]")
+        size = page.evaluate(
+            "() => [document.getElementById('svg').naturalWidth,"
+            " document.getElementById('svg').naturalHeight]"
+        )
         assert size[0] > 100, size  # the browser decoded and sized it
         assert size[1] > 100, size
         page.locator("#svg").screenshot(path=shot)

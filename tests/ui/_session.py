@@ -89,7 +89,9 @@ def tagged_notebook(title: str, sources: dict[str, str]) -> Any:
 
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
     }
     nb.metadata["language_info"] = {"name": "python"}
     nb.cells.append(new_markdown_cell(title))  # type: ignore[no-untyped-call]

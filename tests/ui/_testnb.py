@@ -13,7 +13,9 @@ def build(logdir: Path) -> Any:
     """Cells: setup, scalars, readback, magic, many (10 widgets), done."""
     path = json.dumps(str(logdir))
     cells = [
-        ("setup", f"""\
+        (
+            "setup",
+            f"""\
 import json
 import tbnb
 LOGDIR = {path}
@@ -24,26 +26,41 @@ charted = exp.runs
 df = exp.scalars[exp.scalars["run"].isin(charted)]
 runs_per_tag = df.groupby("tag", observed=True)["run"].nunique()
 expected = {{"runs": charted, "runs_per_tag": runs_per_tag.astype(int).to_dict()}}
-print("EXPECT " + json.dumps(expected))"""),
-        ("scalars", """\
+print("EXPECT " + json.dumps(expected))""",
+        ),
+        (
+            "scalars",
+            """\
 w = tbnb.scalars(exp, smoothing=0.6)
-w"""),
-        ("readback", """\
+w""",
+        ),
+        (
+            "readback",
+            """\
 _reads = globals().get("_reads", 0) + 1
 print(f"STATE {_reads} " + json.dumps({"smoothing": w.smoothing, "selected_runs": w.selected_runs,
-      "log_y": w.log_y, "run_filter": w.run_filter}))"""),
-        ("magic", f"""\
+      "log_y": w.log_y, "run_filter": w.run_filter}))""",
+        ),
+        (
+            "magic",
+            f"""\
 %load_ext tbnb
-%tbnb {logdir.as_posix()!r} --refresh 3600"""),
-        ("many", """\
+%tbnb {logdir.as_posix()!r} --refresh 3600""",
+        ),
+        (
+            "many",
+            """\
 from IPython.display import display
 many = [tbnb.scalars(exp, tags="^train/loss$") for _ in range(10)]
-display(*many)"""),
+display(*many)""",
+        ),
         ("done", 'print("ALL_DONE")'),
     ]
     nb: Any = new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
     }
     nb.metadata["language_info"] = {"name": "python"}
     nb.cells.append(new_markdown_cell("tbnb browser test notebook"))  # type: ignore[no-untyped-call]
@@ -54,5 +71,6 @@ display(*many)"""),
 
 
 #: Index of each tagged cell in the built notebook (after the markdown cell).
-CELL = {tag: i + 1 for i, tag in enumerate(["setup", "scalars", "readback", "magic", "many",
-                                             "done"])}
+CELL = {
+    tag: i + 1 for i, tag in enumerate(["setup", "scalars", "readback", "magic", "many", "done"])
+}

@@ -67,8 +67,7 @@ def test_the_run_selection_ties_the_tabs_with_no_kernel(page: Any, out_dir: Path
     bar.locator("summary").click()
     bar.locator('input.tbnb-run-toggle[data-run="beta"]').uncheck()
     expect(bar.locator(".tbnb-selection-summary")).to_have_text("Runs: 3 of 4 shown")
-    expect(page.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute(
-        "data-series-count", "2")
+    expect(page.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute("data-series-count", "2")
     page.locator('[role="tab"]', has_text="Histograms").click()
     expect(page.locator("[role=tabpanel]:visible .tbnb-w-histograms")).to_contain_text("2/3 runs")
     page.screenshot(path=out_dir / "dashboard_export_02_beta_off.png", full_page=True)

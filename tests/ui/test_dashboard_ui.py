@@ -74,24 +74,28 @@ class Session(CellDriver):
 
 
 @pytest.fixture(scope="module")
-def session(chromium: Chromium, out_dir: Path,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+def session(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
     root = tmp_path_factory.mktemp("dashboard")
     write_logdir(root / "logs")
-    nb = tagged_notebook("tbnb dashboard test", {
-        "dash": f"import json, tbnb\ndash = tbnb.Dashboard({str(root / 'logs')!r})\ndash",
-        # the test writes what to do into ACT, then runs this cell
-        "act": f"import pathlib\nACT = pathlib.Path({str(root / 'act.py')!r})\n"
-               "exec(ACT.read_text()) if ACT.exists() else None",
-        "readback": """\
+    nb = tagged_notebook(
+        "tbnb dashboard test",
+        {
+            "dash": f"import json, tbnb\ndash = tbnb.Dashboard({str(root / 'logs')!r})\ndash",
+            # the test writes what to do into ACT, then runs this cell
+            "act": f"import pathlib\nACT = pathlib.Path({str(root / 'act.py')!r})\n"
+            "exec(ACT.read_text()) if ACT.exists() else None",
+            "readback": """\
 _reads = globals().get("_reads", 0) + 1
 print(f"STATE {_reads} " + json.dumps({
     "built": list(dash.views.built), "selected": dash.selection.selected_runs,
     "scalars": dash.views.built["scalars"].selected_runs,
     "histograms": getattr(dash.views.built.get("histograms"), "selected_runs", None),
     "index": dash.tab.selected_index}))""",
-        "done": 'print("ALL_DONE")',
-    })
+            "done": 'print("ALL_DONE")',
+        },
+    )
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
     lab = LabServer(root)
     lab.start()
@@ -156,8 +160,7 @@ def test_one_run_selector_for_every_tab(session: Session) -> None:
     expect(dash.locator(".tbnb-w-histograms .tbnb-legend", has_text="beta")).to_have_count(0)
     session.shot("03_beta_off_histograms")
     dash.locator('[role="tab"]', has_text="Scalars").click()
-    expect(dash.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute(
-        "data-series-count", "2")
+    expect(dash.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute("data-series-count", "2")
     state = session.readback()
     assert state["selected"] == state["scalars"] == state["histograms"] == ["alpha", "gamma"]
     session.shot("04_beta_off_scalars")
@@ -176,10 +179,10 @@ def test_hparams_selection_filters_the_other_tabs(session: Session) -> None:
     session.act('dash.views["hparams"].brush("lr", (0.05, 1.0))')  # alpha's lr is 0.1
     expect(bar.locator(".tbnb-selection-summary")).to_have_text("Runs: 1 of 3 shown")
     expect(bar.locator(".tbnb-selection-hparams")).to_have_text(
-        "hparams selection hides 2 of 3 runs")
+        "hparams selection hides 2 of 3 runs"
+    )
     dash.locator('[role="tab"]', has_text="Scalars").click()
-    expect(dash.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute(
-        "data-series-count", "1")
+    expect(dash.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute("data-series-count", "1")
     session.shot("05_hparams_filter_scalars")
     state = session.readback()
     assert state["selected"] == state["scalars"] == ["alpha"]

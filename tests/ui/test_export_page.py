@@ -42,7 +42,6 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-
 def test_scalars_page_renders_offline_and_safely(
     chromium: Chromium, logdir: Path, out_dir: Path, tmp_path: Path
 ) -> None:
@@ -63,11 +62,13 @@ def test_scalars_page_renders_offline_and_safely(
     # interactions need no kernel: smoothing redraws, toggling a run drops a series
     before = loss.evaluate(SIGNATURE_JS)
     page.locator("input.tbnb-smoothing").fill("0.95")
-    page.wait_for_function("([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig",
-                           arg=[loss.element_handle(), before])
+    page.wait_for_function(
+        "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[loss.element_handle(), before]
+    )
     page.locator(".tbnb-run-toggle[data-run='baseline']").uncheck()
-    page.wait_for_function("el => el.getAttribute('data-series-count') === '2'",
-                           arg=loss.element_handle())
+    page.wait_for_function(
+        "el => el.getAttribute('data-series-count') === '2'", arg=loss.element_handle()
+    )
     page.screenshot(path=out_dir / "export_01_scalars.png", full_page=True)
     log = chromium.log
     assert log.dialogs == []
@@ -97,8 +98,17 @@ def test_dashboard_page_keeps_hparams_scalars_link(
     from tbnb.notebook.samples import SampleSpec, write_sample
 
     logdir = tmp_path / "sweep"
-    write_sample(logdir, SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=30,
-                                    val_every=10, hist_every=10, image_steps=()))
+    write_sample(
+        logdir,
+        SampleSpec(
+            learning_rates=(1e-3, 1e-2),
+            seeds=(0, 1),
+            steps=30,
+            val_every=10,
+            hist_every=10,
+            image_steps=(),
+        ),
+    )
     dash = tbnb.Dashboard(logdir)
     dash.views["hparams"].brush("lr", (0.005, 1.0))  # only the two lr=0.01 runs
     page = chromium.open_exported(to_html(dash, tmp_path / "sweep.html"))
@@ -107,8 +117,9 @@ def test_dashboard_page_keeps_hparams_scalars_link(
     page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
     page.locator("button.tbnb-hp-reset").click()  # the browser-side link updates the scalars
     page.locator(".tbnb-export-tabbar button").get_by_text("Scalars", exact=True).click()
-    page.wait_for_function("el => el.getAttribute('data-series-count') === '4'",
-                           arg=loss.element_handle())
+    page.wait_for_function(
+        "el => el.getAttribute('data-series-count') === '4'", arg=loss.element_handle()
+    )
     page.screenshot(path=out_dir / "export_03_linked_dashboard.png", full_page=True)
     assert chromium.log.page_errors == []
     assert chromium.log.console_errors == []
@@ -148,8 +159,9 @@ def test_links_work_in_the_page(chromium: Chromium, tmp_path: Path) -> None:
     source, target, both = _Counter(label="source"), _Counter(label="target"), _Counter()
     ipywidgets.jsdlink((source, "n"), (target, "n"))
     ipywidgets.jslink((target, "n"), (both, "n"))
-    page = chromium.open_exported(to_html(ipywidgets.VBox([source, target, both]),
-                                   tmp_path / "links.html"))
+    page = chromium.open_exported(
+        to_html(ipywidgets.VBox([source, target, both]), tmp_path / "links.html")
+    )
     counters = page.locator(".counter")
     buttons = page.locator("button", has_text="+")
     buttons.nth(0).click()  # source -> target -> both
@@ -253,8 +265,7 @@ def test_tooltip_shows_times_and_whole_names_beside_the_points(
             page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] * 0.4)
             tip = root.evaluate(CELLS_JS)
             assert tip["visible"]
-            assert tip["heads"][1:] == ["run", "smoothed", "value", "step", "wall time",
-                                        "relative"]
+            assert tip["heads"][1:] == ["run", "smoothed", "value", "step", "wall time", "relative"]
             assert tip["clipped"] == []
             names = [row[1] for row in tip["rows"]]
             assert sorted(names) == sorted(LONG_RUNS)  # whole names
@@ -268,8 +279,10 @@ def test_tooltip_shows_times_and_whole_names_beside_the_points(
             assert len(tip["points"]) == len(LONG_RUNS)
             for px, py in tip["points"]:
                 x, y = rbox["x"] + px, rbox["y"] + py
-                inside = (tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
-                          and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3)
+                inside = (
+                    tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
+                    and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3
+                )
                 assert not inside, (i, frac, (x, y), tbox)
         if i == 0:
             page.screenshot(path=out_dir / "export_04_tooltip_long_names.png", full_page=True)

@@ -60,7 +60,8 @@ class GraphPage:
 
     def ready(self) -> None:
         self.page.wait_for_function(
-            "el => el.dataset.state === 'ready'", arg=self.root.element_handle())
+            "el => el.dataset.state === 'ready'", arg=self.root.element_handle()
+        )
 
     def box(self, name: str) -> dict[str, float]:
         found = self.root.evaluate("(el, name) => el.__tbnbGraph.box(name)", name)
@@ -85,11 +86,13 @@ def _open_page(chromium: Chromium, html: str, path: Path, out: Path) -> GraphPag
 
 
 @pytest.fixture(scope="module")
-def torch_page(chromium: Chromium, logdir: Path, out_dir: Path,
-               tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphPage]:
+def torch_page(
+    chromium: Chromium, logdir: Path, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GraphPage]:
     widget = tbnb.graph(tbnb.load(logdir, progress=False), "torch")
-    p = _open_page(chromium, render_html(widget), tmp_path_factory.mktemp("gp") / "graph.html",
-                   out_dir)
+    p = _open_page(
+        chromium, render_html(widget), tmp_path_factory.mktemp("gp") / "graph.html", out_dir
+    )
     yield p
     p.page.close()
 
@@ -121,23 +124,27 @@ def test_click_expands_a_group_in_place(torch_page: GraphPage, logdir: Path) -> 
     before = p.box(group)
     pixels = p.pixels()
     p.page.mouse.click(before["x"] + before["w"] - 6, before["y"] + before["h"] / 2)
-    p.page.wait_for_function("el => el.dataset.state === 'ready' && el.__tbnbGraph.box("
-                             "'Net/Sequential[blocks]/Block[0-2]') !== null",
-                             arg=p.root.element_handle())
+    p.page.wait_for_function(
+        "el => el.dataset.state === 'ready' && el.__tbnbGraph.box("
+        "'Net/Sequential[blocks]/Block[0-2]') !== null",
+        arg=p.root.element_handle(),
+    )
     after = p.box(group)
     assert abs(after["x"] - before["x"]) < 1
     assert abs(after["y"] - before["y"]) < 1
     assert after["h"] > before["h"]
-    assert int(p.root.get_attribute("data-items")) == _python_items(
-        "torch", ["Net", group], logdir)
+    assert int(p.root.get_attribute("data-items")) == _python_items("torch", ["Net", group], logdir)
     assert p.pixels() != pixels
     series = p.box("Net/Sequential[blocks]/Block[0-2]")
     p.page.mouse.dblclick(series["x"] + series["w"] / 3, series["y"] + series["h"] / 2)
-    p.page.wait_for_function("el => el.dataset.state === 'ready' && "
-                             "el.__tbnbGraph.box('Net/Sequential[blocks]/Block[1]') !== null",
-                             arg=p.root.element_handle())
+    p.page.wait_for_function(
+        "el => el.dataset.state === 'ready' && "
+        "el.__tbnbGraph.box('Net/Sequential[blocks]/Block[1]') !== null",
+        arg=p.root.element_handle(),
+    )
     assert int(p.root.get_attribute("data-items")) == _python_items(
-        "torch", ["Net", group, "Net/Sequential[blocks]/Block[0-2]"], logdir)
+        "torch", ["Net", group, "Net/Sequential[blocks]/Block[0-2]"], logdir
+    )
     p.shot("02_expanded_series")
 
 
@@ -151,8 +158,10 @@ def test_search_reveals_and_details_show_the_node(torch_page: GraphPage, logdir:
     result = p.root.locator(".tbnb-graph-result").first
     name = result.get_attribute("title")
     result.click()
-    p.page.wait_for_function("([el, n]) => el.dataset.selected === n && "
-                             "el.__tbnbGraph.box(n) !== null", arg=[p.root.element_handle(), name])
+    p.page.wait_for_function(
+        "([el, n]) => el.dataset.selected === n && el.__tbnbGraph.box(n) !== null",
+        arg=[p.root.element_handle(), name],
+    )
     details = p.root.locator(".tbnb-graph-details")
     assert (details.locator(".tbnb-graph-title").text_content() or "") == name
     assert "aten::batch_norm" in (details.text_content() or "")
@@ -160,8 +169,9 @@ def test_search_reveals_and_details_show_the_node(torch_page: GraphPage, logdir:
     assert inputs.count() >= 1
     first_input = inputs.first.text_content() or ""
     inputs.first.click()
-    p.page.wait_for_function("([el, n]) => el.dataset.selected === n",
-                             arg=[p.root.element_handle(), first_input])
+    p.page.wait_for_function(
+        "([el, n]) => el.dataset.selected === n", arg=[p.root.element_handle(), first_input]
+    )
     p.shot("03_search_details")
     search.fill("(")
     assert "tbnb-invalid" in (search.get_attribute("class") or "")
@@ -175,8 +185,9 @@ def test_zoom_minimap_and_fit(torch_page: GraphPage) -> None:
     zoom = float(p.root.get_attribute("data-zoom"))
     p.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.page.mouse.wheel(0, -400)
-    p.page.wait_for_function("([el, z]) => Number(el.dataset.zoom) > z",
-                             arg=[p.root.element_handle(), zoom])
+    p.page.wait_for_function(
+        "([el, z]) => Number(el.dataset.zoom) > z", arg=[p.root.element_handle(), zoom]
+    )
     where = p.box("Net")
     mini = p.root.locator(".tbnb-graph-minimap").bounding_box()
     p.page.mouse.click(mini["x"] + 5, mini["y"] + mini["height"] - 5)
@@ -196,8 +207,9 @@ def test_statistics_table_and_csv(torch_page: GraphPage, logdir: Path, tmp_path:
     widget = tbnb.graph(tbnb.load(logdir, progress=False), "torch")
     expected = widget.op_stats()
     assert list(table.columns) == list(expected.columns)
-    pd.testing.assert_frame_equal(table.sort_index(), expected.sort_index(), check_dtype=False,
-                                  check_names=False)
+    pd.testing.assert_frame_equal(
+        table.sort_index(), expected.sort_index(), check_dtype=False, check_names=False
+    )
     stats.locator(".tbnb-graph-tab-scopes").click()
     assert stats.get_attribute("data-mode") == "scopes"
     scopes = stats.locator(".tbnb-table td.tbnb-text").all_text_contents()
@@ -205,16 +217,20 @@ def test_statistics_table_and_csv(torch_page: GraphPage, logdir: Path, tmp_path:
     p.shot("04_stats")
 
 
-def test_profiled_trace_coloured_by_compute_time(chromium: Chromium, logdir: Path,
-                                                 out_dir: Path, tmp_path: Path) -> None:
-    widget = tbnb.graph(tbnb.load(logdir, progress=False), "tf2_trace",
-                        expanded=["dense", "dense/MatMul"])
+def test_profiled_trace_coloured_by_compute_time(
+    chromium: Chromium, logdir: Path, out_dir: Path, tmp_path: Path
+) -> None:
+    widget = tbnb.graph(
+        tbnb.load(logdir, progress=False), "tf2_trace", expanded=["dense", "dense/MatMul"]
+    )
     p = _open_page(chromium, render_html(widget), tmp_path / "tf2.html", out_dir)
     try:
         pixels = p.pixels()
         p.root.locator(".tbnb-graph-color").select_option("compute")
-        p.page.wait_for_function("el => el.querySelector('.tbnb-graph-legend').textContent"
-                                 ".includes('µs')", arg=p.root.element_handle())
+        p.page.wait_for_function(
+            "el => el.querySelector('.tbnb-graph-legend').textContent.includes('µs')",
+            arg=p.root.element_handle(),
+        )
         assert p.pixels() != pixels
         matmul = p.box("dense/MatMul")
         p.page.mouse.click(matmul["x"] + matmul["w"] / 2, matmul["y"] + matmul["h"] / 2)
@@ -229,8 +245,9 @@ def test_profiled_trace_coloured_by_compute_time(chromium: Chromium, logdir: Pat
         p.page.close()
 
 
-def test_runs_page_diff_and_csv(chromium: Chromium, logdir: Path, out_dir: Path,
-                                tmp_path: Path) -> None:
+def test_runs_page_diff_and_csv(
+    chromium: Chromium, logdir: Path, out_dir: Path, tmp_path: Path
+) -> None:
     exp = tbnb.load(logdir, progress=False)
     widget = tbnb.runs(exp, sections=["run", "counts", "graphs"])
     (tmp_path / "runs.html").write_text(render_html(widget), encoding="utf-8")
@@ -290,14 +307,14 @@ def _hostile_logdir(root: Path) -> Path:
             node.name = f"dense/{IMG}"
         node.input[:] = [f"dense/{IMG}" if i == "dense/Relu" else i for i in node.input]
     writer = EventFileWriter(str(logdir / IMG.replace("/", "")))
-    writer.add_event(event_pb2.Event(step=0, wall_time=1.7e9,
-                                     graph_def=graph.SerializeToString()))
+    writer.add_event(event_pb2.Event(step=0, wall_time=1.7e9, graph_def=graph.SerializeToString()))
     writer.close()
     return logdir
 
 
 def test_hostile_names_render_as_text_in_the_exported_dashboard(
-        chromium: Chromium, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, out_dir: Path, tmp_path: Path
+) -> None:
     logdir = _hostile_logdir(tmp_path)
     dash = tbnb.Dashboard(logdir)
     assert {"graphs", "metadata"} <= set(dash.views)
@@ -322,8 +339,9 @@ def test_hostile_names_render_as_text_in_the_exported_dashboard(
         assert title == name
         graphs.locator(".tbnb-graph-run").select_option(IMG.replace("/", ""))
         status = graphs.locator(".tbnb-graph-status")
-        page.wait_for_function("el => el.textContent.includes('needs the running kernel')",
-                               arg=status.element_handle())
+        page.wait_for_function(
+            "el => el.textContent.includes('needs the running kernel')", arg=status.element_handle()
+        )
         assert graphs.locator(".tbnb-graph-run").input_value() == SCRIPT  # put back
         page.locator(".tbnb-export-tabbar button", has_text="Runs").click()
         names = page.locator(".tbnb-w-metadata .tbnb-run-name").all_text_contents()
@@ -333,8 +351,9 @@ def test_hostile_names_render_as_text_in_the_exported_dashboard(
         (tmp_path / "alone.html").write_text(render_html(alone), encoding="utf-8")
         page.goto((tmp_path / "alone.html").as_uri())
         page.wait_for_selector(".tbnb-w-graphs[data-state='ready']")
-        node = page.locator(".tbnb-w-graphs").evaluate("(el, n) => el.__tbnbGraph.box(n)",
-                                                       f"dense/{IMG}")
+        node = page.locator(".tbnb-w-graphs").evaluate(
+            "(el, n) => el.__tbnbGraph.box(n)", f"dense/{IMG}"
+        )
         page.mouse.click(node["x"] + node["w"] / 2, node["y"] + node["h"] / 2)
         details = page.locator(".tbnb-w-graphs .tbnb-graph-details")
         assert details.locator(".tbnb-graph-title").text_content() == f"dense/{IMG}"
@@ -365,16 +384,18 @@ class Lab(CellDriver):
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            CELLS.index(tag) + 1)
+            CELLS.index(tag) + 1
+        )
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Chromium, logdir: Path, out_dir: Path,
-        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(
+    chromium: Chromium, logdir: Path, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("graph_lab")
     sources = {
         "setup": f"import json\nimport tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, "
-                 "progress=False)",
+        "progress=False)",
         "graph": "g = tbnb.graph(exp, 'tf1')\ng",
         "runs": "r = tbnb.runs(exp)\nr",
         "readback": """\
@@ -412,8 +433,9 @@ def test_lab_clicks_read_back_in_python(lab: Lab) -> None:
     box = root.evaluate(BOX_JS, "dense")
     lab.page.mouse.click(box["x"] + box["w"] - 6, box["y"] + box["h"] / 2)
     expect(root).to_have_attribute("data-state", "ready")
-    lab.page.wait_for_function("el => el.__tbnbGraph.box('dense/Relu') !== null",
-                               arg=root.element_handle())
+    lab.page.wait_for_function(
+        "el => el.__tbnbGraph.box('dense/Relu') !== null", arg=root.element_handle()
+    )
     # "dense/MatMul" is an op and the scope of its inputs: the group is "dense/MatMul/"
     scope = root.evaluate(BOX_JS, "dense/MatMul/")
     lab.page.mouse.click(scope["x"] + 10, scope["y"] + scope["h"] / 2)
@@ -469,9 +491,12 @@ def test_lab_dashboard_tabs_draw_when_shown(lab: Lab, chromium: Chromium) -> Non
     graphs = dash.locator(".tbnb-w-graphs")
     expect(graphs).to_have_attribute("data-state", "ready")
     assert float(graphs.get_attribute("data-zoom") or "0") > 0  # drawn after it showed
-    blank = lab.page.evaluate("""el => { const c = el.querySelector('canvas.tbnb-graph-canvas');
+    blank = lab.page.evaluate(
+        """el => { const c = el.querySelector('canvas.tbnb-graph-canvas');
         const b = document.createElement('canvas'); b.width = c.width; b.height = c.height;
-        return b.toDataURL() === c.toDataURL(); }""", graphs.element_handle())
+        return b.toDataURL() === c.toDataURL(); }""",
+        graphs.element_handle(),
+    )
     assert not blank
     dash.locator(".lm-TabBar-tab", has_text="Runs").click()
     expect(dash.locator(".tbnb-w-metadata .tbnb-row").first).to_be_visible()

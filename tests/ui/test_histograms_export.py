@@ -29,10 +29,8 @@ FORBIDDEN = ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root ifram
 
 @pytest.fixture(scope="module")
 def exp(tmp_path_factory: pytest.TempPathFactory) -> tbnb.Experiment:
-    logdir = write_histogram_runs(tmp_path_factory.mktemp("hist_export") / "logs",
-                                  hostile=True)
+    logdir = write_histogram_runs(tmp_path_factory.mktemp("hist_export") / "logs", hostile=True)
     return tbnb.load(logdir, progress=False)
-
 
 
 def _card(root: Any, tag: str, run: str) -> Any:
@@ -40,8 +38,9 @@ def _card(root: Any, tag: str, run: str) -> Any:
 
 
 def _changed(page: Any, card: Any, before: str) -> None:
-    page.wait_for_function("([el, sig]) => (" + PIXELS_JS + ")(el) !== sig",
-                           arg=[card.element_handle(), before])
+    page.wait_for_function(
+        "([el, sig]) => (" + PIXELS_JS + ")(el) !== sig", arg=[card.element_handle(), before]
+    )
 
 
 def _clean(chromium: Chromium, page: Any) -> None:
@@ -54,7 +53,8 @@ def _clean(chromium: Chromium, page: Any) -> None:
 
 
 def test_histograms_page_draws_offline_and_controls_redraw(
-        chromium: Chromium, exp: tbnb.Experiment, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, exp: tbnb.Experiment, out_dir: Path, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     assert HOSTILE_RUN in exp.runs
@@ -77,8 +77,13 @@ def test_histograms_page_draws_offline_and_controls_redraw(
     page.mouse.move(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.85)
     tip = root.locator(":scope > .tbnb-tooltip")
     tip.wait_for(state="visible")
-    assert tip.locator("th").all_text_contents()[1:] == ["step", "wall time", "bin", "count",
-                                                          "total"]
+    assert tip.locator("th").all_text_contents()[1:] == [
+        "step",
+        "wall time",
+        "bin",
+        "count",
+        "total",
+    ]
     page.mouse.move(1, 1)
     # the controls redraw without a kernel
     for mode in ("heatmap", "overlay", "distribution"):
@@ -106,7 +111,8 @@ def test_histograms_page_draws_offline_and_controls_redraw(
 
 
 def test_dashboard_page_has_histogram_and_distribution_tabs(
-        chromium: Chromium, exp: tbnb.Experiment, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, exp: tbnb.Experiment, out_dir: Path, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     dash = tbnb.Dashboard(exp)
@@ -126,7 +132,8 @@ def test_dashboard_page_has_histogram_and_distribution_tabs(
 
 
 def test_csv_download_holds_the_shown_charts(
-        chromium: Chromium, exp: tbnb.Experiment, tmp_path: Path) -> None:
+    chromium: Chromium, exp: tbnb.Experiment, tmp_path: Path
+) -> None:
     import csv
 
     widget = tbnb.histograms(exp, bins=12, tag_filter="^layer1/bias$")

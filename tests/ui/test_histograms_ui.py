@@ -82,14 +82,16 @@ class Session(CellDriver):
     def card(self, tag: str, run: str = "lr=0.1", cell: str = "hist") -> Any:
         # JSON string escapes are CSS string escapes for quotes and backslashes
         return self.widget(cell).locator(
-            f".tbnb-chart[data-tag={json.dumps(tag)}][data-run={json.dumps(run)}]")
+            f".tbnb-chart[data-tag={json.dumps(tag)}][data-run={json.dumps(run)}]"
+        )
 
     def shot(self, locator: Any, name: str) -> None:
         locator.screenshot(path=self.out / f"hist_lab_{name}.png")
 
     def changed(self, locator: Any, before: str) -> None:
-        self.page.wait_for_function("([el, sig]) => (" + PIXELS_JS + ")(el) !== sig",
-                                    arg=[locator.element_handle(), before])
+        self.page.wait_for_function(
+            "([el, sig]) => (" + PIXELS_JS + ")(el) !== sig", arg=[locator.element_handle(), before]
+        )
 
     def exact(self, locator: Any) -> None:
         from playwright.sync_api import expect
@@ -98,8 +100,9 @@ class Session(CellDriver):
 
 
 @pytest.fixture(scope="module")
-def session(chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[Session]:
+def session(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
     import nbformat
 
     root = tmp_path_factory.mktemp("hist_lab")
@@ -138,7 +141,8 @@ def test_every_chart_is_drawn_exactly_from_the_kernel(session: Session) -> None:
     assert {"layer1", "layer2"} <= set(groups)
     assert groups.index("layer1") < groups.index("layer2")
     stderr = session.page.locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
     assert stderr.count() == 0, stderr.all_text_contents()
     session.shot(root, "01_offset")
 

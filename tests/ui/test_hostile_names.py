@@ -42,8 +42,10 @@ LOGDIR_NAME = "logs <img src=x onerror=window.__pwned=1>"
 TIMEOUT_MS = 60_000
 
 #: Elements a name must never turn into, inside any tbnb widget.
-FORBIDDEN = ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, " \
+FORBIDDEN = (
+    ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
     ".tbnb-root a[href], .tbnb-root b, .tbnb-export-widget img, .tbnb-export-widget script"
+)
 
 
 def write_hostile_logdir(root: Path) -> Path:
@@ -58,10 +60,11 @@ def write_hostile_logdir(root: Path) -> Path:
     for k, run in enumerate(RUNS):
         with SummaryWriter(str(logdir / run)) as writer:
             for step in range(40):
-                values = [Summary.Value(tag=tag, simple_value=(k + 1) / (1 + step) + j)
-                          for j, tag in enumerate(TAGS)]
-                writer.file_writer.add_summary(Summary(value=values), step,
-                                               walltime=1.7e9 + step)
+                values = [
+                    Summary.Value(tag=tag, simple_value=(k + 1) / (1 + step) + j)
+                    for j, tag in enumerate(TAGS)
+                ]
+                writer.file_writer.add_summary(Summary(value=values), step, walltime=1.7e9 + step)
             for j, text in enumerate(TEXTS):
                 writer.add_text(TAGS[j % len(TAGS)], text, 0)
             metrics = {METRIC: 0.5 + k / 10}
@@ -142,20 +145,25 @@ class Lab(CellDriver):
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            CELLS.index(tag) + 1)
+            CELLS.index(tag) + 1
+        )
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Chromium, logdir: Path, out_dir: Path,
-        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(
+    chromium: Chromium, logdir: Path, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("hostile_lab")
-    nb = tagged_notebook("hostile names", {
-        "setup": f"import tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=False)",
-        "scalars": "tbnb.scalars(exp)",
-        "hparams": "tbnb.hparams(exp)",
-        "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
-        "done": 'print("ALL_DONE")',
-    })
+    nb = tagged_notebook(
+        "hostile names",
+        {
+            "setup": f"import tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=False)",
+            "scalars": "tbnb.scalars(exp)",
+            "hparams": "tbnb.hparams(exp)",
+            "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
+            "done": 'print("ALL_DONE")',
+        },
+    )
     nbformat.write(nb, root / "hostile.ipynb")  # type: ignore[no-untyped-call]
     server = LabServer(root)
     server.start()
@@ -217,8 +225,9 @@ def test_exported_dashboard_shows_hostile_names_as_text(
     chromium.log.clear()
     page = chromium.page()
     page.goto(path.as_uri())
-    page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached",
-                           timeout=30_000)
+    page.wait_for_selector(
+        "#tbnb-export-root[data-rendered='true']", state="attached", timeout=30_000
+    )
     assert page.title() == SCRIPT
     header = page.locator(".tbnb-dashboard-header")
     assert LOGDIR_NAME in (header.text_content() or "")

@@ -331,8 +331,9 @@ def lab(
         open_notebook(page, server.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
         session = Lab(page, out_dir)
-        wait_for_run_all(page, session.cell("done"), out_dir / "hparams_lab_run_all_failed.png",
-                         server)
+        wait_for_run_all(
+            page, session.cell("done"), out_dir / "hparams_lab_run_all_failed.png", server
+        )
         yield session
     finally:
         page.close()
@@ -409,27 +410,31 @@ EVIL_RUN = '=HYPERLINK("http://example.invalid","x")'
 
 def _small_sweep() -> pd.DataFrame:
     runs = [EVIL_RUN, "lr=0.001,seed=1", "lr=0.01,seed=0", "lr=0.01,seed=1", "-2+3", "@SUM(A1)"]
-    df = pd.DataFrame({
-        "lr": [1e-4, 1e-3, 1e-2, 1e-2, 1e-3, 1e-4],
-        "seed": [0, 1, 0, 1, 2, 2],
-        "optimizer": ["adam", "+1+1", "adam", "sgd", "adam", "sgd"],
-        "batch_size": [64] * 6,
-        "hparam/val_loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, -0.5],
-        "hparam/val_acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
-        "lr.last": [1.9e-7, 1.9e-7, 1.9e-6, 1.9e-6, 1.9e-7, 1.9e-7],
-        "train/acc.last": [0.84, 0.85, 0.93, 0.92, 0.86, 0.8],
-        "train/loss.last": [0.39, 0.37, 0.21, 0.2, 0.36, 0.5],
-        "val/acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
-        "val/loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, 0.5],
-    }, index=pd.Index(runs, name="run"))
+    df = pd.DataFrame(
+        {
+            "lr": [1e-4, 1e-3, 1e-2, 1e-2, 1e-3, 1e-4],
+            "seed": [0, 1, 0, 1, 2, 2],
+            "optimizer": ["adam", "+1+1", "adam", "sgd", "adam", "sgd"],
+            "batch_size": [64] * 6,
+            "hparam/val_loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, -0.5],
+            "hparam/val_acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
+            "lr.last": [1.9e-7, 1.9e-7, 1.9e-6, 1.9e-6, 1.9e-7, 1.9e-7],
+            "train/acc.last": [0.84, 0.85, 0.93, 0.92, 0.86, 0.8],
+            "train/loss.last": [0.39, 0.37, 0.21, 0.2, 0.36, 0.5],
+            "val/acc.last": [0.8, 0.82, 0.9, 0.92, 0.81, 0.7],
+            "val/loss.last": [0.45, 0.4, 0.3, 0.25, 0.41, 0.5],
+        },
+        index=pd.Index(runs, name="run"),
+    )
     df.attrs["hparam_columns"] = ["lr", "seed", "optimizer", "batch_size"]
     df.attrs["metric_columns"] = [c for c in df.columns if c.endswith(".last")]
     return df
 
 
 @pytest.fixture(scope="module")
-def small_page(chromium: Chromium, out_dir: Path,
-               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+def small_page(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Page]:
     frame = _small_sweep()
     widget = hparams(frame, importance=False)
     path = tmp_path_factory.mktemp("hp_small") / "hparams.html"
@@ -484,7 +489,8 @@ def test_last_axis_and_table_columns_are_not_clipped(small_page: Page) -> None:
     sizes = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
     assert sizes[0] <= sizes[1], sizes  # eleven columns fit: nothing hidden on the right
     clipped = p.root.locator(".tbnb-table td, .tbnb-table th").evaluate_all(
-        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
     assert clipped == []
     assert p.root.locator('.tbnb-row[data-run^="=HYPERLINK"] td').first.text_content() == EVIL_RUN
 

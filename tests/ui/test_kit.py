@@ -33,16 +33,28 @@ def kit_page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> It
     if node is None or not esbuild.exists():
         pytest.skip("node and js/node_modules (npm ci) are needed to bundle the kit page")
     out = tmp_path_factory.mktemp("kit")
-    subprocess.run([str(esbuild), "tests/browser/kit-page.js", "--bundle", "--format=esm",
-                    f"--outfile={out / 'kit.js'}"], cwd=JS, check=True, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        [
+            str(esbuild),
+            "tests/browser/kit-page.js",
+            "--bundle",
+            "--format=esm",
+            f"--outfile={out / 'kit.js'}",
+        ],
+        cwd=JS,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     bundle = (out / "kit.js").read_text(encoding="utf-8")
     assert "</script" not in bundle.lower()
     page_path = out / "kit.html"
     page_path.write_text(
         '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
         '<div id="host" style="width:600px"></div>'
-        f'<script type="module">{bundle}</script></body></html>', encoding="utf-8")
+        f'<script type="module">{bundle}</script></body></html>',
+        encoding="utf-8",
+    )
     chromium.log.clear()
     page = chromium.context.new_page()
     page.goto(page_path.as_uri())
@@ -58,7 +70,8 @@ def _fresh(page: Any) -> None:
 
 
 def test_text_helper_puts_data_in_as_text(kit_page: Any) -> None:
-    got = kit_page.evaluate("""payload => {
+    got = kit_page.evaluate(
+        """payload => {
       const { el, text, setText, breakableText } = window.kit;
       const host = document.getElementById('host');
       const a = el('div', { class: 'a', title: payload }, payload);
@@ -76,7 +89,9 @@ def test_text_helper_puts_data_in_as_text(kit_page: Any) -> None:
                breakable: e.textContent, wbr: e.querySelectorAll('wbr').length,
                elements: host.querySelectorAll('img, script').length, refused,
                blob: el('a', { href: 'blob:x' }).getAttribute('href') };
-    }""", PAYLOAD)
+    }""",
+        PAYLOAD,
+    )
     assert got["texts"] == [PAYLOAD] * 4
     assert got["title"] == PAYLOAD
     assert got["breakable"] == "lr=0.1,opt=adam/" + PAYLOAD
@@ -201,7 +216,8 @@ def test_step_slider_by_drag_keys_and_exact_entry(kit_page: Any) -> None:
 def test_run_selector_binds_to_its_traits(kit_page: Any) -> None:
     _fresh(kit_page)
     long = "lr=0.0001,opt=adam,weight_decay=0.01,seed=123456789"
-    kit_page.evaluate("""long => {
+    kit_page.evaluate(
+        """long => {
       const { fakeModel, RunSelector, View } = window.kit;
       const runs = ['a', 'b', long];
       window.runModel = fakeModel({ selected_runs: [...runs], run_filter: '',
@@ -212,7 +228,9 @@ def test_run_selector_binds_to_its_traits(kit_page: Any) -> None:
       window.runView.root.append(window.selector.filter.node, window.selector.node);
       document.getElementById('host').append(window.runView.root);
       window.selector.setRuns(runs);
-    }""", long)
+    }""",
+        long,
+    )
     selected = "() => window.runModel.get('selected_runs')"
     kit_page.locator('.tbnb-run-toggle[data-run="b"]').uncheck()
     assert kit_page.evaluate(selected) == ["a", long]
@@ -234,7 +252,8 @@ def test_run_selector_binds_to_its_traits(kit_page: Any) -> None:
     assert kit_page.evaluate(selected) == ["a", long]  # b is still toggled off
     kit_page.evaluate("() => window.runModel.set('selected_runs', ['b'])")  # from Python
     checked = kit_page.locator(".tbnb-run-toggle:checked").evaluate_all(
-        "els => els.map(e => e.dataset.run)")
+        "els => els.map(e => e.dataset.run)"
+    )
     assert checked == ["b"]
     kit_page.locator("button.tbnb-all").click()
     assert kit_page.evaluate(selected) == ["a", "b", long]
@@ -280,7 +299,15 @@ def test_table_sorts_pages_and_downloads_neutralised_csv(kit_page: Any, tmp_path
     path = tmp_path / "t.csv"
     info.value.save_as(path)
     assert path.read_text(encoding="utf-8").splitlines() == [
-        "run,v", "'@e,10", "g,7", "'=1+1,3", "d,2.5", "f,0", "'-c,-1", "b,"]
+        "run,v",
+        "'@e,10",
+        "g,7",
+        "'=1+1,3",
+        "d,2.5",
+        "f,0",
+        "'-c,-1",
+        "b,",
+    ]
 
 
 def test_tooltip_sits_beside_the_points_and_wraps_names(kit_page: Any) -> None:

@@ -32,12 +32,18 @@ from tests.ui._testnb import CELL, build
 
 pytestmark = pytest.mark.browser
 
-SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1, 2), steps=300, val_every=50,
-                  hist_every=100, image_steps=(0,))
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1, 2),
+    steps=300,
+    val_every=50,
+    hist_every=100,
+    image_steps=(0,),
+)
 RUNS = SPEC.run_names()
 NB = "tbnb_ui.ipynb"
 TIMEOUT_MS = 60_000
-WIDGET_BUDGET = 500 * 1024      # a displayed tbnb widget, beyond its data
+WIDGET_BUDGET = 500 * 1024  # a displayed tbnb widget, beyond its data
 TEN_WIDGETS_BUDGET = 5 * 1024 * 1024
 
 
@@ -84,13 +90,13 @@ def session(
         open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
         cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
-        wait_for_run_all(page, cells.nth(CELL["done"]), out_dir / "lab_00_run_all_failed.png",
-                         lab)
+        wait_for_run_all(page, cells.nth(CELL["done"]), out_dir / "lab_00_run_all_failed.png", lab)
         setup_out = cells.nth(CELL["setup"]).locator(STDOUT).text_content()
         expected = json.loads((setup_out or "").split("EXPECT ", 1)[1].strip())
         page.screenshot(path=out_dir / "lab_00_after_run_all.png", full_page=True)
-        yield Session(page, lab, chromium, root, out_dir, expected["runs_per_tag"],
-                      expected["runs"])
+        yield Session(
+            page, lab, chromium, root, out_dir, expected["runs_per_tag"], expected["runs"]
+        )
     finally:
         report = lab.stop()
         assert report["clean"], report
@@ -189,7 +195,8 @@ def test_tooltip_shows_times_beside_the_hovered_points(session: Session) -> None
     chart.scroll_into_view_if_needed()
     box = chart.locator("canvas").last.bounding_box()
     shown = root.locator(".tbnb-run-toggle:checked").evaluate_all(
-        "els => els.map(e => e.dataset.run)")
+        "els => els.map(e => e.dataset.run)"
+    )
     assert len(shown) >= 4
     for frac in (0.1, 0.6, 0.95):
         session.page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] / 2)
@@ -200,15 +207,18 @@ def test_tooltip_shows_times_beside_the_hovered_points(session: Session) -> None
         names = [row.locator("td").nth(1).text_content() for row in tip.locator("tbody tr").all()]
         assert sorted(names) == sorted(shown)
         clipped = tip.locator("td, th").evaluate_all(
-            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length"
+        )
         assert clipped == 0
         rbox, tbox = root.bounding_box(), tip.bounding_box()
         points = json.loads(tip.get_attribute("data-points") or "[]")
         assert len(points) == len(shown)
         for px, py in points:
             x, y = rbox["x"] + px, rbox["y"] + py
-            assert not (tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
-                        and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3), (frac, x, y)
+            assert not (
+                tbox["x"] - 3 < x < tbox["x"] + tbox["width"] + 3
+                and tbox["y"] - 3 < y < tbox["y"] + tbox["height"] + 3
+            ), (frac, x, y)
         if frac == 0.6:
             session.page.screenshot(path=session.out / "lab_05b_tooltip.png")
     session.page.mouse.move(1, 1)
@@ -251,7 +261,8 @@ def test_saved_notebook_size_budget(session: Session) -> None:
     nb = json.loads(raw)
     state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     tbnb_models = {
-        model_id: entry for model_id, entry in state.items()
+        model_id: entry
+        for model_id, entry in state.items()
         if entry.get("model_module") == "anywidget" and "_data" in entry.get("state", {})
     }
     assert len(tbnb_models) >= 12  # w, the dashboard's scalars, the 10 in "many"
@@ -265,13 +276,16 @@ def test_saved_notebook_size_budget(session: Session) -> None:
         overhead = len(json.dumps({k: v for k, v in entry.items() if k != "buffers"}))
         overheads.append(overhead)
         assert overhead <= WIDGET_BUDGET, (model_id, overhead)
-    all_buffers = sum(
-        len(b["data"]) for entry in state.values() for b in entry.get("buffers", [])
-    )
+    all_buffers = sum(len(b["data"]) for entry in state.values() for b in entry.get("buffers", []))
     beyond_data = len(raw.encode()) - all_buffers
-    sizes = {"notebook": len(raw.encode()), "buffers": all_buffers, "beyond_data": beyond_data,
-             "tbnb_widgets": len(tbnb_models), "tbnb_data": data_bytes,
-             "max_widget_beyond_data": max(overheads)}
+    sizes = {
+        "notebook": len(raw.encode()),
+        "buffers": all_buffers,
+        "beyond_data": beyond_data,
+        "tbnb_widgets": len(tbnb_models),
+        "tbnb_data": data_bytes,
+        "max_widget_beyond_data": max(overheads),
+    }
     (session.out / "lab_saved_sizes.json").write_text(json.dumps(sizes, indent=1))
     assert beyond_data <= TEN_WIDGETS_BUDGET, sizes
 

@@ -28,8 +28,10 @@ from tests.writers_media import (
 
 pytestmark = pytest.mark.browser
 
-FORBIDDEN = (".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
-             ".tbnb-root object, .tbnb-root embed")
+FORBIDDEN = (
+    ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
+    ".tbnb-root object, .tbnb-root embed"
+)
 AT_STEP_JS = """([el, s]) => [...el.querySelectorAll('.tbnb-card[data-tag="samples/img"]')]
   .every(c => c.dataset.state === 'ready' && (c.dataset.run === 'c' || c.dataset.step === s))"""
 READY_JS = """el => { const cards = [...el.querySelectorAll('.tbnb-card')].filter(c => !c.hidden);
@@ -68,7 +70,8 @@ def _global(page: Any, root: Any, step: int) -> None:
 
 
 def test_images_page_shows_the_saved_steps_and_says_which_are_not(
-        page: Any, logdir: Path, tmp_path: Path, out_dir: Path) -> None:
+    page: Any, logdir: Path, tmp_path: Path, out_dir: Path
+) -> None:
     widget = tbnb.images(logdir)
     _open(page, to_html(widget, tmp_path / "images.html"))
     root = page.locator(".tbnb-w-images")
@@ -77,15 +80,18 @@ def test_images_page_shows_the_saved_steps_and_says_which_are_not(
     page.screenshot(path=out_dir / "media_export_01_images.png", full_page=True)
     _global(page, root, 50)
     card = root.locator('.tbnb-card[data-run="a"][data-tag="samples/img"]')
-    page.wait_for_function("el => el.dataset.step === '50' && el.dataset.state === 'missing'",
-                           arg=card.element_handle())
+    page.wait_for_function(
+        "el => el.dataset.step === '50' && el.dataset.state === 'missing'",
+        arg=card.element_handle(),
+    )
     assert "not saved in this page" in (card.locator(".tbnb-card-msg").text_content() or "")
     root.locator("input.tbnb-brightness").fill("2")  # display options need no kernel
     assert "brightness(2)" in card.locator("canvas").evaluate("c => getComputedStyle(c).filter")
 
 
 def test_embed_all_pages_step_through_every_image(
-        page: Any, logdir: Path, tmp_path: Path, out_dir: Path) -> None:
+    page: Any, logdir: Path, tmp_path: Path, out_dir: Path
+) -> None:
     widget = tbnb.images(logdir, embed="all", max_embed_bytes=5_000_000)
     assert widget.embedded["mode"] == "all"
     widget.compare_runs("a", "b", "samples/img", mode="wipe")
@@ -95,24 +101,29 @@ def test_embed_all_pages_step_through_every_image(
         _global(page, root, step)
         page.wait_for_function(AT_STEP_JS, arg=[root.element_handle(), str(step)])
     panel = root.locator(".tbnb-compare")
-    page.wait_for_function("el => el.dataset.state === 'ready' && el.dataset.steps === '0,0'",
-                           arg=panel.element_handle())
+    page.wait_for_function(
+        "el => el.dataset.state === 'ready' && el.dataset.steps === '0,0'",
+        arg=panel.element_handle(),
+    )
     page.screenshot(path=out_dir / "media_export_02_embed_all.png", full_page=True)
 
 
-def test_audio_page_plays_its_saved_clips(page: Any, logdir: Path, tmp_path: Path,
-                                          out_dir: Path) -> None:
+def test_audio_page_plays_its_saved_clips(
+    page: Any, logdir: Path, tmp_path: Path, out_dir: Path
+) -> None:
     _open(page, to_html(tbnb.audio(logdir), tmp_path / "audio.html"))
     root = page.locator(".tbnb-w-audio")
     page.wait_for_function(READY_JS, arg=root.element_handle())
     audio = root.locator('.tbnb-card[data-run="b"] audio')
-    page.wait_for_function("a => a.readyState >= 1 && Math.abs(a.duration - 0.5) < 0.01",
-                           arg=audio.element_handle())
+    page.wait_for_function(
+        "a => a.readyState >= 1 && Math.abs(a.duration - 0.5) < 0.01", arg=audio.element_handle()
+    )
     page.screenshot(path=out_dir / "media_export_03_audio.png", full_page=True)
 
 
-def test_text_page_keeps_hostile_text_as_text(page: Any, logdir: Path, tmp_path: Path,
-                                              out_dir: Path) -> None:
+def test_text_page_keeps_hostile_text_as_text(
+    page: Any, logdir: Path, tmp_path: Path, out_dir: Path
+) -> None:
     _open(page, to_html(tbnb.text(logdir, embed="all"), tmp_path / "text.html"))
     root = page.locator(".tbnb-w-text")
     page.wait_for_function(READY_JS, arg=root.element_handle())
@@ -122,8 +133,10 @@ def test_text_page_keeps_hostile_text_as_text(page: Any, logdir: Path, tmp_path:
     for step in range(len(HOSTILE_TEXTS)):
         number.fill(str(step))
         number.press("Enter")
-        page.wait_for_function("([el, s]) => el.dataset.step === s && el.dataset.state === 'ready'",
-                               arg=[card.element_handle(), str(step)])
+        page.wait_for_function(
+            "([el, s]) => el.dataset.step === s && el.dataset.state === 'ready'",
+            arg=[card.element_handle(), str(step)],
+        )
         seen.append((card.locator(".tbnb-card-content").text_content() or "").strip())
     assert seen[1] == HOSTILE_TEXTS[1]
     assert seen[3] == HOSTILE_TEXTS[3]
@@ -135,8 +148,9 @@ def test_text_page_keeps_hostile_text_as_text(page: Any, logdir: Path, tmp_path:
     page.screenshot(path=out_dir / "media_export_04_text.png", full_page=True)
 
 
-def test_dashboard_page_has_media_tabs(page: Any, logdir: Path, tmp_path: Path,
-                                       out_dir: Path) -> None:
+def test_dashboard_page_has_media_tabs(
+    page: Any, logdir: Path, tmp_path: Path, out_dir: Path
+) -> None:
     dash = tbnb.Dashboard(logdir)
     try:
         _open(page, to_html(dash, tmp_path / "dash.html"))
@@ -151,8 +165,9 @@ def test_dashboard_page_has_media_tabs(page: Any, logdir: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize("key", ["images", "audio", "text"])
-def test_hostile_run_and_tag_names_stay_text_in_the_page(page: Any, tmp_path: Path,
-                                                        out_dir: Path, key: str) -> None:
+def test_hostile_run_and_tag_names_stay_text_in_the_page(
+    page: Any, tmp_path: Path, out_dir: Path, key: str
+) -> None:
     write_hostile_media(str(tmp_path / "hostile"))
     build = {"images": tbnb.images, "audio": tbnb.audio, "text": tbnb.text}[key]
     _open(page, to_html(build(tmp_path / "hostile"), tmp_path / f"{key}.html"))

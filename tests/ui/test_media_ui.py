@@ -40,8 +40,10 @@ TIMEOUT_MS = 90_000
 NB = "media.ipynb"
 CELLS = ["setup", "images", "audio", "text", "readback", "magic", "hostile", "done"]
 PIXELS_JS = "el => [...el.querySelectorAll('canvas.tbnb-img')].map(c => c.toDataURL()).join('|')"
-FORBIDDEN = (".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
-             ".tbnb-root object, .tbnb-root embed")
+FORBIDDEN = (
+    ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
+    ".tbnb-root object, .tbnb-root embed"
+)
 
 READBACK = """\
 _reads = globals().get("_reads", 0) + 1
@@ -68,7 +70,8 @@ class Lab(CellDriver):
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            CELLS.index(tag) + 1)
+            CELLS.index(tag) + 1
+        )
 
     def view(self, tag: str) -> Any:
         return self.cell(tag).locator(f".tbnb-w-{tag}")
@@ -94,29 +97,37 @@ class Lab(CellDriver):
                  .filter(c => !c.hidden && c.getBoundingClientRect().height > 0);
                const ready = cards.filter(c => c.dataset.state === 'ready').length;
                return n === null ? cards.length > 0 && ready === cards.length : ready >= n; }""",
-            arg=[root.element_handle(), n], timeout=self.timeout_ms)
+            arg=[root.element_handle(), n],
+            timeout=self.timeout_ms,
+        )
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Chromium, out_dir: Path,
-        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("media_lab")
     logdir = root / "logs"
     write_ui_media(str(logdir))
     hostile = root / "hostile"
     write_hostile_media(str(hostile))
-    nb = tagged_notebook("media views", {
-        "setup": f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=False)",
-        "images": "wi = tbnb.images(exp)\nwi",
-        "audio": "wa = tbnb.audio(exp)\nwa",
-        "text": "wt = tbnb.text(exp)\nwt",
-        "readback": READBACK,
-        "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
-        "hostile": f"H = {json.dumps(str(hostile))}\n"
-                   "for _build in (tbnb.images, tbnb.audio, tbnb.text):\n"
-                   "    display(_build(H))",
-        "done": 'print("ALL_DONE")',
-    })
+    nb = tagged_notebook(
+        "media views",
+        {
+            "setup": (
+                f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=False)"
+            ),
+            "images": "wi = tbnb.images(exp)\nwi",
+            "audio": "wa = tbnb.audio(exp)\nwa",
+            "text": "wt = tbnb.text(exp)\nwt",
+            "readback": READBACK,
+            "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
+            "hostile": f"H = {json.dumps(str(hostile))}\n"
+            "for _build in (tbnb.images, tbnb.audio, tbnb.text):\n"
+            "    display(_build(H))",
+            "done": 'print("ALL_DONE")',
+        },
+    )
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
     server = LabServer(root)
     server.start()
@@ -138,22 +149,32 @@ def lab(chromium: Chromium, out_dir: Path,
 
 def test_images_show_every_card_at_its_last_step(lab: Lab) -> None:
     stderr = lab.page.locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
     assert stderr.count() == 0, stderr.all_text_contents()
     root = lab.view("images")
     lab.wait_ready(root)
     cards = root.locator(".tbnb-card")
     got = sorted(cards.evaluate_all("els => els.map(e => [e.dataset.run, e.dataset.tag])"))
-    assert got == sorted([["a", "clips/gif"], ["b", "clips/gif"], ["a", "samples/img"],
-                          ["b", "samples/img"], ["c", "samples/img"]])
+    assert got == sorted(
+        [
+            ["a", "clips/gif"],
+            ["b", "clips/gif"],
+            ["a", "samples/img"],
+            ["b", "samples/img"],
+            ["c", "samples/img"],
+        ]
+    )
     steps = cards.evaluate_all("els => els.map(e => e.dataset.tag + ':' + e.dataset.step)")
     assert set(steps) == {"clips/gif:0", f"samples/img:{UI_STEPS[-1]}", "samples/img:30"}
     blank = root.locator(".tbnb-card canvas.tbnb-img").evaluate_all(
         """els => els.filter(c => { const d = c.getContext('2d').getImageData(0, 0, c.width,
-             c.height).data; return !d.some(v => v > 0); }).length""")
+             c.height).data; return !d.some(v => v > 0); }).length"""
+    )
     assert blank == 0
     sizes = root.locator('.tbnb-card[data-tag="samples/img"] canvas').evaluate_all(
-        "els => els.map(c => c.dataset.size)")
+        "els => els.map(c => c.dataset.size)"
+    )
     assert sorted(sizes) == ["16x16", "32x32", "32x32"]
     samples = root.locator('.tbnb-card[data-run="c"] .tbnb-card-samples')
     assert "1 of 3" in (samples.text_content() or "")  # max_outputs=3: a sample index
@@ -173,14 +194,17 @@ def test_global_step_drag_moves_every_card_and_python_follows(lab: Lab) -> None:
     lab.page.mouse.up()
     step = int(root.locator(".tbnb-global-step input[type=number]").input_value())
     assert step < UI_STEPS[-1]
-    lab.page.wait_for_function("([el, sig]) => (" + PIXELS_JS + ")(el) !== sig",
-                               arg=[root.element_handle(), before])
+    lab.page.wait_for_function(
+        "([el, sig]) => (" + PIXELS_JS + ")(el) !== sig", arg=[root.element_handle(), before]
+    )
     lab.wait_ready(root)
     state = lab.until(lambda s: s["images"]["step"] == step)["images"]
     shown = {(r, t): s for r, t, s, _ in state["shown"]}
     for card in root.locator('.tbnb-card[data-tag="samples/img"]').all():
-        assert int(card.get_attribute("data-step")) == shown[
-            (card.get_attribute("data-run"), "samples/img")]
+        assert (
+            int(card.get_attribute("data-step"))
+            == shown[(card.get_attribute("data-run"), "samples/img")]
+        )
     assert shown[("a", "samples/img")] == step  # a and b log every step of the slider
     lab.shot(root, "02_global_step")
 
@@ -193,8 +217,9 @@ def test_card_keys_and_exact_entry_move_one_card(lab: Lab) -> None:
     card_a.locator(".tbnb-card-steps input.tbnb-step-range").focus()
     lab.page.keyboard.press("ArrowLeft")
     lab.page.keyboard.press("ArrowLeft")
-    lab.page.wait_for_function("([el, s]) => el.dataset.step === s",
-                               arg=[card_a.element_handle(), str(start - 20)])
+    lab.page.wait_for_function(
+        "([el, s]) => el.dataset.step === s", arg=[card_a.element_handle(), str(start - 20)]
+    )
     assert "tbnb-pinned" in (card_a.get_attribute("class") or "")
     box = card_b.locator(".tbnb-card-steps input.tbnb-step-input")
     box.fill("54")  # no such step: the nearest one, 50
@@ -217,13 +242,15 @@ def test_brightness_contrast_and_actual_size(lab: Lab) -> None:
     for name, value in (("brightness", "1.8"), ("contrast", "0.6")):
         root.locator(f"input.tbnb-{name}").evaluate(
             "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
-            value)
+            value,
+        )
     canvas = root.locator('.tbnb-card[data-run="c"] canvas.tbnb-img')
     assert "brightness(1.8) contrast(0.6)" in canvas.evaluate("c => getComputedStyle(c).filter")
     assert canvas.evaluate("c => getComputedStyle(c).imageRendering") == "pixelated"  # 16 px at 280
     root.locator("select.tbnb-fit").select_option("actual")
-    lab.page.wait_for_function("c => c.getBoundingClientRect().width === 16",
-                               arg=canvas.element_handle())
+    lab.page.wait_for_function(
+        "c => c.getBoundingClientRect().width === 16", arg=canvas.element_handle()
+    )
     state = lab.until(lambda s: s["images"]["fit"] == "actual")["images"]
     assert (state["brightness"], state["contrast"]) == (1.8, 0.6)
     lab.shot(root, "04_brightness_actual")
@@ -246,10 +273,15 @@ def test_compare_two_runs_under_a_wipe(lab: Lab) -> None:
     lab.page.mouse.down()
     lab.page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] / 2, steps=5)
     lab.page.mouse.up()
-    lab.page.wait_for_function("([c, sig]) => c.toDataURL() !== sig",
-                               arg=[wipe.element_handle(), before])
-    state = lab.until(lambda s: s["images"]["compare"].get("mode") == "wipe"
-                      and s["images"]["compare"].get("split", 0.5) < 0.3)["images"]
+    lab.page.wait_for_function(
+        "([c, sig]) => c.toDataURL() !== sig", arg=[wipe.element_handle(), before]
+    )
+    state = lab.until(
+        lambda s: (
+            s["images"]["compare"].get("mode") == "wipe"
+            and s["images"]["compare"].get("split", 0.5) < 0.3
+        )
+    )["images"]
     assert state["compare"]["a"] == "a"
     assert state["compare"]["b"] == "b"
     lab.shot(panel, "05_compare_wipe")
@@ -267,20 +299,24 @@ def test_audio_plays_seeks_and_draws(lab: Lab) -> None:
     assert "8000 Hz · mono · 0.50 s" in (card.locator(".tbnb-card-info").text_content() or "")
     audio = card.locator("audio")
     assert audio.evaluate("a => a.src.startsWith('blob:')")
-    lab.page.wait_for_function("a => a.readyState >= 1 && Math.abs(a.duration - 0.5) < 0.01",
-                               arg=audio.element_handle())
+    lab.page.wait_for_function(
+        "a => a.readyState >= 1 && Math.abs(a.duration - 0.5) < 0.01", arg=audio.element_handle()
+    )
     stage = card.locator(".tbnb-audio-stage")
     box = stage.bounding_box()
     lab.page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 10)
     lab.page.wait_for_function("a => a.currentTime > 0.2", arg=audio.element_handle())
     wave = card.locator("canvas.tbnb-wave").evaluate(
-        "c => c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some(v => v > 0)")
+        "c => c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some(v => v > 0)"
+    )
     assert wave
     before = card.locator("canvas.tbnb-spec").evaluate("c => c.toDataURL()")
     card.locator(".tbnb-card-steps input.tbnb-step-range").focus()
     lab.page.keyboard.press("Home")
-    lab.page.wait_for_function("([c, sig]) => c.toDataURL() !== sig",
-                               arg=[card.locator("canvas.tbnb-spec").element_handle(), before])
+    lab.page.wait_for_function(
+        "([c, sig]) => c.toDataURL() !== sig",
+        arg=[card.locator("canvas.tbnb-spec").element_handle(), before],
+    )
     root.locator("select.tbnb-audio-display").select_option("spectrogram")
     state = lab.until(lambda s: s["audio"]["display"] == "spectrogram")["audio"]
     assert ["a", "speech/tone", 0, 0] in state["shown"]
@@ -296,8 +332,10 @@ def test_text_renders_markdown_tables_and_hostile_text_as_text(lab: Lab) -> None
     notes = root.locator('.tbnb-card[data-run="a"][data-tag="notes/text_summary"]')
     assert notes.locator(".tbnb-markdown h2").text_content() == f"step {UI_STEPS[-1]}"
     code = notes.locator(".tbnb-markdown pre code")
-    assert "monospace" in code.evaluate("c => getComputedStyle(c).fontFamily").lower() or \
-        "mono" in code.evaluate("c => getComputedStyle(c).fontFamily").lower()
+    assert (
+        "monospace" in code.evaluate("c => getComputedStyle(c).fontFamily").lower()
+        or "mono" in code.evaluate("c => getComputedStyle(c).fontFamily").lower()
+    )
     assert notes.locator(".tbnb-markdown table td").count() == 2
     table = root.locator('.tbnb-card[data-tag="table"] .tbnb-markdown table tr')
     assert table.count() == 2
@@ -308,7 +346,8 @@ def test_text_renders_markdown_tables_and_hostile_text_as_text(lab: Lab) -> None
         number.press("Enter")
         lab.page.wait_for_function(
             "([el, s]) => el.dataset.step === s && el.dataset.state === 'ready'",
-            arg=[hostile.element_handle(), str(step)])
+            arg=[hostile.element_handle(), str(step)],
+        )
         content = hostile.locator(".tbnb-card-content")
         if text.startswith("<a "):  # an allowed tag whose javascript: URL is dropped
             expect(content).to_have_text("click")  # waits until the new text is drawn
@@ -337,8 +376,17 @@ def test_csv_has_a_row_per_card_shown(lab: Lab) -> None:
     path = lab.root / "images.csv"
     info.value.save_as(path)
     table = pd.read_csv(path)
-    assert list(table.columns) == ["run", "tag", "step", "sample", "wall_time", "width",
-                                   "height", "format", "nbytes"]
+    assert list(table.columns) == [
+        "run",
+        "tag",
+        "step",
+        "sample",
+        "wall_time",
+        "width",
+        "height",
+        "format",
+        "nbytes",
+    ]
     assert len(table) == root.locator(".tbnb-card").count()
     assert set(table["format"]) == {"png", "gif"}
 
@@ -366,12 +414,15 @@ def test_hostile_run_and_tag_names_show_as_text(lab: Lab) -> None:
         assert cards.count() == 4
         names = sorted(cards.locator(".tbnb-card-run").all_text_contents())
         assert names == sorted(HOSTILE_RUNS * 2)
-        groups = [(g or "").rsplit(" ", 1)[0] for g in
-                  root.locator(".tbnb-group > summary").all_text_contents()]
+        groups = [
+            (g or "").rsplit(" ", 1)[0]
+            for g in root.locator(".tbnb-group > summary").all_text_contents()
+        ]
         suffix = "/text_summary" if key == "text" else ""
         assert sorted(groups) == sorted(tag + suffix for tag in HOSTILE_TAGS)
         assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.run)")) == sorted(
-            HOSTILE_RUNS * 2)
+            HOSTILE_RUNS * 2
+        )
     texts = cell.locator(".tbnb-w-text .tbnb-card-content").all_text_contents()
     wanted = sorted(f"run {k} at 1" for k in (0, 1) for _ in HOSTILE_TAGS)
     assert sorted(t.strip() for t in texts) == wanted
@@ -382,12 +433,14 @@ def test_hostile_run_and_tag_names_show_as_text(lab: Lab) -> None:
 
 def test_saved_notebook_keeps_the_media_shown(lab: Lab) -> None:
     lab.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    lab.page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+    lab.page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
     nb = json.loads((lab.root / NB).read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    media = [e for e in state.values() if e.get("model_module") == "anywidget"
-             and "_held" in e.get("state", {})]
+    media = [
+        e
+        for e in state.values()
+        if e.get("model_module") == "anywidget" and "_held" in e.get("state", {})
+    ]
     assert len(media) == 8  # six views and the two dashboard tabs opened (Audio never was)
     for entry in media:
         held = entry["state"]["_held"]

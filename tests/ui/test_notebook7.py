@@ -33,8 +33,14 @@ from tests.ui._session import (
 
 pytestmark = pytest.mark.browser
 
-SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1, 2), steps=120, val_every=40,
-                  hist_every=60, image_steps=(0,))
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1, 2),
+    steps=120,
+    val_every=40,
+    hist_every=60,
+    image_steps=(0,),
+)
 RUNS = SPEC.run_names()
 NB = "tbnb_nb7.ipynb"
 CELLS = ["setup", "scalars", "hparams", "readback", "magic", "done"]
@@ -58,8 +64,11 @@ UPSTREAM_ERROR = "Cannot read properties of undefined (reading 'schema')"
 
 def _is_upstream(err: dict[str, str]) -> bool:
     frames = [line.strip() for line in err["stack"].splitlines()[1:]]
-    return (err["message"] == UPSTREAM_ERROR and bool(frames)
-            and "/static/notebook/notebook_core." in frames[0])
+    return (
+        err["message"] == UPSTREAM_ERROR
+        and bool(frames)
+        and "/static/notebook/notebook_core." in frames[0]
+    )
 
 
 def _notebook(logdir: Path) -> Any:
@@ -137,8 +146,9 @@ def session(
     page = chromium.context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[dict[str, str]] = []
-    page.on("pageerror", lambda err: errors.append({"message": err.message,
-                                                    "stack": err.stack or ""}))
+    page.on(
+        "pageerror", lambda err: errors.append({"message": err.message, "stack": err.stack or ""})
+    )
     try:
         open_notebook(page, server.url(f"/notebooks/{NB}"), NB)
         assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
@@ -153,8 +163,9 @@ def session(
             assert json.loads(raw) == value, (plugin, raw)
         run_all(page)
         cells = page.locator(CELL_SELECTOR)
-        wait_for_run_all(page, cells.nth(CELLS.index("done") + 1),
-                         out_dir / "nb7_00_run_all_failed.png", server)
+        wait_for_run_all(
+            page, cells.nth(CELLS.index("done") + 1), out_dir / "nb7_00_run_all_failed.png", server
+        )
         setup_out = cells.nth(CELLS.index("setup") + 1).locator(STDOUT).text_content()
         expected = json.loads((setup_out or "").split("EXPECT ", 1)[1].strip())
         page.screenshot(path=out_dir / "nb7_00_after_run_all.png", full_page=True)
@@ -187,9 +198,10 @@ def test_scalars_draw_one_series_per_run(session: Session) -> None:
         """el => { const c = el.querySelector('canvas'); const b = document.createElement('canvas');
              b.width = c.width; b.height = c.height; return b.toDataURL(); }"""
     )
-    assert session.chart("train/loss").evaluate(
-        "el => el.querySelector('canvas').toDataURL()"
-    ) != blank
+    assert (
+        session.chart("train/loss").evaluate("el => el.querySelector('canvas').toDataURL()")
+        != blank
+    )
     session.shot(root, "01_scalars")
 
 
@@ -217,9 +229,7 @@ def test_run_toggle_reads_back_in_python(session: Session) -> None:
     toggle = root.locator(f'.tbnb-run-toggle[data-run="{off}"]')
     expect(toggle).to_be_checked()
     toggle.uncheck()
-    expect(session.chart("train/loss")).to_have_attribute(
-        "data-series-count", str(len(RUNS) - 1)
-    )
+    expect(session.chart("train/loss")).to_have_attribute("data-series-count", str(len(RUNS) - 1))
     state = session.readback()
     assert sorted(state["selected_runs"]) == sorted(set(RUNS) - {off})
     session.shot(root, "03_run_toggled")
@@ -294,7 +304,10 @@ def test_no_errors_and_nothing_left_localhost(session: Session) -> None:
     assert log.dialogs == []
 
 
-@pytest.mark.xfail(strict=True, reason="Notebook 7.6: @jupyterlab/shortcuts-extension reads an "
-                   "unloaded plugin's schema on pluginChanged at kernel start; not tbnb")
+@pytest.mark.xfail(
+    strict=True,
+    reason="Notebook 7.6: @jupyterlab/shortcuts-extension reads an "
+    "unloaded plugin's schema on pluginChanged at kernel start; not tbnb",
+)
 def test_notebook7_page_errors_upstream(session: Session) -> None:
     assert session.page_errors == []

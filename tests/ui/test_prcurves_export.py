@@ -29,8 +29,10 @@ from tests.writers_prcurves import (
 pytestmark = pytest.mark.browser
 
 SIGNATURE_JS = "el => [...el.querySelectorAll('canvas')].map(c => c.toDataURL()).join('|')"
-FORBIDDEN = (".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
-             ".tbnb-root a[href], .tbnb-root b, .tbnb-export-widget img")
+FORBIDDEN = (
+    ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
+    ".tbnb-root a[href], .tbnb-root b, .tbnb-export-widget img"
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,6 @@ def exp(tmp_path_factory: pytest.TempPathFactory) -> Any:
     write_pr_logdir(str(logdir), lightning=False)
     write_hostile_run(str(logdir))
     return tbnb.load(logdir, progress=False)
-
 
 
 def _clean(chromium: Chromium, page: Any) -> None:
@@ -60,7 +61,8 @@ def _download(page: Any, button: Any) -> list[dict[str, str]]:
 
 
 def test_pr_page_works_offline_with_the_curves_it_holds(
-        chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     w = tbnb.pr_curves(exp, max_curves=20)
@@ -72,15 +74,33 @@ def test_pr_page_works_offline_with_the_curves_it_holds(
     rows = _download(page, root.locator("button.tbnb-csv-curves"))
     data = w.data
     assert len(rows) == len(data)
-    mine = {(r["run"], r["tag"], int(r["step"]), round(float(r["threshold"]), 6),
-             float(r["true_positives"]), float(r["precision"])) for r in rows}
-    theirs = set(zip(data["run"].astype(str), data["tag"].astype(str), data["step"],
-                     data["threshold"].round(6), data["true_positives"],
-                     data["precision"].astype("float32").astype(float), strict=True))
+    mine = {
+        (
+            r["run"],
+            r["tag"],
+            int(r["step"]),
+            round(float(r["threshold"]), 6),
+            float(r["true_positives"]),
+            float(r["precision"]),
+        )
+        for r in rows
+    }
+    theirs = set(
+        zip(
+            data["run"].astype(str),
+            data["tag"].astype(str),
+            data["step"],
+            data["threshold"].round(6),
+            data["true_positives"],
+            data["precision"].astype("float32").astype(float),
+            strict=True,
+        )
+    )
     assert mine == theirs
     areas = _download(page, root.locator("button.tbnb-csv-areas"))
-    assert {(r["run"], r["tag"], int(r["step"])) for r in areas} == set(zip(
-        w.auc["run"].astype(str), w.auc["tag"].astype(str), w.auc["step"], strict=True))
+    assert {(r["run"], r["tag"], int(r["step"])) for r in areas} == set(
+        zip(w.auc["run"].astype(str), w.auc["tag"].astype(str), w.auc["step"], strict=True)
+    )
     # step 10 was not sent: the nearest sent curve is drawn and the legend says so
     before = cat.evaluate(SIGNATURE_JS)
     box = root.locator(".tbnb-pr-global-step input.tbnb-step-input")
@@ -91,8 +111,9 @@ def test_pr_page_works_offline_with_the_curves_it_holds(
     expect(torch).to_have_attribute("data-exact", "false")
     expect(torch.locator(".tbnb-pr-step")).to_contain_text("nearest sent")
     assert torch.get_attribute("data-curve-step") in ("0", "30")
-    page.wait_for_function("([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig",
-                           arg=[cat.element_handle(), before])
+    page.wait_for_function(
+        "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[cat.element_handle(), before]
+    )
     root.locator("select.tbnb-pr-view").select_option("roc")
     expect(cat).to_have_attribute("data-view", "roc")
     root.locator(".tbnb-run-toggle[data-run='tbx']").uncheck()
@@ -102,7 +123,8 @@ def test_pr_page_works_offline_with_the_curves_it_holds(
 
 
 def test_custom_scalars_page_smooths_and_downloads(
-        chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     w = tbnb.custom_scalars(exp)
@@ -113,28 +135,37 @@ def test_custom_scalars_page_smooths_and_downloads(
     band = root.locator(".tbnb-cs-chart[data-kind='margin']").first
     before = band.evaluate(SIGNATURE_JS)
     root.locator("input.tbnb-smoothing").fill("0.95")
-    page.wait_for_function("([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig",
-                           arg=[band.element_handle(), before])
+    page.wait_for_function(
+        "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig", arg=[band.element_handle(), before]
+    )
     rows = _download(page, root.locator("button.tbnb-download"))
     assert len(rows) == len(w.data)
     assert {r["chart"] for r in rows} == {c["key"] for c in w.charts if c["series"]}
     margin = [r for r in rows if r["lower"]]
     assert margin
-    assert all(float(r["lower"]) <= float(r["value"]) <= float(r["upper"])
-               for r in margin)
+    assert all(float(r["lower"]) <= float(r["value"]) <= float(r["upper"]) for r in margin)
     canvas = band.locator("canvas").last
     box = canvas.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
     tip = root.locator(":scope > .tbnb-tooltip")
     tip.wait_for(state="visible")
     assert tip.locator("th").all_text_contents()[1:] == [
-        "series", "smoothed", "value", "lower", "upper", "step", "wall time", "relative"]
+        "series",
+        "smoothed",
+        "value",
+        "lower",
+        "upper",
+        "step",
+        "wall time",
+        "relative",
+    ]
     page.screenshot(path=out_dir / "pr_export_02_custom_scalars.png", full_page=True)
     _clean(chromium, page)
 
 
 def test_dashboard_page_has_both_tabs_and_hostile_names_stay_text(
-        chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path) -> None:
+    chromium: Chromium, exp: Any, out_dir: Path, tmp_path: Path
+) -> None:
     dash = tbnb.Dashboard(exp)
     page = chromium.open_exported(to_html(dash, tmp_path / "dash.html"))
     tabs = page.locator(".tbnb-export-tabbar button").all_text_contents()

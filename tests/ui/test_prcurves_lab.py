@@ -44,8 +44,10 @@ pytestmark = pytest.mark.browser
 TIMEOUT_MS = 60_000
 CELLS = ["setup", "pr", "cs", "readback", "magic", "done"]
 SIGNATURE_JS = "el => [...el.querySelectorAll('canvas')].map(c => c.toDataURL()).join('|')"
-FORBIDDEN = (".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
-             ".tbnb-root a[href], .tbnb-root b")
+FORBIDDEN = (
+    ".tbnb-root img, .tbnb-root script, .tbnb-root svg, .tbnb-root iframe, "
+    ".tbnb-root a[href], .tbnb-root b"
+)
 
 
 def drag_range(page: Any, slider: Any, start: float, end: float) -> None:
@@ -69,7 +71,8 @@ class Lab(CellDriver):
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            CELLS.index(tag) + 1)
+            CELLS.index(tag) + 1
+        )
 
     def pr(self) -> Any:
         return self.cell("pr").locator(".tbnb-w-pr_curves")
@@ -78,12 +81,18 @@ class Lab(CellDriver):
         return self.cell("cs").locator(".tbnb-w-custom_scalars")
 
     def pr_chart(self, tag: str) -> Any:
-        return self.pr().locator(".tbnb-pr-chart").filter(has=self.page.locator(
-            ".tbnb-pr-title", has_text=tag)).first
+        return (
+            self.pr()
+            .locator(".tbnb-pr-chart")
+            .filter(has=self.page.locator(".tbnb-pr-title", has_text=tag))
+            .first
+        )
 
     def changed(self, locator: Any, before: str) -> None:
-        self.page.wait_for_function("([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig",
-                                    arg=[locator.element_handle(), before])
+        self.page.wait_for_function(
+            "([el, sig]) => (" + SIGNATURE_JS + ")(el) !== sig",
+            arg=[locator.element_handle(), before],
+        )
 
 
 READBACK = """\
@@ -99,27 +108,31 @@ print(f"STATE {_reads} " + json.dumps({
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
-        ) -> Iterator[Lab]:
+def lab(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("prlab")
     logdir = root / "pr logs"
     write_pr_logdir(str(logdir), lightning=False)
     write_hostile_run(str(logdir))
     path = json.dumps(str(logdir))
-    nb = tagged_notebook("PR curves and custom scalars", {
-        "setup": f"""import json, tbnb
+    nb = tagged_notebook(
+        "PR curves and custom scalars",
+        {
+            "setup": f"""import json, tbnb
 exp = tbnb.load({path}, progress=False)
 print("EXPECT " + json.dumps({{
     "runs": exp.runs,
     "pr_tags": sorted(set(exp.pr_curves["tag"].astype(str))),
     "runs_per_tag": exp.pr_curves.groupby("tag", observed=True)["run"].nunique().to_dict(),
     "cs_charts": len(exp.custom_scalars.merged.charts)}}))""",
-        "pr": "w = tbnb.pr_curves(exp, max_curves=20)\nw",
-        "cs": "c = tbnb.custom_scalars(exp)\nc",
-        "readback": READBACK,
-        "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
-        "done": 'print("ALL_DONE")',
-    })
+            "pr": "w = tbnb.pr_curves(exp, max_curves=20)\nw",
+            "cs": "c = tbnb.custom_scalars(exp)\nc",
+            "readback": READBACK,
+            "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
+            "done": 'print("ALL_DONE")',
+        },
+    )
     nbformat.write(nb, root / "pr.ipynb")  # type: ignore[no-untyped-call]
     server = LabServer(root)
     server.start()
@@ -130,8 +143,9 @@ print("EXPECT " + json.dumps({{
         open_notebook(page, server.url("/lab/tree/pr.ipynb"), "pr.ipynb")
         run_all(page)
         cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
-        wait_for_run_all(page, cells.nth(CELLS.index("done") + 1), out_dir / "pr_lab_failed.png",
-                         server)
+        wait_for_run_all(
+            page, cells.nth(CELLS.index("done") + 1), out_dir / "pr_lab_failed.png", server
+        )
         text = cells.nth(CELLS.index("setup") + 1).locator(STDOUT).text_content() or ""
         expect = json.loads(text.split("EXPECT ", 1)[1].strip())
         page.screenshot(path=out_dir / "pr_lab_00_run_all.png", full_page=True)
@@ -147,7 +161,8 @@ def test_every_chart_renders_with_its_runs(lab: Lab) -> None:
     from playwright.sync_api import expect
 
     stderr = lab.page.locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
     assert stderr.count() == 0, stderr.all_text_contents()
     charts = lab.pr().locator(".tbnb-pr-chart")
     expect(charts).to_have_count(len(lab.expect["pr_tags"]))
@@ -192,19 +207,21 @@ def test_hover_reads_out_the_nearest_threshold_as_python_has_it(lab: Lab) -> Non
     tip = lab.pr().locator(":scope > .tbnb-tooltip")
     tip.wait_for(state="visible")
     heads = tip.locator("th").all_text_contents()
-    assert heads[1:] == ["run", "step", "threshold", "precision", "recall", "TP", "FP", "TN",
-                         "FN"]
+    assert heads[1:] == ["run", "step", "threshold", "precision", "recall", "TP", "FP", "TN", "FN"]
     lab.pr().screenshot(path=lab.out / "pr_lab_04_hover.png")
-    rows = [[td.text_content() or "" for td in row.locator("td").all()[1:]]
-            for row in tip.locator("tbody tr").all()]
+    rows = [
+        [td.text_content() or "" for td in row.locator("td").all()[1:]]
+        for row in tip.locator("tbody tr").all()
+    ]
     lab.page.mouse.move(1, 1)
     state = lab.readback()
-    points = {(r, s, round(float(t), 4), float(tp), float(fp), float(tn), float(fn))
-              for r, s, t, tp, fp, tn, fn in state["cat_points"]}
+    points = {
+        (r, s, round(float(t), 4), float(tp), float(fp), float(tn), float(fn))
+        for r, s, t, tp, fp, tn, fn in state["cat_points"]
+    }
     assert sorted(r[0] for r in rows) == ["tbx", "torch"]
     for run, step, threshold, _p, _r, tp, fp, tn, fn in rows:
-        key = (run, step, round(float(threshold), 4), float(tp), float(fp), float(tn),
-               float(fn))
+        key = (run, step, round(float(threshold), 4), float(tp), float(fp), float(tn), float(fn))
         assert key in points, key
 
 
@@ -285,8 +302,11 @@ def test_hostile_names_show_as_text(lab: Lab) -> None:
     assert HOSTILE_PR_TAG in pr.locator(".tbnb-pr-title").all_text_contents()
     assert SCRIPT in cs.locator(".tbnb-group > summary").all_text_contents()
     assert BOLD in cs.locator(".tbnb-chart-title").all_text_contents()
-    chart = pr.locator(".tbnb-pr-chart").filter(has=page.locator(
-        ".tbnb-pr-title", has_text="script")).first
+    chart = (
+        pr.locator(".tbnb-pr-chart")
+        .filter(has=page.locator(".tbnb-pr-title", has_text="script"))
+        .first
+    )
     canvas = chart.locator(".tbnb-pr-body canvas").last
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()

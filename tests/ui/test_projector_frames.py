@@ -74,19 +74,20 @@ DRAG_JS = """async (moves) => {
 @pytest.fixture(scope="module")
 def page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Any:
     rng = np.random.default_rng(0)
-    widget = tbnb.projector(rng.normal(size=(POINTS, 2)).astype(np.float32), method="raw",
-                            dims=2)
+    widget = tbnb.projector(rng.normal(size=(POINTS, 2)).astype(np.float32), method="raw", dims=2)
     path = tmp_path_factory.mktemp("frames") / "cloud.html"
     path.write_text(render_html(widget), encoding="utf-8")
     page = chromium.open_exported(path, timeout_ms=120_000)
     page.wait_for_selector(f".tbnb-w-embeddings[data-points='{POINTS}']", timeout=120_000)
-    page.wait_for_function("() => Number(document.querySelector('.tbnb-pj-scene')"
-                           ".dataset.frames) > 0", timeout=120_000)
+    page.wait_for_function(
+        "() => Number(document.querySelector('.tbnb-pj-scene').dataset.frames) > 0", timeout=120_000
+    )
     return page
 
 
 def test_moving_frames_draw_a_sample_and_rest_draws_every_point(
-        page: Any, chromium: Chromium, out_dir: Path) -> None:
+    page: Any, chromium: Chromium, out_dir: Path
+) -> None:
     out = page.evaluate(DRAG_JS, 30)
     page.screenshot(path=str(out_dir / "projector_frames_rest.png"))
     sampled = [d for d in out["drawn"] if d < POINTS]

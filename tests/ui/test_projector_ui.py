@@ -30,7 +30,7 @@ from tests.ui._session import CellDriver, open_notebook, run_all, tagged_noteboo
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 120_000
-EVIL = '<img src=x onerror="document.title=\'pwned\'"><script>alert(1)</script>'
+EVIL = "<img src=x onerror=\"document.title='pwned'\"><script>alert(1)</script>"
 SIZES = (100, 200, 300, 400)  # one cluster per corner of the unit square, told by its size
 
 DATA = f"""\
@@ -54,8 +54,12 @@ def _box_drag(page: Any, root: Any, frac: tuple[float, float, float, float]) -> 
     """Choose Box and drag over the fraction (x0, y0, x1, y1) of the scene."""
     root.locator('button.tbnb-pj-mode[data-mode="box"]').click()
     box = root.locator("canvas.tbnb-pj-overlay").bounding_box()
-    x0, y0, x1, y1 = (box["x"] + box["width"] * frac[0], box["y"] + box["height"] * frac[1],
-                      box["x"] + box["width"] * frac[2], box["y"] + box["height"] * frac[3])
+    x0, y0, x1, y1 = (
+        box["x"] + box["width"] * frac[0],
+        box["y"] + box["height"] * frac[1],
+        box["x"] + box["width"] * frac[2],
+        box["y"] + box["height"] * frac[3],
+    )
     page.mouse.move(x0, y0)
     page.mouse.down()
     page.mouse.move(x1, y1, steps=10)
@@ -77,8 +81,9 @@ class Page:
 
 
 @pytest.fixture(scope="module")
-def export_page(chromium: Chromium, out_dir: Path,
-                tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+def export_page(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Page]:
     import tbnb
 
     X, meta = _corner_data()
@@ -177,12 +182,14 @@ class Lab(CellDriver):
 
     def cell(self, tag: str) -> Any:
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            CELLS.index(tag) + 1)
+            CELLS.index(tag) + 1
+        )
 
 
 @pytest.fixture(scope="module")
-def lab(chromium: Chromium, out_dir: Path,
-        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("pj_lab")
     nbformat.write(_notebook(), root / NB)  # type: ignore[no-untyped-call]
     server = LabServer(root)
@@ -193,8 +200,7 @@ def lab(chromium: Chromium, out_dir: Path,
         open_notebook(page, server.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
         session = Lab(page, out_dir)
-        wait_for_run_all(page, session.cell("done"), out_dir / "projector_lab_failed.png",
-                         server)
+        wait_for_run_all(page, session.cell("done"), out_dir / "projector_lab_failed.png", server)
         yield session
     finally:
         page.close()
@@ -207,7 +213,8 @@ def test_lab_box_selection_and_umap_reach_python(lab: Lab, chromium: Chromium) -
     from playwright.sync_api import expect
 
     stderr = lab.page.locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    )
     assert stderr.count() == 0, stderr.all_text_contents()
     root = lab.cell("widget").locator(".tbnb-w-embeddings")
     expect(root).to_have_attribute("data-points", "1000")
@@ -218,8 +225,10 @@ def test_lab_box_selection_and_umap_reach_python(lab: Lab, chromium: Chromium) -
     root.screenshot(path=lab.out / "projector_lab_selected.png")
     state = lab.readback()
     start1, start3 = SIZES[0], sum(SIZES[:3])
-    assert state["selected"] == [*range(start1, start1 + SIZES[1]),
-                                 *range(start3, start3 + SIZES[3])]
+    assert state["selected"] == [
+        *range(start1, start1 + SIZES[1]),
+        *range(start3, start3 + SIZES[3]),
+    ]
     assert state["classes"] == ["corner1", "corner3"]
     assert state["changes"] == [SIZES[1] + SIZES[3]]
     # UMAP from the toolbar: a background job in the kernel, its layout streamed back

@@ -43,20 +43,25 @@ class Session(CellDriver):
     def cell(self, tag: str) -> Any:
         order = ["setup", "scalars", "hist", "done"]
         return self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(
-            order.index(tag) + 1)
+            order.index(tag) + 1
+        )
 
 
 @pytest.fixture(scope="module")
-def session(chromium: Chromium, out_dir: Path,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+def session(
+    chromium: Chromium, out_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
     root = tmp_path_factory.mktemp("save_image")
     logdir = write_chart_runs(root / "logs")
-    nb = tagged_notebook("tbnb chart images", {
-        "setup": f"import tbnb\nexp = tbnb.load({json.dumps(str(logdir))})",
-        "scalars": "w = tbnb.scalars(exp, smoothing=0.6)\nw",
-        "hist": "h = tbnb.histograms(exp)\nh",
-        "done": 'print("ALL_DONE")',
-    })
+    nb = tagged_notebook(
+        "tbnb chart images",
+        {
+            "setup": f"import tbnb\nexp = tbnb.load({json.dumps(str(logdir))})",
+            "scalars": "w = tbnb.scalars(exp, smoothing=0.6)\nw",
+            "hist": "h = tbnb.histograms(exp)\nh",
+            "done": 'print("ALL_DONE")',
+        },
+    )
     import nbformat
 
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
@@ -77,12 +82,16 @@ def session(chromium: Chromium, out_dir: Path,
 
 
 def _scalar_chart(session: Session, tag: str) -> Any:
-    chart = session.cell("scalars").locator(".tbnb-chart").filter(
-        has=session.page.locator(f"[title={json.dumps(tag)}]"))
+    chart = (
+        session.cell("scalars")
+        .locator(".tbnb-chart")
+        .filter(has=session.page.locator(f"[title={json.dumps(tag)}]"))
+    )
     chart.locator("canvas").first.wait_for()
     session.page.wait_for_function(
         "([el, n]) => el.getAttribute('data-series-count') === n",
-        arg=[chart.element_handle(), str(len(RUNS))])
+        arg=[chart.element_handle(), str(len(RUNS))],
+    )
     return chart
 
 
@@ -132,8 +141,9 @@ def test_histogram_chart_saves_png_and_svg(session: Session) -> None:
     cell = session.cell("hist")
     chart = cell.locator('.tbnb-chart[data-tag="layer1/weight"][data-run="lr=0.1"]')
     chart.scroll_into_view_if_needed()
-    session.page.wait_for_function("el => el.getAttribute('data-state') === 'exact'",
-                                   arg=chart.element_handle())
+    session.page.wait_for_function(
+        "el => el.getAttribute('data-state') === 'exact'", arg=chart.element_handle()
+    )
     width, height = chart.locator("canvas").first.evaluate(SIZE_JS)
     png = save(session.page, chart, "png")
     assert png.name == "layer1_weight_lr_0.1.png"
@@ -143,11 +153,15 @@ def test_histogram_chart_saves_png_and_svg(session: Session) -> None:
     assert texts[:2] == ["layer1/weight", "lr=0.1"]
     assert len([t for t in texts if NUMBER.match(t)]) >= 4, texts
     render_svg(session.browser, svg, session.out / "save_05_histogram_svg.png")
-    hostile = cell.locator(".tbnb-chart").filter(
-        has=session.page.locator(f"[title={json.dumps(HOSTILE_TAG)}]")).first
+    hostile = (
+        cell.locator(".tbnb-chart")
+        .filter(has=session.page.locator(f"[title={json.dumps(HOSTILE_TAG)}]"))
+        .first
+    )
     hostile.scroll_into_view_if_needed()
-    session.page.wait_for_function("el => el.getAttribute('data-state') === 'exact'",
-                                   arg=hostile.element_handle())
+    session.page.wait_for_function(
+        "el => el.getAttribute('data-state') === 'exact'", arg=hostile.element_handle()
+    )
     texts = check_svg(save(session.page, hostile, "svg"))
     assert texts[0] == HOSTILE_TAG
     _clean(session)

@@ -28,8 +28,14 @@ from tests.writers_prcurves import cached_pr_logdir
 
 pytestmark = pytest.mark.browser
 
-SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=200, val_every=50,
-                  hist_every=50, image_steps=(0, 100))
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1),
+    steps=200,
+    val_every=50,
+    hist_every=50,
+    image_steps=(0, 100),
+)
 
 #: widget key -> (the element holding its first save button, formats, the SVG's title)
 CHARTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
@@ -59,9 +65,17 @@ def page(chromium: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Any:
     graph = tbnb.load(root / "graph", progress=False)
     media = tbnb.load(root / "media", progress=False)
     embeddings = tbnb.load(root / "embeddings", progress=False)
-    widgets = [tbnb.scalars(sample), tbnb.histograms(sample), tbnb.images(sample),
-               tbnb.hparams(sample), tbnb.pr_curves(pr), tbnb.custom_scalars(pr),
-               tbnb.graph(graph), tbnb.audio(media), tbnb.projector(embeddings)]
+    widgets = [
+        tbnb.scalars(sample),
+        tbnb.histograms(sample),
+        tbnb.images(sample),
+        tbnb.hparams(sample),
+        tbnb.pr_curves(pr),
+        tbnb.custom_scalars(pr),
+        tbnb.graph(graph),
+        tbnb.audio(media),
+        tbnb.projector(embeddings),
+    ]
     path = to_html(widgets, root / "charts.html")
     return chromium.open_exported(path)
 
@@ -71,15 +85,18 @@ def test_every_chart_saves_its_images_offline(
     page: Any, chromium: Chromium, out_dir: Path, key: str
 ) -> None:
     selector, formats, title = CHARTS[key]
-    chart = page.locator(f".tbnb-w-{key} {selector}").filter(
-        has=page.locator(".tbnb-save-image")).first
+    chart = (
+        page.locator(f".tbnb-w-{key} {selector}").filter(has=page.locator(".tbnb-save-image")).first
+    )
     chart.scroll_into_view_if_needed()
     if key not in {"hparams", "graphs", "embeddings"}:
         page.wait_for_function(READY_JS, arg=chart.element_handle(), timeout=30_000)
     else:
-        page.wait_for_function("el => el.querySelector('canvas')?.width > 1",
-                               arg=page.locator(f".tbnb-w-{key}").element_handle(),
-                               timeout=30_000)
+        page.wait_for_function(
+            "el => el.querySelector('canvas')?.width > 1",
+            arg=page.locator(f".tbnb-w-{key}").element_handle(),
+            timeout=30_000,
+        )
     menu = [b.get_attribute("data-format") for b in chart.locator(".tbnb-save-menu button").all()]
     assert menu == list(formats)
     png = save(page, chart, "png")

@@ -41,8 +41,11 @@ BUDGET = 5_000_000
 ERROR_TEXT = "Error displaying widget"
 
 #: Each tab's title and the root class of its widget (``.tbnb-w-<widget folder>``).
-TABS = {kind.tab.title: kind.tab.factory.split(":")[0].rsplit(".", 1)[1]
-        for kind in KINDS.values() if kind.tab is not None}
+TABS = {
+    kind.tab.title: kind.tab.factory.split(":")[0].rsplit(".", 1)[1]
+    for kind in KINDS.values()
+    if kind.tab is not None
+}
 
 
 def _drawn_spread(png: bytes) -> float:
@@ -60,13 +63,19 @@ def _drawn_spread(png: bytes) -> float:
 
 
 def _notebook(logdir: Path) -> Any:
-    return tagged_notebook("tbnb saved-dashboard test", {
-        "setup": f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=True)",
-        "dash": "dash = tbnb.Dashboard(exp)\ndash",
-        "readback": ('print("STATE " + json.dumps({"smoothing": '
-                     'dash.views["scalars"].smoothing}))'),
-        "done": 'print("ALL_DONE")',
-    })
+    return tagged_notebook(
+        "tbnb saved-dashboard test",
+        {
+            "setup": (
+                f"import json, tbnb\nexp = tbnb.load({json.dumps(str(logdir))}, progress=True)"
+            ),
+            "dash": "dash = tbnb.Dashboard(exp)\ndash",
+            "readback": (
+                'print("STATE " + json.dumps({"smoothing": dash.views["scalars"].smoothing}))'
+            ),
+            "done": 'print("ALL_DONE")',
+        },
+    )
 
 
 def _cells(page: Any) -> Any:
@@ -91,8 +100,9 @@ def lab(tmp_path: Path) -> Iterator[LabServer]:
         assert not report["leftover"], report
 
 
-def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromium,
-                                                out_dir: Path) -> None:
+def test_saved_dashboard_reopens_from_its_state(
+    lab: LabServer, chromium: Chromium, out_dir: Path
+) -> None:
     from playwright.sync_api import expect
 
     logdir = sample_logdir()  # the cached sample: written once, by the test process
@@ -110,9 +120,11 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
             expect(cells.nth(4).locator(STDOUT)).to_contain_text("ALL_DONE", timeout=240_000)
         except AssertionError:
             page.screenshot(path=out_dir / "saved_00_run_all_failed.png", full_page=True)
-            pytest.fail("run all did not finish in 240 s; outputs: "
-                        f"{page.locator('.jp-OutputArea-output').all_text_contents()}; "
-                        f"log: {lab.log_tail(2000)}")
+            pytest.fail(
+                "run all did not finish in 240 s; outputs: "
+                f"{page.locator('.jp-OutputArea-output').all_text_contents()}; "
+                f"log: {lab.log_tail(2000)}"
+            )
         dash = cells.nth(2).locator(".tbnb-dashboard")
         expect(dash.locator(".lm-TabBar-tab")).to_have_count(len(TABS))
         assert dash.locator(".lm-TabBar-tab").all_text_contents() == list(TABS)
@@ -123,7 +135,8 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
         dash.get_by_role("tab", name="Scalars", exact=True).click()
         scalars = dash.locator(".tbnb-w-scalars").first
         expect(scalars.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
-            "data-series-count", "9")
+            "data-series-count", "9"
+        )
         smoothing = drag_smoothing(page, scalars)
         assert smoothing != pytest.approx(0.0)
         cells.nth(3).locator(".jp-InputArea-editor .cm-content").click()
@@ -135,8 +148,8 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
 
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function(
-            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
-            timeout=60_000)
+            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=60_000
+        )
         raw = (lab.root / NB).read_bytes()
         saved = json.loads(raw)
         widget_state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
@@ -156,7 +169,8 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
         expect(dash.locator(".lm-TabBar-tab")).to_have_count(len(TABS))
         scalars = dash.locator(".tbnb-w-scalars").first
         expect(scalars.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
-            "data-series-count", "9")
+            "data-series-count", "9"
+        )
         reopened = float(scalars.locator("input.tbnb-smoothing").input_value())
         assert reopened == pytest.approx(smoothing, abs=1e-6)  # as dragged, not the default
         for title, folder in TABS.items():
@@ -185,16 +199,19 @@ def test_saved_dashboard_reopens_from_its_state(lab: LabServer, chromium: Chromi
         page.evaluate("() => window.jupyterapp.restored")
         page.wait_for_function(
             "() => { const w = window.jupyterapp.shell.currentWidget;"
-            " return !!(w && w.context && w.context.isReady && w.sessionContext); }")
+            " return !!(w && w.context && w.context.isReady && w.sessionContext); }"
+        )
         page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:reload')")
         page.wait_for_function(
             "() => { const w = window.jupyterapp.shell.currentWidget;"
-            " return !!(w && w.sessionContext && !w.sessionContext.session); }")
+            " return !!(w && w.sessionContext && !w.sessionContext.session); }"
+        )
         cells = _cells(page)
         # The widget output stays at ipywidgets' placeholder: no manager, no model, no view.
         expect(cells.nth(2).locator(".jp-OutputArea-output")).to_contain_text(
-            "Loading widget...", timeout=30_000)
+            "Loading widget...", timeout=30_000
+        )
         page.screenshot(path=out_dir / "saved_03_no_kernel.png", full_page=True)
         assert cells.locator(".tbnb-dashboard").count() == 0
         assert cells.nth(3).locator(STDOUT).text_content().startswith("STATE")  # text outputs do

@@ -28,8 +28,14 @@ from tests.ui._chromium import Chromium
 
 pytestmark = pytest.mark.browser
 
-SPEC = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=60, val_every=20,
-                  hist_every=30, image_steps=(0, 59))
+SPEC = SampleSpec(
+    learning_rates=(1e-3, 1e-2),
+    seeds=(0, 1),
+    steps=60,
+    val_every=20,
+    hist_every=30,
+    image_steps=(0, 59),
+)
 
 PAGE_JS = r"""
 const specs = JSON.parse(document.getElementById("specs").textContent);
@@ -78,23 +84,34 @@ def _spec(key: str, widget: Any) -> dict[str, Any]:
     esm = state.pop("_esm")
     state.pop("_css", None)
     plain, paths, buffers = _remove_buffers(state)
-    return {"key": key, "esm": esm, "state": plain, "buffer_paths": paths,
-            "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers]}
+    return {
+        "key": key,
+        "esm": esm,
+        "state": plain,
+        "buffer_paths": paths,
+        "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers],
+    }
 
 
 def test_bundles_render_from_a_blob_url_with_a_minimal_model(
-        chromium: Chromium, tmp_path: Path, out_dir: Path) -> None:
+    chromium: Chromium, tmp_path: Path, out_dir: Path
+) -> None:
     write_sample(tmp_path / "logs", SPEC)
     exp = tbnb.load(tmp_path / "logs", progress=False)
-    widgets = {"scalars": tbnb.scalars(exp, smoothing=0.5), "images": tbnb.images(exp),
-               "text": tbnb.text(exp)}
+    widgets = {
+        "scalars": tbnb.scalars(exp, smoothing=0.5),
+        "images": tbnb.images(exp),
+        "text": tbnb.text(exp),
+    }
     specs = [_spec(key, w) for key, w in widgets.items()]
     data = json.dumps(specs).replace("</", "<\\/")
     page_path = tmp_path / "vscode_style.html"
     page_path.write_text(
         '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
         f'<script type="application/json" id="specs">{data}</script>'
-        f'<script type="module">{PAGE_JS}</script></body></html>', encoding="utf-8")
+        f'<script type="module">{PAGE_JS}</script></body></html>',
+        encoding="utf-8",
+    )
     chromium.log.clear()
     page = chromium.context.new_page()
     try:
@@ -114,7 +131,9 @@ def test_bundles_render_from_a_blob_url_with_a_minimal_model(
         assert blank > 100  # the chart drew lines
         page.wait_for_function(  # an image painted from the saved frames (width 1 until then)
             """() => [...document.querySelectorAll('#host-images .tbnb-w-images canvas.tbnb-img')]
-                 .some(c => c.width > 1)""", timeout=30_000)
+                 .some(c => c.width > 1)""",
+            timeout=30_000,
+        )
         text = page.locator("#host-text .tbnb-w-text").inner_text()
         assert "mlp-2x256" in text or "finished 60 steps" in text, text[:500]
         # An interaction goes back to the model as anywidget's API says: set + save_changes.
@@ -122,8 +141,9 @@ def test_bundles_render_from_a_blob_url_with_a_minimal_model(
         slider.fill("0.9")
         slider.dispatch_event("input")
         slider.dispatch_event("change")
-        page.wait_for_function("Math.abs(window.models.scalars.get('smoothing') - 0.9) < 1e-9",
-                               timeout=10_000)
+        page.wait_for_function(
+            "Math.abs(window.models.scalars.get('smoothing') - 0.9) < 1e-9", timeout=10_000
+        )
         assert page.evaluate("window.models.scalars.saved.length") >= 1
         page.screenshot(path=out_dir / "vscode_style.png", full_page=True)
     finally:

@@ -69,25 +69,40 @@ def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]
         hbp = (h1p + h2p) / 2
     else:
         hbp = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(hbp - 30)) + 0.24 * math.cos(math.radians(2 * hbp))
-         + 0.32 * math.cos(math.radians(3 * hbp + 6)) - 0.20 * math.cos(math.radians(4 * hbp - 63)))
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(hbp - 30))
+        + 0.24 * math.cos(math.radians(2 * hbp))
+        + 0.32 * math.cos(math.radians(3 * hbp + 6))
+        - 0.20 * math.cos(math.radians(4 * hbp - 63))
+    )
     dtheta = 30 * math.exp(-(((hbp - 275) / 25) ** 2))
     rc = 2 * math.sqrt(cbp**7 / (cbp**7 + 25**7))
     sl = 1 + 0.015 * (lbp - 50) ** 2 / math.sqrt(20 + (lbp - 50) ** 2)
     sc, sh = 1 + 0.045 * cbp, 1 + 0.015 * cbp * t
     rt = -math.sin(math.radians(2 * dtheta)) * rc
-    return math.sqrt((dlp / sl) ** 2 + (dcp / sc) ** 2 + (dhp / sh) ** 2
-                     + rt * (dcp / sc) * (dhp / sh))
+    return math.sqrt(
+        (dlp / sl) ** 2 + (dcp / sc) ** 2 + (dhp / sh) ** 2 + rt * (dcp / sc) * (dhp / sh)
+    )
 
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB.
 CVD = {
-    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
-                   [-0.003882, -0.048116, 1.051998]],
-    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
-                     [-0.011820, 0.042940, 0.968881]],
-    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
-                   [0.004733, 0.691367, 0.303900]],
+    "protanopia": [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ],
+    "deuteranopia": [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ],
+    "tritanopia": [
+        [1.255528, -0.076749, -0.178779],
+        [-0.078411, 0.930809, 0.147602],
+        [0.004733, 0.691367, 0.303900],
+    ],
 }
 
 
@@ -111,8 +126,9 @@ def _contrast_on_white(hex_color: str) -> float:
 
 def test_ciede2000_reference_pair() -> None:
     # Sharma et al.'s test data, pair 1: 2.0425
-    assert ciede2000((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485)) == pytest.approx(2.0425,
-                                                                                        abs=1e-4)
+    assert ciede2000((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485)) == pytest.approx(
+        2.0425, abs=1e-4
+    )
 
 
 def test_twenty_runs_get_twenty_distinct_readable_colours() -> None:
@@ -168,8 +184,15 @@ def test_every_widget_of_one_experiment_agrees(tmp_path: Path) -> None:
 
 
 def test_a_dataframe_uses_its_own_run_order() -> None:
-    df = pd.DataFrame({"run": ["z", "z", "a"], "tag": "loss", "step": [0, 1, 0],
-                       "wall_time": 0.0, "value": np.arange(3.0)})
+    df = pd.DataFrame(
+        {
+            "run": ["z", "z", "a"],
+            "tag": "loss",
+            "step": [0, 1, 0],
+            "wall_time": 0.0,
+            "value": np.arange(3.0),
+        }
+    )
     w = tbnb.scalars(df)
     assert w.run_colors == {"z": DEFAULT_PALETTE[0], "a": DEFAULT_PALETTE[1]}
     grouped = tbnb.scalars(df, group_by=r"(\w)")

@@ -28,8 +28,9 @@ def exp(written: PrWritten) -> Any:
     return tbnb.load(written.logdir, progress=False)
 
 
-def test_multiline_charts_collect_tags_across_runs_as_tensorboard(written: PrWritten,
-                                                                  exp: Any) -> None:
+def test_multiline_charts_collect_tags_across_runs_as_tensorboard(
+    written: PrWritten, exp: Any
+) -> None:
     _, scalars = tb_custom_scalars(written.logdir)
     w = tbnb.custom_scalars(exp, smoothing=0)
     full = w.full_data
@@ -47,7 +48,8 @@ def test_multiline_charts_collect_tags_across_runs_as_tensorboard(written: PrWri
         for (run, tag), events in expected.items():
             ours = drawn[(drawn["run"] == run) & (drawn["tag"] == tag)]
             assert ours[["wall_time", "step", "value"]].to_numpy().tolist() == [
-                list(e) for e in events], (run, tag)
+                list(e) for e in events
+            ], (run, tag)
             checked += 1
     assert checked >= 8
     everything = next(c for c in w.charts if c["title"] == "everything")
@@ -58,62 +60,91 @@ def test_margin_chart_draws_value_and_band_as_tensorboard(written: PrWritten, ex
     _, scalars = tb_custom_scalars(written.logdir)
     w = tbnb.custom_scalars(exp, smoothing=0)
     (chart,) = [c for c in w.charts if c["kind"] == "margin"]
-    assert chart["series"] == [["torch", MARGIN_SEP.join(["margin/acc", "margin/acc_lo",
-                                                          "margin/acc_hi"])]]
+    assert chart["series"] == [
+        ["torch", MARGIN_SEP.join(["margin/acc", "margin/acc_lo", "margin/acc_hi"])]
+    ]
     escaped = "|".join(f"({t})" for t in ("margin/acc", "margin/acc_lo", "margin/acc_hi"))
     events = scalars("torch", escaped)
     drawn = w.full_data[w.full_data["chart"] == chart["key"]]
     assert drawn["tag"].unique().tolist() == ["margin/acc"]
-    for column, tag in (("value", "margin/acc"), ("lower", "margin/acc_lo"),
-                        ("upper", "margin/acc_hi")):
-        assert drawn[["step", column]].to_numpy().tolist() == [
-            [e[1], e[2]] for e in events[tag]], column
+    for column, tag in (
+        ("value", "margin/acc"),
+        ("lower", "margin/acc_lo"),
+        ("upper", "margin/acc_hi"),
+    ):
+        assert drawn[["step", column]].to_numpy().tolist() == [[e[1], e[2]] for e in events[tag]], (
+            column
+        )
     assert drawn["smoothed"].tolist() == drawn["value"].tolist()  # smoothing 0
 
 
 def test_smoothing_is_the_scalars_smoothing(exp: Any) -> None:
     w = tbnb.custom_scalars(exp, smoothing=0.8)
     data = w.data
-    part = data[(data["run"] == "torch") & (data["tag"] == "loss/train")].drop_duplicates(
-        "step")
+    part = data[(data["run"] == "torch") & (data["tag"] == "loss/train")].drop_duplicates("step")
     np.testing.assert_allclose(part["smoothed"], smooth(part["value"].to_numpy(), 0.8))
     assert tbnb.custom_scalars is tbnb.widgets.custom_scalars.custom_scalars
 
 
 def test_notes_say_what_cannot_be_drawn() -> None:
-    df = pd.DataFrame({"run": ["a", "a", "a", "b", "b", "b", "b"],
-                       "tag": ["v", "lo", "hi", "v", "lo", "v", "lo"],
-                       "step": [0, 0, 0, 0, 0, 1, 1], "wall_time": 0.0,
-                       "value": [1.0, 0.5, 1.5, 2.0, 1.0, 2.5, 2.0]})
-    layout = layout_from_dict({"c": {"band": ["Margin", ["v", "lo", "hi"]],
-                                     "bad": ["Multiline", ["(unclosed", "v"]],
-                                     "none": ["Multiline", ["nothing.*"]],
-                                     "other": ["Margin", ["x", "y", "z"]]}})
+    df = pd.DataFrame(
+        {
+            "run": ["a", "a", "a", "b", "b", "b", "b"],
+            "tag": ["v", "lo", "hi", "v", "lo", "v", "lo"],
+            "step": [0, 0, 0, 0, 0, 1, 1],
+            "wall_time": 0.0,
+            "value": [1.0, 0.5, 1.5, 2.0, 1.0, 2.5, 2.0],
+        }
+    )
+    layout = layout_from_dict(
+        {
+            "c": {
+                "band": ["Margin", ["v", "lo", "hi"]],
+                "bad": ["Multiline", ["(unclosed", "v"]],
+                "none": ["Multiline", ["nothing.*"]],
+                "other": ["Margin", ["x", "y", "z"]],
+            }
+        }
+    )
     band, bad, none, other = resolve(layout, df)
     assert band["series"] == [["a", "v\x00lo\x00hi"]]
     assert band["notes"] == ["run 'b' lacks data for tags ['hi']"]
     assert bad["series"] == [["a", "v"], ["b", "v"]]
     assert bad["notes"][0].startswith("tag regex '(unclosed' is invalid")
-    assert none["notes"] == ["no scalar tag of any run matches 'nothing.*' (matched from the "
-                             "tag's start, as TensorBoard does)"]
+    assert none["notes"] == [
+        "no scalar tag of any run matches 'nothing.*' (matched from the "
+        "tag's start, as TensorBoard does)"
+    ]
     assert other["notes"] == ["no run has any of the tags ['x', 'y', 'z']"]
 
 
 def test_margin_steps_that_differ_are_aligned_and_reported() -> None:
-    df = pd.DataFrame({"run": "a", "tag": ["v", "v", "v", "lo", "lo", "hi", "hi"],
-                       "step": [0, 1, 2, 0, 2, 0, 2], "wall_time": 0.0,
-                       "value": [1.0, 2.0, 3.0, 0.5, 2.5, 1.5, 3.5]})
-    w = tbnb.custom_scalars(df, layout={"c": {"band": ["Margin", ["v", "lo", "hi"]]}},
-                            smoothing=0)
+    df = pd.DataFrame(
+        {
+            "run": "a",
+            "tag": ["v", "v", "v", "lo", "lo", "hi", "hi"],
+            "step": [0, 1, 2, 0, 2, 0, 2],
+            "wall_time": 0.0,
+            "value": [1.0, 2.0, 3.0, 0.5, 2.5, 1.5, 3.5],
+        }
+    )
+    w = tbnb.custom_scalars(df, layout={"c": {"band": ["Margin", ["v", "lo", "hi"]]}}, smoothing=0)
     (chart,) = w.charts
     assert "were logged at different steps" in chart["notes"][0]
     assert w.data[["step", "value", "lower", "upper"]].to_numpy().tolist() == [
-        [0, 1.0, 0.5, 1.5], [2, 3.0, 2.5, 3.5]]
+        [0, 1.0, 0.5, 1.5],
+        [2, 3.0, 2.5, 3.5],
+    ]
 
 
 def test_state_is_binary_and_the_layout_can_be_given(exp: Any) -> None:
-    w = tbnb.custom_scalars(exp, layout={"mine": {"val": ["Multiline", ["loss/val"]]}},
-                            runs="torch|tbx", log_y=["mine/val"], palette="colorblind")
+    w = tbnb.custom_scalars(
+        exp,
+        layout={"mine": {"val": ["Multiline", ["loss/val"]]}},
+        runs="torch|tbx",
+        log_y=["mine/val"],
+        palette="colorblind",
+    )
     assert [c["key"] for c in w.charts] == ["mine/val"]
     assert w.charts[0]["series"] == [["torch", "loss/val"]]
     assert w.layout.categories[0].title == "mine"

@@ -33,8 +33,9 @@ def test_projector_frames_equal_tensorboards_plugin(writer: str, tmp_path: Path)
         assert (row["num_points"], row["dim"]) == ref["tensor"].shape
         vectors, meta = exp.embedding(index)
         np.testing.assert_array_equal(vectors.astype(np.float32), ref["tensor"])
-        pd.testing.assert_frame_equal(meta.astype(str).reset_index(drop=True),
-                                      ref["metadata"], check_dtype=False)
+        pd.testing.assert_frame_equal(
+            meta.astype(str).reset_index(drop=True), ref["metadata"], check_dtype=False
+        )
         widget.embedding = index  # what the view shows: the same vectors and rows
         np.testing.assert_array_equal(widget.vectors, ref["tensor"])
         shown = widget.metadata.astype(str).to_numpy().tolist()

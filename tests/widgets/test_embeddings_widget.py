@@ -18,8 +18,13 @@ def _data(n: int = 500, d: int = 16) -> tuple[np.ndarray, pd.DataFrame]:
     rng = np.random.default_rng(0)
     cls = np.arange(n) % 5
     X = (rng.normal(size=(5, d))[cls] * 5 + rng.normal(size=(n, d))).astype(np.float32)
-    meta = pd.DataFrame({"word": [f"w{i}" for i in range(n)], "cls": [f"c{c}" for c in cls],
-                         "score": rng.normal(size=n)})
+    meta = pd.DataFrame(
+        {
+            "word": [f"w{i}" for i in range(n)],
+            "cls": [f"c{c}" for c in cls],
+            "score": rng.normal(size=n),
+        }
+    )
     return X, meta
 
 
@@ -54,7 +59,8 @@ def test_encode_column_most_frequent_first_and_distinct_values_alone() -> None:
 
 
 def test_selection_comes_back_with_callbacks_and_bad_indices_are_dropped(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     X, meta = _data()
     w = tbnb.projector(X, meta)
     seen: list[pd.DataFrame] = []
@@ -147,8 +153,12 @@ def test_100k_points_weigh_at_most_3_mb_in_a_saved_notebook() -> None:
     rng = np.random.default_rng(0)
     n = 100_000
     X = rng.normal(size=(n, 8)).astype(np.float32)
-    meta = pd.DataFrame({"label": [f"item {i}" for i in range(n)],
-                         "cls": rng.choice([f"class {i}" for i in range(30)], n)})
+    meta = pd.DataFrame(
+        {
+            "label": [f"item {i}" for i in range(n)],
+            "cls": rng.choice([f"class {i}" for i in range(30)], n),
+        }
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         w = tbnb.projector(X, meta)
@@ -161,12 +171,14 @@ def test_100k_points_weigh_at_most_3_mb_in_a_saved_notebook() -> None:
 def test_checkpoint_embeddings_are_listed_with_a_clear_message(tmp_path: Path) -> None:
     tbx = pytest.importorskip("tensorboardX")
     writer = tbx.SummaryWriter(str(tmp_path / "files"))
-    writer.add_embedding(np.eye(4, dtype=np.float32), metadata=list("abcd"), global_step=1,
-                         tag="kept")
+    writer.add_embedding(
+        np.eye(4, dtype=np.float32), metadata=list("abcd"), global_step=1, tag="kept"
+    )
     writer.close()
     (tmp_path / "ckpt").mkdir()
     (tmp_path / "ckpt" / "projector_config.pbtxt").write_text(
-        'model_checkpoint_path: "model.ckpt-100"\nembeddings { tensor_name: "word_emb:0" }\n')
+        'model_checkpoint_path: "model.ckpt-100"\nembeddings { tensor_name: "word_emb:0" }\n'
+    )
     exp = tbnb.load(tmp_path, progress=False)
     with pytest.warns(tbnb.warnings.LogdirWarning, match="ckpt.*only TensorFlow reads"):
         table = exp.embeddings.set_index("run")

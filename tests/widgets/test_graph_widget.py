@@ -26,10 +26,12 @@ def _names_from_payload(payload: dict) -> list[str]:
     """Full node names as the browser rebuilds them (graph-data.js: nodeName)."""
     labels = payload["labels"]
     groups = payload["groups"]
+
     def path(g: int) -> str:
         while g > 0 and groups["kind"][g] == 1:
             g = int(groups["parent"][g])
         return labels[groups["key"][g]]
+
     out = []
     for code, parent in zip(payload["nodes"]["name"], payload["nodes"]["parent"], strict=True):
         own, scope = labels[code], path(int(parent))
@@ -64,16 +66,26 @@ def test_opens_on_the_first_graph_collapsed_with_the_model_open(logdir: Path) ->
     assert set(shown["kind"]) <= {"node", "group", "series"}
     assert shown["nodes"].sum() == int((~w.graph.constants()).sum())  # every node drawn once
     assert [g["run"] for g in w.graphs][:2] == ["keras/train", "keras/train"]
-    assert w.selected_runs == ["keras/train", "keras/train_keras2", "tbx", "tf1", "tf2_trace",
-                               "torch"]
+    assert w.selected_runs == [
+        "keras/train",
+        "keras/train_keras2",
+        "tbx",
+        "tf1",
+        "tf2_trace",
+        "torch",
+    ]
     assert set(w.run_colors) >= set(exp.runs)
 
 
 def test_expand_collapse_and_series(logdir: Path) -> None:
     w = tbnb.graph(tbnb.load(logdir, progress=False), "torch")
     w.expand("Net/Sequential[blocks]/Block[1]")
-    assert w.expanded == ["Net", "Net/Sequential[blocks]", "Net/Sequential[blocks]/Block[0-2]",
-                          "Net/Sequential[blocks]/Block[1]"]
+    assert w.expanded == [
+        "Net",
+        "Net/Sequential[blocks]",
+        "Net/Sequential[blocks]/Block[0-2]",
+        "Net/Sequential[blocks]/Block[1]",
+    ]
     names = set(w.visible["name"])
     assert any(n.startswith("Net/Sequential[blocks]/Block[1]/") for n in names)
     assert "Net/Sequential[blocks]/Block[0]" in names
@@ -103,8 +115,11 @@ def test_node_request_gives_every_attribute(logdir: Path) -> None:
     w = tbnb.graph(tbnb.load(logdir, progress=False), "tf1")
     reply = w.answer({"type": "node", "id": "1", "name": "dense/MatMul"})
     assert reply is not None
-    assert dict(reply["attributes"]) == {"T": "float32", "transpose_a": "False",
-                                         "transpose_b": "False"}
+    assert dict(reply["attributes"]) == {
+        "T": "float32",
+        "transpose_a": "False",
+        "transpose_b": "False",
+    }
     assert reply["output_shapes"] == "[?, 16]"
     bad = w.answer({"type": "node", "id": "2", "name": "nope"})
     assert bad is not None
@@ -131,17 +146,25 @@ def test_to_plotly_draws_what_the_browser_drew(logdir: Path) -> None:
     assert len(nodes.x) == len(w.visible)
     items = w.visible["item"].to_numpy(np.int32)
     xs = np.arange(len(items), dtype=np.float32) * 10
-    w._view = {"graph": "tf1\u0000graph_def", "expanded": sorted(w.expanded), "ids": items,
-               "x": xs, "y": xs + 1, "kind": np.zeros(len(items), np.uint8)}
+    w._view = {
+        "graph": "tf1\u0000graph_def",
+        "expanded": sorted(w.expanded),
+        "ids": items,
+        "x": xs,
+        "y": xs + 1,
+        "kind": np.zeros(len(items), np.uint8),
+    }
     placed = w.to_plotly().data[1]
     assert list(placed.x) == xs.tolist()
     assert list(placed.y) == (xs + 1).tolist()
 
 
 def test_a_model_graph_alone_and_bad_arguments() -> None:
-    graph = ModelGraph.from_records([{"name": "a/b", "op": "Op", "inputs": []},
-                                     {"name": "a/c", "op": "Op", "inputs": ["a/b"]}],
-                                    run="mine", tag="g")
+    graph = ModelGraph.from_records(
+        [{"name": "a/b", "op": "Op", "inputs": []}, {"name": "a/c", "op": "Op", "inputs": ["a/b"]}],
+        run="mine",
+        tag="g",
+    )
     w = tbnb.graph(graph, color_by="device")
     assert (w.run, w.tag, w.color_by) == ("mine", "g", "device")
     assert w.expanded == ["a"]

@@ -33,8 +33,11 @@ BAND_COLUMNS = [f"p{bp}" for bp in DISTRIBUTION_BPS]
 
 
 def _logdir(name: str) -> str:
-    return str(cached_lightning().logdir if name == "lightning"  # type: ignore[attr-defined]
-               else writers.cached(name).logdir)
+    return str(
+        cached_lightning().logdir
+        if name == "lightning"  # type: ignore[attr-defined]
+        else writers.cached(name).logdir
+    )
 
 
 class TensorBoard:
@@ -48,8 +51,7 @@ class TensorBoard:
         from tensorboard.plugins.distribution import distributions_plugin
         from tensorboard.plugins.histogram import histograms_plugin
 
-        self.mux = pem.EventMultiplexer(
-            tensor_size_guidance={"histograms": 0, "distributions": 0})
+        self.mux = pem.EventMultiplexer(tensor_size_guidance={"histograms": 0, "distributions": 0})
         self.mux.AddRunsFromDirectory(logdir)
         self.mux.Reload()
         provider = data_provider.MultiplexerDataProvider(self.mux, logdir)
@@ -64,13 +66,13 @@ class TensorBoard:
                 yield run, tag
 
     def histograms(self, run: str, tag: str) -> list[Any]:
-        body, _ = self.histograms_plugin.histograms_impl(self.ctx, tag, run, experiment="",
-                                                         downsample_to=None)
+        body, _ = self.histograms_plugin.histograms_impl(
+            self.ctx, tag, run, experiment="", downsample_to=None
+        )
         return body
 
     def distributions(self, run: str, tag: str) -> list[Any]:
-        body, _ = self.distributions_plugin.distributions_impl(self.ctx, tag, run,
-                                                               experiment="")
+        body, _ = self.distributions_plugin.distributions_impl(self.ctx, tag, run, experiment="")
         return body
 
 
@@ -86,20 +88,23 @@ def case(request: pytest.FixtureRequest) -> tuple[str, tbnb.Experiment, TensorBo
 
 
 def test_histograms_frame_equals_tensorboards_histogram_plugin(
-        case: tuple[str, tbnb.Experiment, TensorBoard]) -> None:
+    case: tuple[str, tbnb.Experiment, TensorBoard],
+) -> None:
     name, exp, tb = case
     series = list(tb.series())
     assert series, name
     hist = exp.histograms
-    assert {(str(r), str(t)) for r, t in hist[["run", "tag"]].drop_duplicates().itertuples(
-        index=False)} == set(series)
+    assert {
+        (str(r), str(t)) for r, t in hist[["run", "tag"]].drop_duplicates().itertuples(index=False)
+    } == set(series)
     for run, tag in series:
         ours = _rows(hist, run, tag)
         theirs = tb.histograms(run, tag)
         assert ours["step"].tolist() == [step for _, step, _ in theirs], (name, run, tag)
         assert ours["wall_time"].tolist() == [wall for wall, _, _ in theirs]
-        for edges, counts, (_, step, raw) in zip(ours["edges"], ours["counts"], theirs,
-                                                 strict=True):
+        for edges, counts, (_, step, raw) in zip(
+            ours["edges"], ours["counts"], theirs, strict=True
+        ):
             buckets = np.asarray(raw, dtype=np.float64).reshape(-1, 3)
             if len(buckets) == 0:
                 assert len(counts) == 0
@@ -109,13 +114,17 @@ def test_histograms_frame_equals_tensorboards_histogram_plugin(
             if not np.array_equal(edges, tb_edges):
                 # data_compat holds legacy HistogramProto buckets as float32; the frame
                 # keeps the file's float64 edges, which round to exactly TensorBoard's
-                np.testing.assert_array_equal(edges.astype(np.float32).astype(np.float64),
-                                              tb_edges, err_msg=f"{name} {run} {tag} {step}")
+                np.testing.assert_array_equal(
+                    edges.astype(np.float32).astype(np.float64),
+                    tb_edges,
+                    err_msg=f"{name} {run} {tag} {step}",
+                )
                 assert name in ("torch", "tensorboardX", "lightning")
 
 
 def test_distributions_equal_tensorboards_distribution_plugin(
-        case: tuple[str, tbnb.Experiment, TensorBoard]) -> None:
+    case: tuple[str, tbnb.Experiment, TensorBoard],
+) -> None:
     """The plugin runs TensorBoard's compressor on what its reader holds: TF2 tensors as
     written, legacy ``HistogramProto`` buckets rounded to float32 by ``data_compat``. On
     those same buckets our bands are the same floats; on the file's own float64 buckets
@@ -123,7 +132,8 @@ def test_distributions_equal_tensorboards_distribution_plugin(
     name, exp, tb = case
     rounded = exp.histograms.assign(
         edges=[e.astype(np.float32) for e in exp.histograms["edges"]],
-        counts=[c.astype(np.float32) for c in exp.histograms["counts"]])
+        counts=[c.astype(np.float32) for c in exp.histograms["counts"]],
+    )
     same_data = histogram_percentiles(rounded)
     frame = exp.distributions
     view = tbnb.distributions(exp).data
@@ -132,19 +142,27 @@ def test_distributions_equal_tensorboards_distribution_plugin(
         want = np.array([[value for _, value in bands] for _, _, bands in theirs])
         assert [bp for bp, _ in theirs[0][2]] == list(DISTRIBUTION_BPS)
         written = _rows(exp.histograms, run, tag)["edges"]
-        as_written = all(np.array_equal(np.append(np.asarray(b)[:, 0], b[-1][1]), e)
-                         for (_, _, b), e in zip(tb.histograms(run, tag), written, strict=True)
-                         if len(b))
+        as_written = all(
+            np.array_equal(np.append(np.asarray(b)[:, 0], b[-1][1]), e)
+            for (_, _, b), e in zip(tb.histograms(run, tag), written, strict=True)
+            if len(b)
+        )
         ours = _rows(exp.distributions if as_written else same_data, run, tag)
         assert ours["step"].tolist() == [step for _, step, _ in theirs], (name, run, tag)
-        np.testing.assert_array_equal(ours[BAND_COLUMNS].to_numpy(np.float64), want,
-                                      err_msg=f"{name} {run} {tag}")
+        np.testing.assert_array_equal(
+            ours[BAND_COLUMNS].to_numpy(np.float64), want, err_msg=f"{name} {run} {tag}"
+        )
         for table in (frame, view):
             ours = _rows(table, run, tag)
             assert ours["step"].tolist() == [step for _, step, _ in theirs], (name, run, tag)
             assert ours["wall_time"].tolist() == [wall for wall, _, _ in theirs]
-            np.testing.assert_allclose(ours[BAND_COLUMNS].to_numpy(np.float64), want,
-                                       rtol=1e-6, atol=1e-7, err_msg=f"{name} {run} {tag}")
+            np.testing.assert_allclose(
+                ours[BAND_COLUMNS].to_numpy(np.float64),
+                want,
+                rtol=1e-6,
+                atol=1e-7,
+                err_msg=f"{name} {run} {tag}",
+            )
 
 
 @pytest.mark.parametrize("name", ["torch", "tensorboardX", "lightning"])
@@ -158,8 +176,9 @@ def test_legacy_event_accumulator_agrees(name: str) -> None:
     exp = tbnb.load(logdir, progress=False)
     for run in sorted(set(exp.histograms["run"].astype(str))):
         path = logdir if run == "." else f"{logdir}/{run}"
-        acc = ea.EventAccumulator(path, size_guidance={ea.HISTOGRAMS: 0,
-                                                       ea.COMPRESSED_HISTOGRAMS: 0})
+        acc = ea.EventAccumulator(
+            path, size_guidance={ea.HISTOGRAMS: 0, ea.COMPRESSED_HISTOGRAMS: 0}
+        )
         acc.Reload()
         tags = acc.Tags()[ea.HISTOGRAMS]
         assert tags, (name, run)
@@ -179,8 +198,10 @@ def test_legacy_event_accumulator_agrees(name: str) -> None:
                 np.testing.assert_array_equal(row.edges[1:-1], limits[kept][:-1])
             bands = _rows(exp.distributions, run, tag)[BAND_COLUMNS].to_numpy(np.float64)
             compressed = acc.CompressedHistograms(tag)
-            theirs = np.array([[value for _, value in e.compressed_histogram_values]
-                               for e in compressed])
+            theirs = np.array(
+                [[value for _, value in e.compressed_histogram_values] for e in compressed]
+            )
             assert [bp for bp, _ in compressed[0].compressed_histogram_values] == list(
-                DISTRIBUTION_BPS)
+                DISTRIBUTION_BPS
+            )
             np.testing.assert_array_equal(bands, theirs, err_msg=f"{name} {run} {tag}")

@@ -56,11 +56,16 @@ def test_charts_are_rebinned_as_tensorboard_does(exp: tbnb.Experiment) -> None:
         rows = _series(exp, str(run), str(tag))
         picked = rows.iloc[sample_indices(rows["step"].to_numpy(), w.max_steps)]
         assert drawn["step"].unique().tolist() == picked["step"].tolist()
-        display = rebin(list(rows["edges"]), list(rows["counts"]), 40,
-                        bounds=(float(rows["min"].min()), float(rows["max"].max())))
+        display = rebin(
+            list(rows["edges"]),
+            list(rows["counts"]),
+            40,
+            bounds=(float(rows["min"].min()), float(rows["max"].max())),
+        )
         want = display[1][sample_indices(rows["step"].to_numpy(), w.max_steps)]
-        np.testing.assert_array_equal(drawn["count"].to_numpy().reshape(-1, 40),
-                                      want.astype(np.float32))
+        np.testing.assert_array_equal(
+            drawn["count"].to_numpy().reshape(-1, 40), want.astype(np.float32)
+        )
         assert drawn["bin_left"].iloc[0] == display[0][0]
     assert len(data.groupby(["run", "tag"])) == 6
 
@@ -87,7 +92,8 @@ def test_distributions_equal_tensorboards_compressor(exp: tbnb.Experiment) -> No
         source = hist[hist["step"] == row["step"]].iloc[0]
         buckets = np.stack([source["edges"][:-1], source["edges"][1:], source["counts"]], 1)
         assert [row[f"p{bp}"] for bp in DISTRIBUTION_BPS] == [
-            v for _, v in compress_histogram(buckets)]
+            v for _, v in compress_histogram(buckets)
+        ]
 
 
 def test_step_window_limits_steps_and_the_bins_span_it(exp: tbnb.Experiment) -> None:
@@ -98,14 +104,23 @@ def test_step_window_limits_steps_and_the_bins_span_it(exp: tbnb.Experiment) -> 
     for (run, tag), drawn in data.groupby(["run", "tag"]):
         rows = _series(exp, str(run), str(tag))
         rows = rows[(rows["step"] >= 20) & (rows["step"] <= 40)]
-        np.testing.assert_array_equal(drawn["count"].to_numpy().reshape(-1, 16),
-                                      _tb_display(rows, 16).astype(np.float32))
+        np.testing.assert_array_equal(
+            drawn["count"].to_numpy().reshape(-1, 16), _tb_display(rows, 16).astype(np.float32)
+        )
 
 
 def test_requests_answer_what_the_browser_asks(exp: tbnb.Experiment) -> None:
     w = tbnb.histograms(exp)
-    reply = w.answer({"type": "series", "id": "r1", "keys": [["lr=0.1", "layer1/weight"]],
-                      "bins": 12, "limit": 5, "window": [10, 50]})
+    reply = w.answer(
+        {
+            "type": "series",
+            "id": "r1",
+            "keys": [["lr=0.1", "layer1/weight"]],
+            "bins": 12,
+            "limit": 5,
+            "window": [10, 50],
+        }
+    )
     assert reply is not None
     (item,) = reply["items"]
     assert item["steps"].tolist() == [10, 20, 30, 40, 50]
@@ -128,15 +143,22 @@ def test_runs_at_one_step_share_bins(exp: tbnb.Experiment) -> None:
         assert len(set(edges)) == 1  # common bins across the runs
     w.hidden_in_chart = {"layer1/weight": ["lr=0.01"]}
     assert set(w.data.query("tag == 'layer1/weight'")["run"]) == {"lr=0.1"}
-    reply = w.answer({"type": "at_step", "id": "s", "tag": "layer1/bias",
-                      "runs": ["lr=0.1", "lr=0.01"], "step": 12.4, "bins": 10})
+    reply = w.answer(
+        {
+            "type": "at_step",
+            "id": "s",
+            "tag": "layer1/bias",
+            "runs": ["lr=0.1", "lr=0.01"],
+            "step": 12.4,
+            "bins": 10,
+        }
+    )
     assert reply is not None
     assert [i["step"] for i in reply["items"]] == [12, 12]
     assert reply["left"] <= reply["right"]
 
 
-def test_preview_waits_for_the_first_charts_then_comes_on_request(exp: tbnb.Experiment
-                                                                   ) -> None:
+def test_preview_waits_for_the_first_charts_then_comes_on_request(exp: tbnb.Experiment) -> None:
     w = tbnb.histograms(exp, bins=30)
     assert w._preview == {}  # the first charts are the kernel's answers, not the preview
     assert w._data["series"]["wall0"].dtype == np.float64
@@ -160,11 +182,13 @@ def test_preview_is_small_and_close_to_the_exact_data(exp: tbnb.Experiment) -> N
     first = w._data["series"]["run"][0], w._data["series"]["tag"][0]
     run, tag = w._data["runs"][first[0]], w._data["tags"][first[1]]
     n = offsets[1] - offsets[0]
-    exact = w.answer({"type": "series", "id": "x", "keys": [[run, tag]], "bins": 30,
-                      "limit": n})["items"][0]
+    exact = w.answer({"type": "series", "id": "x", "keys": [[run, tag]], "bins": 30, "limit": n})[
+        "items"
+    ][0]
     counts = preview["counts"][: n * 30].reshape(n, 30) / 255 * preview["scale"][:n, None]
-    np.testing.assert_allclose(counts, exact["counts"].reshape(n, 30),
-                               atol=float(preview["scale"][:n].max()) / 255)
+    np.testing.assert_allclose(
+        counts, exact["counts"].reshape(n, 30), atol=float(preview["scale"][:n].max()) / 255
+    )
     state, paths, buffers = _remove_buffers(w.get_state())
     assert {p[0] for p in paths} == {"_data", "_preview"}  # every array: a binary buffer
     assert len(buffers) >= 10
@@ -190,14 +214,17 @@ def test_every_writer_draws_and_matches_tensorboard() -> None:
         assert len(w.data)
         for (run, tag), drawn in w.data.groupby(["run", "tag"]):
             rows = _series(exp, str(run), str(tag))
-            np.testing.assert_array_equal(drawn["count"].to_numpy().reshape(-1, 25),
-                                          _tb_display(rows, 25).astype(np.float32))
+            np.testing.assert_array_equal(
+                drawn["count"].to_numpy().reshape(-1, 25), _tb_display(rows, 25).astype(np.float32)
+            )
         dist = tbnb.distributions(exp).data
         pd.testing.assert_frame_equal(
             dist.reset_index(drop=True),
-            exp.distributions.sort_values(["run", "tag", "step"], kind="stable")[
-                dist.columns].astype({"run": str, "tag": str}).reset_index(drop=True),
-            check_dtype=False)
+            exp.distributions.sort_values(["run", "tag", "step"], kind="stable")[dist.columns]
+            .astype({"run": str, "tag": str})
+            .reset_index(drop=True),
+            check_dtype=False,
+        )
 
 
 def test_bad_histograms_are_left_out_with_a_warning(tmp_path: Path) -> None:
@@ -253,8 +280,7 @@ def test_live_reload_sends_new_histograms(tmp_path: Path) -> None:
     # a second file (the first writer's name has the same second in it)
     with SummaryWriter(str(logdir / "a"), filename_suffix=".more") as writer:
         for step in range(5, 9):
-            writer.add_histogram("layer1/weight", np.random.default_rng(step).normal(size=50),
-                                 step)
+            writer.add_histogram("layer1/weight", np.random.default_rng(step).normal(size=50), step)
     assert w.refresh_now() == 4
     assert int(w._data["series"]["total"].sum()) == before + 4
     assert 8 in w.data["step"].tolist()
@@ -270,8 +296,13 @@ def test_run_colours_match_the_other_widgets(exp: tbnb.Experiment) -> None:
 
 
 def test_to_plotly_draws_each_mode(exp: tbnb.Experiment) -> None:
-    kinds = {"offset": "scatter", "overlay": "scatter", "heatmap": "heatmap",
-             "distribution": "scatter", "runs": "scatter"}
+    kinds = {
+        "offset": "scatter",
+        "overlay": "scatter",
+        "heatmap": "heatmap",
+        "distribution": "scatter",
+        "runs": "scatter",
+    }
     for mode, trace in kinds.items():
         fig = tbnb.histograms(exp, mode=mode, tags="^layer1/weight$").to_plotly()
         assert {t.type for t in fig.data} == {trace}, mode

@@ -285,9 +285,16 @@ def test_default_axes_are_hparams_then_the_frames_default_metrics(table: pd.Data
     wide = table.copy()
     for name in ("lr.last", "epoch.last", "val/loss.last"):
         wide[name] = np.linspace(0, 1, len(wide))
-    wide.attrs = {**table.attrs, "metric_columns": [*table.attrs["metric_columns"], "lr.last",
-                                                    "epoch.last", "val/loss.last"],
-                  "default_metrics": ["val/loss", "val/acc.last", "val/loss.last", "gone.last"]}
+    wide.attrs = {
+        **table.attrs,
+        "metric_columns": [
+            *table.attrs["metric_columns"],
+            "lr.last",
+            "epoch.last",
+            "val/loss.last",
+        ],
+        "default_metrics": ["val/loss", "val/acc.last", "val/loss.last", "gone.last"],
+    }
     w = hparams(wide, importance=False)
     assert w.order == ["lr", "bs", "opt", "val/loss.last", "val/acc.last"]
     assert w.metric == "val/loss.last"
@@ -296,8 +303,15 @@ def test_default_axes_are_hparams_then_the_frames_default_metrics(table: pd.Data
     # without the mark, every metric column (the rule before default_metrics existed)
     del wide.attrs["default_metrics"]
     assert hparams(wide, importance=False).order == [
-        "lr", "bs", "opt", "val/acc.last", "train/loss.last", "lr.last", "epoch.last",
-        "val/loss.last"]
+        "lr",
+        "bs",
+        "opt",
+        "val/acc.last",
+        "train/loss.last",
+        "lr.last",
+        "epoch.last",
+        "val/loss.last",
+    ]
 
 
 def test_positive_columns_spanning_100x_get_a_log_axis(table: pd.DataFrame) -> None:

@@ -29,8 +29,10 @@ def written(request: pytest.FixtureRequest) -> tuple[str, tbnb.Experiment]:
 def _positions(widget: tbnb.widgets.media.MediaWidget) -> set[tuple[str, str, int, int]]:
     frame = widget.full_data
     sample = frame["sample"] if "sample" in frame.columns else np.zeros(len(frame), dtype=int)
-    return {(str(r), str(t), int(s), int(i)) for r, t, s, i in
-            zip(frame["run"], frame["tag"], frame["step"], sample, strict=True)}
+    return {
+        (str(r), str(t), int(s), int(i))
+        for r, t, s, i in zip(frame["run"], frame["tag"], frame["step"], sample, strict=True)
+    }
 
 
 @pytest.mark.parametrize("kind", ["images", "audio"])
@@ -73,8 +75,9 @@ def test_every_text_is_tensorboards(written: tuple[str, tbnb.Experiment]) -> Non
         else:
             assert raw == text_of(decoded)
             assert item["kind"] == "table"
-            grid = decoded.reshape(-1, 1) if decoded.ndim == 1 else decoded[
-                (0,) * (decoded.ndim - 2)]
+            grid = (
+                decoded.reshape(-1, 1) if decoded.ndim == 1 else decoded[(0,) * (decoded.ndim - 2)]
+            )
             assert item["cells"] == [str(c) for c in grid.reshape(-1)]
             assert bool(item["warning"]) == (decoded.ndim > 2)
         assert item["wall_time"] == pytest.approx(wall)
@@ -125,6 +128,11 @@ def test_lightning_training_run_media_are_shown() -> None:
         assert bytes(images.item(run, tag, step, sample)["data"]) == data
     texts = tbnb.text(exp)
     assert {(r, t, s) for r, t, s, _ in w.text} == {
-        (run, tag, int(step)) for run, tag, step in
-        zip(texts.full_data["run"].astype(str), texts.full_data["tag"].astype(str),
-            texts.full_data["step"], strict=True)}
+        (run, tag, int(step))
+        for run, tag, step in zip(
+            texts.full_data["run"].astype(str),
+            texts.full_data["tag"].astype(str),
+            texts.full_data["step"],
+            strict=True,
+        )
+    }

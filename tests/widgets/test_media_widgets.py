@@ -24,18 +24,34 @@ def _image_frame(runs: dict[str, list[int]], tag: str = "img", size: int = 6) ->
     for k, (run, steps) in enumerate(runs.items()):
         for i, step in enumerate(steps):
             data = png_bytes(image_chw(10 * k + i, height=size, width=size).transpose(1, 2, 0))
-            rows.append({"run": run, "tag": tag, "step": step, "wall_time": 1.7e9 + step,
-                         "sample": 0, "width": size, "height": size, "format": "png",
-                         "nbytes": len(data), "data": data})
+            rows.append(
+                {
+                    "run": run,
+                    "tag": tag,
+                    "step": step,
+                    "wall_time": 1.7e9 + step,
+                    "sample": 0,
+                    "width": size,
+                    "height": size,
+                    "format": "png",
+                    "nbytes": len(data),
+                    "data": data,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------ cards
 def test_index_keeps_every_step_and_groups_cards_by_tag() -> None:
-    frame = pd.DataFrame({"run": ["b", "a", "a", "a", "a", "b"], "tag": ["y", "x", "x", "x",
-                                                                           "y", "x"],
-                          "step": [1, 30, 10, 10, 5, 7], "wall_time": 0.0,
-                          "sample": [0, 0, 0, 1, 0, 0]})
+    frame = pd.DataFrame(
+        {
+            "run": ["b", "a", "a", "a", "a", "b"],
+            "tag": ["y", "x", "x", "x", "y", "x"],
+            "step": [1, 30, 10, 10, 5, 7],
+            "wall_time": 0.0,
+            "sample": [0, 0, 0, 1, 0, 0],
+        }
+    )
     index = CardIndex.build(frame, ["a", "b"])
     assert index.cards == [("a", "x"), ("b", "x"), ("a", "y"), ("b", "y")]
     assert index.card_steps(0).tolist() == [10, 30]
@@ -61,8 +77,9 @@ def test_a_step_logged_twice_shows_the_last_value_and_says_so() -> None:
 def test_position_rule_matches_the_browsers_nearest() -> None:
     steps = np.array([0, 10, 20])
     assert [nearest_index(steps, x) for x in (-5, 4, 5, 6, 15, 99)] == [0, 0, 0, 1, 1, 2]
-    frame = pd.DataFrame({"run": "a", "tag": "t", "step": [0, 10, 20], "wall_time": 0.0,
-                          "sample": 0})
+    frame = pd.DataFrame(
+        {"run": "a", "tag": "t", "step": [0, 10, 20], "wall_time": 0.0, "sample": 0}
+    )
     index = CardIndex.build(frame, ["a"])
     key = card_key("a", "t")
     assert position(index, 0, None, {}) == (20, 0)
@@ -117,8 +134,13 @@ def test_saved_state_keeps_the_images_shown_within_the_budget() -> None:
     widget = tbnb.images(frame)
     held = widget._held
     assert sorted(held) == [item_key("a", "img", 90, 0), item_key("b", "img", 90, 0)]
-    assert widget.embedded == {"mode": "shown", "items": 2, "bytes": sum(
-        int(h["nbytes"]) for h in held.values()), "left_out": 0, "budget": 600_000}
+    assert widget.embedded == {
+        "mode": "shown",
+        "items": 2,
+        "bytes": sum(int(h["nbytes"]) for h in held.values()),
+        "left_out": 0,
+        "budget": 600_000,
+    }
     widget.step = 30
     assert sorted(widget._held) == [item_key("a", "img", 30, 0), item_key("b", "img", 30, 0)]
     one = int(next(iter(widget._held.values()))["nbytes"])
@@ -146,19 +168,26 @@ def test_saved_state_of_a_widget_is_small_and_binary(tmp_path: Path) -> None:
     frame = _image_frame({f"run{r}": list(range(0, 2000, 4)) for r in range(4)}, size=4)
     widget = tbnb.images(frame, max_embed_bytes=0)
     state = widget.get_state()
-    index_bytes = sum(len(v["view"]) for v in state["_index"].values()
-                      if isinstance(v, dict) and "view" in v)
+    index_bytes = sum(
+        len(v["view"]) for v in state["_index"].values() if isinstance(v, dict) and "view" in v
+    )
     assert index_bytes <= 4 * 500 * 6 + 100
-    text = json.dumps({k: v for k, v in state.items() if k not in ("_index", "_held", "_esm")},
-                      default=str)
+    text = json.dumps(
+        {k: v for k, v in state.items() if k not in ("_index", "_held", "_esm")}, default=str
+    )
     assert len(text) < 5_000
 
 
 # ---------------------------------------------------------------------- requests
 def test_items_request_answers_each_key_or_names_what_is_wrong(tmp_path: Path) -> None:
     widget = tbnb.images(_image_frame({"a": [0, 1]}))
-    reply = widget.answer({"type": "items", "id": "7", "keys": [
-        ["a", "img", 1, 0], ["a", "img", 2, 0], ["z", "img", 0, 0], "not a key"]})
+    reply = widget.answer(
+        {
+            "type": "items",
+            "id": "7",
+            "keys": [["a", "img", 1, 0], ["a", "img", 2, 0], ["z", "img", 0, 0], "not a key"],
+        }
+    )
     assert reply is not None
     assert reply["id"] == "7"
     good, missing, no_card, bad = reply["items"]
@@ -169,8 +198,9 @@ def test_items_request_answers_each_key_or_names_what_is_wrong(tmp_path: Path) -
     assert missing["error"] == "run 'a', tag 'img' has no step 2 sample 0"
     assert "run 'z'" in no_card["error"]
     assert "[run, tag, step, sample]" in bad["error"]
-    meta = widget.answer({"type": "items", "id": "8", "keys": [["a", "img", 0, 0]],
-                          "meta_only": True})
+    meta = widget.answer(
+        {"type": "items", "id": "8", "keys": [["a", "img", 0, 0]], "meta_only": True}
+    )
     assert meta is not None
     assert "data" not in meta["items"][0]
     too_many = widget.answer({"type": "items", "id": "9", "keys": [["a", "img", 0, 0]] * 300})
@@ -209,11 +239,22 @@ def test_clips_without_a_wav_header_are_problems() -> None:
     from tests.writers import wav_bytes
 
     good = wav_bytes(np.zeros(80, np.float32), 8000)
-    frame = pd.DataFrame({"run": "a", "tag": "voice", "step": [0, 1], "wall_time": 0.0,
-                          "sample": 0, "content_type": "audio/wav",
-                          "sample_rate": [8000.0, 0.0], "num_channels": [1, 0],
-                          "length_frames": [80, 0], "label": "", "nbytes": [len(good), 4],
-                          "data": [good, b"junk"]})
+    frame = pd.DataFrame(
+        {
+            "run": "a",
+            "tag": "voice",
+            "step": [0, 1],
+            "wall_time": 0.0,
+            "sample": 0,
+            "content_type": "audio/wav",
+            "sample_rate": [8000.0, 0.0],
+            "num_channels": [1, 0],
+            "length_frames": [80, 0],
+            "label": "",
+            "nbytes": [len(good), 4],
+            "data": [good, b"junk"],
+        }
+    )
     with pytest.warns(DataWarning, match=r"run 'a', tag 'voice': step 1 has no readable WAV"):
         widget = tbnb.audio(frame)
     assert widget.item("a", "voice", 0)["duration"] == pytest.approx(0.01)
@@ -296,7 +337,9 @@ def test_compare_two_runs() -> None:
     assert widget.compare["mode"] == "wipe"
     extra = widget._extra_shown()
     assert [(widget._cards.cards[c], s) for c, s, _ in extra] == [
-        (("a", "samples/img"), 10), (("b", "samples/img"), 10)]
+        (("a", "samples/img"), 10),
+        (("b", "samples/img"), 10),
+    ]
     widget.selected_runs = []  # the comparison still keeps its two images for the page
     assert len(widget._held) == 2
     with pytest.raises(ValueError, match="not an image tag of both runs"):
@@ -312,12 +355,15 @@ def test_to_plotly_shows_what_is_shown() -> None:
     images = tbnb.images(cached_media("torch").logdir, tags="samples")
     fig = images.to_plotly()
     assert [t.type for t in fig.data] == ["image", "image"]
-    assert [a.text for a in fig.layout.annotations] == ["a · samples/img · step 30",
-                                                        "b · samples/img · step 30"]
+    assert [a.text for a in fig.layout.annotations] == [
+        "a · samples/img · step 30",
+        "b · samples/img · step 30",
+    ]
     images.brightness = 2.0
     assert images.to_plotly().data[0].source != fig.data[0].source
     assert adjust(np.array([[[10, 250, 128, 7]]], np.uint8), 1.0, 2.0).tolist() == [
-        [[0, 255, 128, 7]]]
+        [[0, 255, 128, 7]]
+    ]
     audio = tbnb.audio(cached_media("tf2").logdir, display="waveform")
     assert [t.type for t in audio.to_plotly().data] == ["scatter", "scatter"]
     text = tbnb.text(cached_media("tf2").logdir, tags="^log$")
@@ -343,5 +389,6 @@ def test_blob_free_frames_work_and_a_data_column_is_enough() -> None:
     assert tbnb.images(frame).item("a", "img", 0)["format"] == "png"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        tbnb.text(pd.DataFrame({"run": "a", "tag": "t", "step": [0], "wall_time": 0.0,
-                                "text": ["hi"]}))
+        tbnb.text(
+            pd.DataFrame({"run": "a", "tag": "t", "step": [0], "wall_time": 0.0, "text": ["hi"]})
+        )

@@ -44,8 +44,9 @@ def test_tidy_frame_equals_tensorboards_pr_curves_route(written: PrWritten, exp:
     counts to integers, tbnb keeps the fractions)."""
     reference = tb_pr_curves(written.logdir)
     table = pr_table(exp.pr_curves)
-    assert {(r, t) for r, t in zip(table["run"].astype(str), table["tag"].astype(str),
-                                   strict=True)} == set(reference)
+    assert {
+        (r, t) for r, t in zip(table["run"].astype(str), table["tag"].astype(str), strict=True)
+    } == set(reference)
     assert {r for r, _ in reference} == {"torch", "tbx", "tf", "lightning/version_0"}
     for (run, tag), entries in reference.items():
         ours = table[(table["run"].astype(str) == run) & (table["tag"].astype(str) == tag)]
@@ -65,8 +66,7 @@ def test_tidy_frame_equals_tensorboards_pr_curves_route(written: PrWritten, exp:
 
 
 def test_torch_caps_thresholds_at_127(exp: Any) -> None:
-    torch_pr = exp.pr_curves[(exp.pr_curves["run"] == "torch")
-                             & (exp.pr_curves["tag"] == "pr/cat")]
+    torch_pr = exp.pr_curves[(exp.pr_curves["run"] == "torch") & (exp.pr_curves["tag"] == "pr/cat")]
     for thresholds in torch_pr["thresholds"]:
         assert len(thresholds) == 127  # asked for 200
         assert thresholds[1] == pytest.approx(1 / 126)
@@ -84,9 +84,11 @@ def test_areas_of_every_writer_equal_scikit_learn(written: PrWritten, exp: Any) 
         if not on_grid or labels.all() or not labels.any():
             continue  # Lightning's softmax scores fall anywhere in a bucket
         assert row["average_precision"] == pytest.approx(
-            average_precision_score(labels, predictions, sample_weight=weights), abs=1e-6)
+            average_precision_score(labels, predictions, sample_weight=weights), abs=1e-6
+        )
         assert row["roc_auc"] == pytest.approx(
-            roc_auc_score(labels, predictions, sample_weight=weights), abs=1e-6)
+            roc_auc_score(labels, predictions, sample_weight=weights), abs=1e-6
+        )
         checked += 1
     assert checked >= 20
     lightning = areas.loc[("lightning/version_0", "val_pr/cat")]
@@ -120,19 +122,32 @@ def test_steps_follow_the_nearest_rule_and_data_is_what_is_drawn(exp: Any) -> No
     assert set(w.data["step"]) == {10}  # a tie goes to the lower step, as in the browser
     w.chart_steps = {"pr/dog": 20}
     shown = w.shown_auc.set_index(["run", "tag"])["step"].to_dict()
-    assert shown == {("tbx", "pr/cat"): 10, ("torch", "pr/cat"): 10,
-                     ("tbx", "pr/dog"): 20, ("torch", "pr/dog"): 20}
-    expected = pr_table(exp.pr_curves[(exp.pr_curves["run"] == "torch")
-                                      & (exp.pr_curves["tag"] == "pr/dog")
-                                      & (exp.pr_curves["step"] == 20)])
+    assert shown == {
+        ("tbx", "pr/cat"): 10,
+        ("torch", "pr/cat"): 10,
+        ("tbx", "pr/dog"): 20,
+        ("torch", "pr/dog"): 20,
+    }
+    expected = pr_table(
+        exp.pr_curves[
+            (exp.pr_curves["run"] == "torch")
+            & (exp.pr_curves["tag"] == "pr/dog")
+            & (exp.pr_curves["step"] == 20)
+        ]
+    )
     got = w.data[(w.data["run"] == "torch") & (w.data["tag"] == "pr/dog")]
     np.testing.assert_array_equal(got["precision"], expected["precision"])
     assert {"fpr", "tpr"} <= set(got.columns)
     w.selected_runs = ["tbx"]
     assert set(w.data["run"]) == {"tbx"}
-    assert len(w.full_data) == len(pr_table(exp.pr_curves[(exp.pr_curves["run"] == "tbx")
-                                                          & exp.pr_curves["tag"].astype(
-                                                              str).str.startswith("pr/")]))
+    assert len(w.full_data) == len(
+        pr_table(
+            exp.pr_curves[
+                (exp.pr_curves["run"] == "tbx")
+                & exp.pr_curves["tag"].astype(str).str.startswith("pr/")
+            ]
+        )
+    )
     assert nearest_index(np.array([]), 3) == -1
 
 
@@ -145,7 +160,8 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     assert isinstance(state["curves"]["true_positives"]["view"], memoryview)
     assert state["curves"]["true_positives"]["dtype"] == "float32"  # the weighted curve
     assert "precision" not in state["curves"] or state["curves"]["precision"]["dtype"] == (
-        "float32")
+        "float32"
+    )
     assert isinstance(state["steps"]["average_precision"]["view"], memoryview)
     json.dumps({k: v for k, v in state.items() if k in ("runs", "tags", "sent", "total")})
     curve_of = data["steps"]["curve"]
@@ -163,10 +179,8 @@ def test_payload_is_binary_sampled_and_the_rest_comes_on_request(exp: Any) -> No
     n = block["offset"][1]
     np.testing.assert_array_equal(block["true_positives"][:n], first["true_positives"][:n])
     assert block["derived"]  # the stored recall is the writers' formula of the counts
-    tp, fn = (np.asarray(first[c][:n], np.float64) for c in ("true_positives",
-                                                            "false_negatives"))
-    np.testing.assert_array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)),
-                                  first["recall"][:n])
+    tp, fn = (np.asarray(first[c][:n], np.float64) for c in ("true_positives", "false_negatives"))
+    np.testing.assert_array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)), first["recall"][:n])
     bad = w.answer({"type": "curves", "id": "2", "rows": [10**6]})
     assert bad is not None
     assert "no curve rows" in bad["error"]
@@ -229,8 +243,9 @@ def test_empty_sources_say_why(tmp_path: Path) -> None:
     assert w.charts == []
     assert "no PR curves in" in w.empty_reason
     assert "add_pr_curve" in w.empty_reason
-    empty = pd.DataFrame({c: [] for c in ("run", "tag", "step", "wall_time", "thresholds",
-                                          *CURVE_ROWS)})
+    empty = pd.DataFrame(
+        {c: [] for c in ("run", "tag", "step", "wall_time", "thresholds", *CURVE_ROWS)}
+    )
     assert tbnb.pr_curves(empty).empty_reason == "the frame has no rows"
     with pytest.raises(ValueError, match="lacks column"):
         tbnb.pr_curves(pd.DataFrame({"run": ["a"]}))
@@ -281,23 +296,31 @@ def test_the_browser_derives_the_precision_and_recall_writers_store() -> None:
     payload = {k: v.astype(float).tolist() for k, v in (("tp", tp), ("fp", fp), ("fn", fn))}
     node = shutil.which("node")
     assert node is not None
-    proc = subprocess.run([node, "--input-type=module", "-e", DERIVED_JS],
-                          input=json.dumps(payload), capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2] / "js", check=True)
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", DERIVED_JS],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2] / "js",
+        check=True,
+    )
     precision, recall = json.loads(proc.stdout)
     t, f, n = (a.astype(np.float64) for a in (tp, fp, fn))
     np.testing.assert_array_equal(np.float32(precision), np.float32(t / np.maximum(1e-7, t + f)))
     np.testing.assert_array_equal(np.float32(recall), np.float32(t / np.maximum(1e-7, t + n)))
 
 
-def test_blocks_send_small_counts_as_uint16_and_raw_rates_as_they_are(written: PrWritten,
-                                                                      exp: Any) -> None:
+def test_blocks_send_small_counts_as_uint16_and_raw_rates_as_they_are(
+    written: PrWritten, exp: Any
+) -> None:
     w = tbnb.pr_curves(exp, runs=["torch"], tags="^(pr/cat|raw|weighted)$")
     keys = {tag: i for i, (_, tag) in enumerate(w._index.keys)}
-    block = w.answer({"type": "curves", "id": "1",
-                      "rows": [w._index.rows_of(keys["pr/cat"]).start]})["curves"]
+    block = w.answer(
+        {"type": "curves", "id": "1", "rows": [w._index.rows_of(keys["pr/cat"]).start]}
+    )["curves"]
     assert block["true_positives"].dtype == np.uint16
     assert block["derived"]
-    weighted = w.answer({"type": "curves", "id": "2",
-                         "rows": [w._index.rows_of(keys["weighted"]).start]})["curves"]
+    weighted = w.answer(
+        {"type": "curves", "id": "2", "rows": [w._index.rows_of(keys["weighted"]).start]}
+    )["curves"]
     assert weighted["true_positives"].dtype == np.float32  # fractional counts

@@ -22,14 +22,17 @@ JS = Path(__file__).resolve().parents[2] / "js"
 
 def _info() -> pd.DataFrame:
     return pd.DataFrame(
-        {("run", "host"): ["a1", "a1", "b2", None],
-         ("run", "duration"): [10.0, 12.5, np.nan, 3.0],
-         ("hparams", "lr"): [0.1, 0.1, 0.01, 0.1],
-         ("hparams", "opt"): ["adam", "adam", "sgd", "adam"],
-         ("hparams", "layers"): [2, 2.0, 3, np.nan],
-         ("environment", "torch"): ["2.3", "2.3", "2.4", "2.3"],
-         ("config", "hparams.yaml: flag"): [True, False, True, True]},
-        index=pd.Index(["r0", "r1", "r2", "r3"], name="run"))
+        {
+            ("run", "host"): ["a1", "a1", "b2", None],
+            ("run", "duration"): [10.0, 12.5, np.nan, 3.0],
+            ("hparams", "lr"): [0.1, 0.1, 0.01, 0.1],
+            ("hparams", "opt"): ["adam", "adam", "sgd", "adam"],
+            ("hparams", "layers"): [2, 2.0, 3, np.nan],
+            ("environment", "torch"): ["2.3", "2.3", "2.4", "2.3"],
+            ("config", "hparams.yaml: flag"): [True, False, True, True],
+        },
+        index=pd.Index(["r0", "r1", "r2", "r3"], name="run"),
+    )
 
 
 def test_payload_columns_are_binary_with_one_string_table() -> None:
@@ -42,8 +45,7 @@ def test_payload_columns_are_binary_with_one_string_table() -> None:
     host = next(c for c in payload["columns"] if c["key"] == "host")
     assert host["codes"].tolist() == [0, 0, 1, -1]
     assert payload["labels"][:2] == ["a1", "b2"]
-    assert all(isinstance(c.get("values", c.get("codes")), np.ndarray)
-               for c in payload["columns"])
+    assert all(isinstance(c.get("values", c.get("codes")), np.ndarray) for c in payload["columns"])
 
 
 DIFF_JS = """
@@ -68,18 +70,29 @@ def test_the_browser_diffs_exactly_as_python() -> None:
     info = _info()
     content, buffers = pack(runs_payload(info))
     cases = [([0, 1], True), ([0, 2], True), ([0, 1, 2, 3], False), ([1, 3], True), ([2], False)]
-    payload = {"content": content, "cases": cases,
-               "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers]}
-    proc = subprocess.run([str(shutil.which("node")), "--input-type=module", "-e", DIFF_JS],
-                          input=json.dumps(payload), capture_output=True, text=True, cwd=JS,
-                          timeout=120, check=False)
+    payload = {
+        "content": content,
+        "cases": cases,
+        "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers],
+    }
+    proc = subprocess.run(
+        [str(shutil.which("node")), "--input-type=module", "-e", DIFF_JS],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=JS,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     browser = json.loads(proc.stdout)
     for (rows, only), got in zip(cases, browser, strict=True):
         runs = [str(info.index[i]) for i in rows]
         python = diff_runs(info, runs, only_different=only and len(runs) > 1)
-        expected = [[s, k, bool(d) and len(runs) > 1] for (s, k), d in
-                    zip(python.index, python["differs"], strict=True)]
+        expected = [
+            [s, k, bool(d) and len(runs) > 1]
+            for (s, k), d in zip(python.index, python["differs"], strict=True)
+        ]
         assert got == expected, (rows, only)
 
 

@@ -68,8 +68,12 @@ def payload(widget: ScalarsWidget) -> dict[str, Any]:
 
 
 def frame_of(*runs: str, n: int = 50) -> pd.DataFrame:
-    rows = [(run, tag, s, 1000.0 + 2 * s, float(np.cos(s / 7) + i))
-            for i, run in enumerate(runs) for tag in ("m/x", "m/y") for s in range(n)]
+    rows = [
+        (run, tag, s, 1000.0 + 2 * s, float(np.cos(s / 7) + i))
+        for i, run in enumerate(runs)
+        for tag in ("m/x", "m/y")
+        for s in range(n)
+    ]
     return pd.DataFrame(rows, columns=["run", "tag", "step", "wall_time", "value"])
 
 
@@ -105,7 +109,8 @@ def test_data_holds_the_written_values_and_tensorboard_smoothing(tbx_logdir: Pat
     w.smoothing = 0.5
     val = w.data[(w.data["run"] == "b/seed0") & (w.data["tag"] == "val/loss")]
     np.testing.assert_allclose(
-        val["smoothed"], smooth(val["value"], 0.5, x=val["step"], mode="time"))
+        val["smoothed"], smooth(val["value"], 0.5, x=val["step"], mode="time")
+    )
 
 
 def test_selection_and_filters_shape_data(tbx_logdir: Path) -> None:
@@ -161,8 +166,8 @@ def test_torch_writer_and_downsampling(torch_logdir: Path) -> None:
     lengths = np.diff(offsets)
     assert (lengths <= 3 * 100 + 2).all()
     for i in range(2):
-        steps = data["columns"]["step"][offsets[i]:offsets[i + 1]]
-        vals = data["columns"]["value"][offsets[i]:offsets[i + 1]]
+        steps = data["columns"]["step"][offsets[i] : offsets[i + 1]]
+        vals = data["columns"]["value"][offsets[i] : offsets[i + 1]]
         assert steps[0] == 0
         assert steps[-1] == 2997  # the last point is always kept
         exp_vals = np.sin(np.arange(0, 3000, 3) / 50).astype(np.float32) + i
@@ -214,8 +219,11 @@ def test_unknown_and_invalid_arguments(tbx_logdir: Path) -> None:
 
 def test_dataframe_sources_str_and_categorical() -> None:
     df = frame_of("r2", "r10", "r1")
-    for frame in (df, df.astype({"run": "category", "tag": "category"}),
-                  df.sample(frac=1, random_state=0)):
+    for frame in (
+        df,
+        df.astype({"run": "category", "tag": "category"}),
+        df.sample(frac=1, random_state=0),
+    ):
         w = tbnb.scalars(frame, smoothing=0)
         assert w.selected_runs == ["r1", "r2", "r10"]  # natural order
         d = w.data
@@ -226,8 +234,18 @@ def test_dataframe_sources_str_and_categorical() -> None:
 
 def test_range_request_answers_full_resolution(torch_logdir: Path) -> None:
     w = tbnb.scalars(torch_logdir, max_points=100)
-    reply = w.answer({"type": "range", "id": 7, "chart": "loss", "field": "step",
-                      "lo": 300, "hi": 600, "buckets": 1000, "runs": ["y"]})
+    reply = w.answer(
+        {
+            "type": "range",
+            "id": 7,
+            "chart": "loss",
+            "field": "step",
+            "lo": 300,
+            "hi": 600,
+            "buckets": 1000,
+            "runs": ["y"],
+        }
+    )
     assert reply is not None
     assert reply["id"] == 7
     assert [s["run"] for s in reply["series"]] == ["y"]
@@ -236,8 +254,19 @@ def test_range_request_answers_full_resolution(torch_logdir: Path) -> None:
     # the same through the comm path, with binary buffers
     sent: list[tuple[Any, Any]] = []
     w.send = lambda content, buffers=None: sent.append((content, buffers))
-    w._dispatch(w, {"type": "range", "id": 8, "chart": "loss", "field": "relative",
-                    "lo": 0, "hi": 1e9, "buckets": 50}, [])
+    w._dispatch(
+        w,
+        {
+            "type": "range",
+            "id": 8,
+            "chart": "loss",
+            "field": "relative",
+            "lo": 0,
+            "hi": 1e9,
+            "buckets": 50,
+        },
+        [],
+    )
     content, buffers = sent[-1]
     assert content["id"] == 8
     assert all(isinstance(b, memoryview) for b in buffers)
@@ -330,8 +359,9 @@ def test_refresh_sends_only_new_points(tmp_path: Path) -> None:
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Path,
-                                                  playwright: Any) -> None:
+def test_front_end_renders_and_interacts_offline(
+    tbx_logdir: Path, tmp_path: Path, playwright: Any
+) -> None:
     """The bundle in Chromium, from widget state alone (self-contained export page)."""
     from tbnb.notebook.export import to_html
 
@@ -340,32 +370,50 @@ def test_front_end_renders_and_interacts_offline(tbx_logdir: Path, tmp_path: Pat
     external: list[str] = []
     errors: list[str] = []
     ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--disable-dev-shm-usage"],
-        viewport={"width": 1300, "height": 1000}, accept_downloads=True)
+        str(tmp_path / "profile"),
+        executable_path="/usr/bin/chromium",
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+        ],
+        viewport={"width": 1300, "height": 1000},
+        accept_downloads=True,
+    )
     try:
         page = ctx.new_page()
-        page.on("request", lambda r: external.append(r.url)
-                if not r.url.startswith(("file:", "data:", "blob:")) else None)
+        page.on(
+            "request",
+            lambda r: (
+                external.append(r.url)
+                if not r.url.startswith(("file:", "data:", "blob:"))
+                else None
+            ),
+        )
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(page_path.as_uri())
         page.wait_for_selector(".tbnb-w-scalars .tbnb-chart", timeout=20_000)
         counts = page.eval_on_selector_all(
-            ".tbnb-chart", "els => els.map(e => [e.dataset.tag, e.dataset.seriesCount])")
-        assert counts == [["lr", "3"], ["train/acc", "3"], ["train/loss", "3"],
-                          ["val/loss", "3"]]
-        groups = page.eval_on_selector_all(".tbnb-group",
-                                           "els => els.map(e => e.dataset.group)")
+            ".tbnb-chart", "els => els.map(e => [e.dataset.tag, e.dataset.seriesCount])"
+        )
+        assert counts == [["lr", "3"], ["train/acc", "3"], ["train/loss", "3"], ["val/loss", "3"]]
+        groups = page.eval_on_selector_all(".tbnb-group", "els => els.map(e => e.dataset.group)")
         assert groups == ["lr", "train", "val"]
         chart = '.tbnb-chart[data-tag="train/loss"]'
-        pixels = (f"() => [...document.querySelectorAll('{chart} canvas')]"
-                  ".map(c => c.toDataURL()).join()")
+        pixels = (
+            f"() => [...document.querySelectorAll('{chart} canvas')].map(c => c.toDataURL()).join()"
+        )
         page.wait_for_timeout(200)
         before = page.evaluate(pixels)
-        page.eval_on_selector("input.tbnb-smoothing",
-                              "e => { e.value = 0.95; e.dispatchEvent(new Event('input')); }")
+        page.eval_on_selector(
+            "input.tbnb-smoothing", "e => { e.value = 0.95; e.dispatchEvent(new Event('input')); }"
+        )
         page.wait_for_timeout(200)
         assert page.text_content(".tbnb-smoothing-value") == "0.950"
         assert page.evaluate(pixels) != before
@@ -440,11 +488,14 @@ def harness_page(widget: ScalarsWidget, path: Path) -> Path:
 
     state, paths, buffers = _remove_buffers(widget.get_state())
     esm = state.pop("_esm")
-    body = json.dumps({
-        "state": state, "paths": [list(p) for p in paths],
-        "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers],
-        "esm": base64.b64encode(esm.encode()).decode(),
-    }).replace("</", "<\\/")
+    body = json.dumps(
+        {
+            "state": state,
+            "paths": [list(p) for p in paths],
+            "buffers": [base64.b64encode(bytes(b)).decode() for b in buffers],
+            "esm": base64.b64encode(esm.encode()).decode(),
+        }
+    ).replace("</", "<\\/")
     path.write_text(HARNESS.replace("%PAYLOAD%", body), encoding="utf-8")
     return path
 
@@ -452,8 +503,10 @@ def harness_page(widget: ScalarsWidget, path: Path) -> Path:
 def _deliver(page: Any, content: dict[str, Any], buffers: list[Any]) -> None:
     import base64
 
-    page.evaluate("([c, b]) => window.__deliver(c, b)",
-                  [content, [base64.b64encode(bytes(b)).decode() for b in buffers]])
+    page.evaluate(
+        "([c, b]) => window.__deliver(c, b)",
+        [content, [base64.b64encode(bytes(b)).decode() for b in buffers]],
+    )
 
 
 @pytest.mark.browser
@@ -468,11 +521,21 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
     w = tbnb.scalars(torch_logdir, max_points=100)
     page_path = harness_page(w, tmp_path / "harness.html")
     ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--disable-dev-shm-usage"],
-        viewport={"width": 1300, "height": 900})
+        str(tmp_path / "profile"),
+        executable_path="/usr/bin/chromium",
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+        ],
+        viewport={"width": 1300, "height": 900},
+    )
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -510,15 +573,26 @@ def test_zoom_asks_python_for_full_resolution_and_appends_arrive(
         # the attribute follows on the redraw's animation frame
         page.wait_for_selector(f'{chart}[data-zoomed="none"]', timeout=10_000)
         # live append: three new points for run "x"
-        msg = {"type": "append", "series": [{
-            "run": "x", "tag": "loss", "total": 1003,
-            "columns": {"step": np.array([3000, 3003, 3006], dtype=np.int32),
+        msg = {
+            "type": "append",
+            "series": [
+                {
+                    "run": "x",
+                    "tag": "loss",
+                    "total": 1003,
+                    "columns": {
+                        "step": np.array([3000, 3003, 3006], dtype=np.int32),
                         "wall": np.array([1.0, 2.0, 3.0]),
-                        "value": np.array([5.0, 6.0, 7.0])}}]}
+                        "value": np.array([5.0, 6.0, 7.0]),
+                    },
+                }
+            ],
+        }
         _deliver(page, *pack(msg))
         page.wait_for_function(
             "([sel, n]) => document.querySelector(sel).getAttribute('data-points') == n",
-            arg=[chart, str(overview + 3)])
+            arg=[chart, str(overview + 3)],
+        )
     finally:
         ctx.close()
     assert errors == []
@@ -567,21 +641,39 @@ def test_zoom_keeps_the_smoothing_of_the_whole_series(tmp_path: Path, playwright
     n = 3000
     steps = np.arange(n) * 3
     rng = np.random.default_rng(5)
-    frame = pd.DataFrame({
-        "run": np.repeat(["x", "y"], n), "tag": "loss", "step": np.tile(steps, 2),
-        "wall_time": np.tile(1.7e9 + np.arange(n, dtype=float), 2),
-        "value": np.concatenate([1.0 / (1 + steps / 300) + rng.normal(0, 0.05, n),
-                                 2.0 / (1 + steps / 300) + rng.normal(0, 0.05, n)]),
-    })
+    frame = pd.DataFrame(
+        {
+            "run": np.repeat(["x", "y"], n),
+            "tag": "loss",
+            "step": np.tile(steps, 2),
+            "wall_time": np.tile(1.7e9 + np.arange(n, dtype=float), 2),
+            "value": np.concatenate(
+                [
+                    1.0 / (1 + steps / 300) + rng.normal(0, 0.05, n),
+                    2.0 / (1 + steps / 300) + rng.normal(0, 0.05, n),
+                ]
+            ),
+        }
+    )
     w = tbnb.scalars(frame, smoothing=0.999, max_points=200)
     overview = w.data
     page_path = harness_page(w, tmp_path / "harness.html")
     ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--disable-dev-shm-usage"],
-        viewport={"width": 1300, "height": 900})
+        str(tmp_path / "profile"),
+        executable_path="/usr/bin/chromium",
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+        ],
+        viewport={"width": 1300, "height": 900},
+    )
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -595,7 +687,7 @@ def test_zoom_keeps_the_smoothing_of_the_whole_series(tmp_path: Path, playwright
         # overview steps of run x inside the window we are going to zoom into
         xs = overview[overview["run"] == "x"]["step"].to_numpy()
         window = (xs > 4000) & (xs < 5500)
-        probes = [int(s) for s in xs[window][::max(window.sum() // 4, 1)]][:4]
+        probes = [int(s) for s in xs[window][:: max(window.sum() // 4, 1)]][:4]
         assert len(probes) >= 3
         before = {s: _hover_step(page, canvas, "x", s) for s in probes}
         # drag-zoom over [~3800, ~5800]: find the pixels by the readout, as a user would

@@ -56,14 +56,19 @@ def test_non_contiguous_input() -> None:
 
 
 def test_tree_state_goes_out_as_buffers_not_json() -> None:
-    tree = {"columns": {"value": np.linspace(0, 1, 1000), "step": np.arange(1000)},
-            "runs": ["a", "b"], "n": np.int64(3)}
+    tree = {
+        "columns": {"value": np.linspace(0, 1, 1000), "step": np.arange(1000)},
+        "runs": ["a", "b"],
+        "n": np.int64(3),
+    }
     state = tree_to_json(tree)
     # What ipywidgets does with a synced trait: every memoryview becomes a buffer.
     stripped, paths, buffers = _remove_buffers({"_data": state})
     assert len(buffers) == 2
-    assert sorted(map(tuple, paths)) == [("_data", "columns", "step", "view"),
-                                         ("_data", "columns", "value", "view")]
+    assert sorted(map(tuple, paths)) == [
+        ("_data", "columns", "step", "view"),
+        ("_data", "columns", "value", "view"),
+    ]
     text = json.dumps(stripped)  # the JSON part holds no numbers of the series
     assert len(text) < 300
     back = tree_from_json(state)
@@ -73,8 +78,13 @@ def test_tree_state_goes_out_as_buffers_not_json() -> None:
 
 
 def test_pack_unpack_messages() -> None:
-    msg = {"type": "range", "series": [{"run": "a", "y": np.array([1.0, 2.0])},
-                                       {"run": "b", "y": np.array([3], dtype=np.int32)}]}
+    msg = {
+        "type": "range",
+        "series": [
+            {"run": "a", "y": np.array([1.0, 2.0])},
+            {"run": "b", "y": np.array([3], dtype=np.int32)},
+        ],
+    }
     content, buffers = pack(msg)
     assert [c["y"]["buffer"] for c in content["series"]] == [0, 1]
     json.dumps(content)

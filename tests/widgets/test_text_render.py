@@ -24,8 +24,8 @@ HOSTILE = [
     "<iframe src='https://example.org'></iframe>",
     "[x](data:text/html;base64,PHNjcmlwdD4=)",
     "<a href=' JaVaScRiPt:alert(1)'>y</a>",
-    "<a href=\"&#106;avascript:alert(1)\">z</a>",
-    "<p style=\"background:url(javascript:alert(1))\" onclick=\"x()\">p</p>",
+    '<a href="&#106;avascript:alert(1)">z</a>',
+    '<p style="background:url(javascript:alert(1))" onclick="x()">p</p>',
     "<object data=x></object><embed src=x><form action=x><input autofocus onfocus=x>",
     "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
     "<!--<img src=x onerror=alert(1)>-->",
@@ -69,23 +69,36 @@ def test_hostile_text_comes_out_inert_and_readable(text: str) -> None:
 
 def test_tags_outside_the_list_read_as_logged() -> None:
     assert markdown_html('"><script>alert(1)</script>') == (
-        '<p>"&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>')
+        '<p>"&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>'
+    )
     assert sanitize("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
 
 
 def test_markdown_features() -> None:
-    html = markdown_html("# T\n\n*e* **s** `c`\n\n```py\nx = '<b>'\n```\n\n| a |\n|---|\n| 1 |\n\n"
-                         "> q\n\n1. one\n\n[l](https://x.org)\n\n![alt](https://x.org/a.png)")
-    for piece in ("<h1>T</h1>", "<em>e</em>", "<strong>s</strong>", "<code>c</code>",
-                  '<pre><code class="language-py">x = \'&lt;b&gt;\'', "<table>", "<blockquote>",
-                  "<ol>", '<a href="https://x.org">l</a>', "[image: alt (https://x.org/a.png)]"):
+    html = markdown_html(
+        "# T\n\n*e* **s** `c`\n\n```py\nx = '<b>'\n```\n\n| a |\n|---|\n| 1 |\n\n"
+        "> q\n\n1. one\n\n[l](https://x.org)\n\n![alt](https://x.org/a.png)"
+    )
+    for piece in (
+        "<h1>T</h1>",
+        "<em>e</em>",
+        "<strong>s</strong>",
+        "<code>c</code>",
+        "<pre><code class=\"language-py\">x = '&lt;b&gt;'",
+        "<table>",
+        "<blockquote>",
+        "<ol>",
+        '<a href="https://x.org">l</a>',
+        "[image: alt (https://x.org/a.png)]",
+    ):
         assert piece in html, piece
     _assert_inert(html)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("<>/=\"' abcdehilmnoprstvx:&#;\n*`[]()!-|")),
-               max_size=80))
+@given(
+    st.text(alphabet=st.sampled_from(list("<>/=\"' abcdehilmnoprstvx:&#;\n*`[]()!-|")), max_size=80)
+)
 def test_any_text_sanitises_to_allow_listed_markup(text: str) -> None:
     _assert_inert(markdown_html(text))
     _assert_inert(sanitize(text))

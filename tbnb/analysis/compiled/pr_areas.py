@@ -65,8 +65,9 @@ def curve_kernel(tp, fp, tn, fn, sizes, areas, kept, flags):  # type: ignore[no-
         roc_start = (1.0 - fpr) * (1.0 + tpr) / 2
         for i in range(n):
             a, b, d, e = tp[c, i], fp[c, i], tn[c, i], fn[c, i]
-            if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(d)
-                    and math.isfinite(e)):
+            if not (
+                math.isfinite(a) and math.isfinite(b) and math.isfinite(d) and math.isfinite(e)
+            ):
                 f = 2
                 break
             if a < 0 or b < 0 or d < 0 or e < 0:
@@ -122,8 +123,16 @@ def curve_kernel(tp, fp, tn, fn, sizes, areas, kept, flags):  # type: ignore[no-
 
 def _example(dtype: type) -> tuple[np.ndarray, ...]:
     counts: np.ndarray = np.zeros((1, 1), dtype)
-    return (counts, counts, counts, counts, np.zeros(1, np.int64), np.zeros((1, 5)),
-            np.zeros(1, np.int64), np.zeros(1, np.int64))
+    return (
+        counts,
+        counts,
+        counts,
+        counts,
+        np.zeros(1, np.int64),
+        np.zeros((1, 5)),
+        np.zeros(1, np.int64),
+        np.zeros(1, np.int64),
+    )
 
 
 KERNELS = [(curve_kernel, _example(np.float32)), (curve_kernel, _example(np.float64))]

@@ -29,8 +29,7 @@ import numpy as np
 from tbnb._proto import enum_value
 from tbnb.decode.tensors import TensorDecodeError, tensor_shape, tensor_to_numpy
 
-__all__ = ["SHAPES_ATTR", "attr_text", "attr_to_python", "dtype_name", "shape_of",
-           "shapes_text"]
+__all__ = ["SHAPES_ATTR", "attr_text", "attr_to_python", "dtype_name", "shape_of", "shapes_text"]
 
 SHAPES_ATTR = "_output_shapes"
 """The attribute writers put a node's output shapes in (torch, tensorboardX, TF)."""
@@ -38,10 +37,26 @@ SHAPES_ATTR = "_output_shapes"
 _SMALL_TENSOR = 16
 """Tensors of up to this many elements are shown by value."""
 
-_NAMES = {1: "float32", 2: "float64", 3: "int32", 4: "uint8", 5: "int16", 6: "int8",
-          7: "string", 8: "complex64", 9: "int64", 10: "bool", 14: "bfloat16",
-          17: "uint16", 18: "complex128", 19: "float16", 20: "resource", 21: "variant",
-          22: "uint32", 23: "uint64"}
+_NAMES = {
+    1: "float32",
+    2: "float64",
+    3: "int32",
+    4: "uint8",
+    5: "int16",
+    6: "int8",
+    7: "string",
+    8: "complex64",
+    9: "int64",
+    10: "bool",
+    14: "bfloat16",
+    17: "uint16",
+    18: "complex128",
+    19: "float16",
+    20: "resource",
+    21: "variant",
+    22: "uint32",
+    23: "uint64",
+}
 
 
 def dtype_name(value: int) -> str:
@@ -87,8 +102,11 @@ def _tensor(tensor: Any) -> Any:
             pass
         else:
             if array.dtype == object:
-                array = np.vectorize(lambda b: b.decode("utf-8", "replace"), otypes=[object])(
-                    array) if array.size else array
+                array = (
+                    np.vectorize(lambda b: b.decode("utf-8", "replace"), otypes=[object])(array)
+                    if array.size
+                    else array
+                )
             return array.tolist()
     return f"<{dtype_name(int(tensor.dtype))} {list(shape)}>"
 

@@ -65,7 +65,8 @@ def graph_list(exp: Any) -> pd.DataFrame:
     last = last.assign(
         view=["conceptual" if k in CONCEPTUAL else "op graph" for k in last["kind"]],
         _run=[order.get(r, len(order)) for r in last["run"]],
-        _kind=[_PREFERENCE[k] for k in last["kind"]])
+        _kind=[_PREFERENCE[k] for k in last["kind"]],
+    )
     last = last.sort_values(["_run", "run", "_kind", "tag"], kind="stable")
     return last[list(LIST_COLUMNS)].reset_index(drop=True)
 
@@ -76,23 +77,30 @@ def profile_list(exp: Any, run: str | None = None) -> pd.DataFrame:
     rows = frame[frame["kind"].isin(list(PROFILES))]
     if run is not None:
         rows = rows[rows["run"] == run]
-    return rows[["run", "tag", "kind", "step"]].drop_duplicates(
-        ["run", "tag"], keep="last").reset_index(drop=True)
+    return (
+        rows[["run", "tag", "kind", "step"]]
+        .drop_duplicates(["run", "tag"], keep="last")
+        .reset_index(drop=True)
+    )
 
 
 def _pick(frame: pd.DataFrame, run: str, tag: str | None, runs_with: list[str]) -> Any:
     rows = frame[frame["run"] == run]
     drawable = rows[rows["kind"].isin(list(_PREFERENCE))]
     if not len(drawable):
-        have = (f"runs with graphs: {', '.join(map(repr, runs_with))}" if runs_with
-                else "no run of this experiment has one")
+        have = (
+            f"runs with graphs: {', '.join(map(repr, runs_with))}"
+            if runs_with
+            else "no run of this experiment has one"
+        )
         raise KeyError(f"run {run!r} has no graph ({have})")
     if tag is not None:
         drawable = drawable[drawable["tag"] == tag]
         if not len(drawable):
             tags = sorted(set(rows.loc[rows["kind"].isin(list(_PREFERENCE)), "tag"]))
-            raise KeyError(f"run {run!r} has no graph tagged {tag!r}; its graphs: "
-                           f"{', '.join(map(repr, tags))}")
+            raise KeyError(
+                f"run {run!r} has no graph tagged {tag!r}; its graphs: {', '.join(map(repr, tags))}"
+            )
     best = min(drawable["kind"], key=_PREFERENCE.__getitem__)
     return drawable[drawable["kind"] == best].iloc[-1]
 
@@ -105,16 +113,19 @@ def _stats_row(frame: pd.DataFrame, run: str, chosen: Any, stats: str | None) ->
         match = profiles[profiles["tag"] == stats]
         if not len(match):
             tags = sorted(set(profiles["tag"]))
-            raise KeyError(f"run {run!r} has no run metadata tagged {stats!r}; it has "
-                           f"{', '.join(map(repr, tags)) or 'none'}")
+            raise KeyError(
+                f"run {run!r} has no run metadata tagged {stats!r}; it has "
+                f"{', '.join(map(repr, tags)) or 'none'}"
+            )
         return match.iloc[-1]
     if chosen["kind"] in PROFILES:
         return chosen
     return profiles.iloc[-1] if len(profiles) else None
 
 
-def model_graph(exp: Any, run: str, tag: str | None = None, *,
-                stats: str | None = "auto") -> ModelGraph:
+def model_graph(
+    exp: Any, run: str, tag: str | None = None, *, stats: str | None = "auto"
+) -> ModelGraph:
     """One graph of ``run`` as nodes and edges frames.
 
     Parameters
@@ -152,8 +163,9 @@ def model_graph(exp: Any, run: str, tag: str | None = None, *,
         try:
             table = step_stats(run_metadata_of(stats_row["blob"].read()))
         except GraphParseError as error:
-            raise GraphParseError(f"run {run!r} run metadata {stats_row['tag']!r}: {error}"
-                                  ) from None
+            raise GraphParseError(
+                f"run {run!r} run metadata {stats_row['tag']!r}: {error}"
+            ) from None
         graph = graph.with_stats(table)
         graph.stats_tag = str(stats_row["tag"]) if len(table) else ""
     return graph

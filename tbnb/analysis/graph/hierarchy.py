@@ -39,8 +39,16 @@ __all__ = ["CONSTANT_OPS", "SCOPE", "SERIES", "Hierarchy", "build_hierarchy"]
 SCOPE, SERIES = 0, 1
 """Group kinds."""
 
-CONSTANT_OPS = frozenset({"Const", "HostConst", "prim::Constant", "prim::ListConstruct",
-                          "prim::TupleConstruct", "onnx::Constant"})
+CONSTANT_OPS = frozenset(
+    {
+        "Const",
+        "HostConst",
+        "prim::Constant",
+        "prim::ListConstruct",
+        "prim::TupleConstruct",
+        "onnx::Constant",
+    }
+)
 """Ops of constant nodes (left out of structure comparisons; hidden by default in views)."""
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\D*)$")
@@ -97,8 +105,9 @@ def _scopes(names: Sequence[str]) -> tuple[dict[str, int], list[int], list[int],
 
 
 class _Builder:
-    def __init__(self, names: Sequence[str], ops: Sequence[str], src: Any, dst: Any,
-                 min_parallel: int) -> None:
+    def __init__(
+        self, names: Sequence[str], ops: Sequence[str], src: Any, dst: Any, min_parallel: int
+    ) -> None:
         index, self.parent, self.node_parent, self.node_label = _scopes(names)
         self.key = [""] * len(index)
         for path, g in index.items():
@@ -109,8 +118,7 @@ class _Builder:
         self.ops = ops
         self.min_parallel = min_parallel
         self.chains = self._chains()
-        self.child_edges = self._child_edges(np.asarray(src, np.int64),
-                                             np.asarray(dst, np.int64))
+        self.child_edges = self._child_edges(np.asarray(src, np.int64), np.asarray(dst, np.int64))
         self.signature = self._signatures()
 
     def _flatten_single_nodes(self) -> None:
@@ -157,8 +165,10 @@ class _Builder:
             for g in self.chains[self.node_parent[i]]:
                 counts[g][op] += 1
         children = Counter(self.parent[1:])
-        return [f"{children.get(g, 0)}|" + ",".join(f"{k}:{v}" for k, v in sorted(c.items()))
-                for g, c in enumerate(counts)]
+        return [
+            f"{children.get(g, 0)}|" + ",".join(f"{k}:{v}" for k, v in sorted(c.items()))
+            for g, c in enumerate(counts)
+        ]
 
     def _children(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = defaultdict(list)
@@ -197,8 +207,9 @@ class _Builder:
         touching = any(a in inside and b in inside for a, b in edges)
         return len(members) >= self.min_parallel and not touching
 
-    def _make_series(self, group: int, prefix: str, suffix: str,
-                     run: list[tuple[int, int]]) -> None:
+    def _make_series(
+        self, group: int, prefix: str, suffix: str, run: list[tuple[int, int]]
+    ) -> None:
         first, last = run[0][0], run[-1][0]
         if suffix.startswith("]") and "[" in prefix:  # Block[0]..Block[2]; LayerNorm[ln1]..
             label = f"{prefix}{first}-{last}{suffix}"
@@ -228,13 +239,19 @@ class _Builder:
             queue.extend(sorted(kids.get(g, []), key=lambda c: self.key[c]))
         new = np.full(len(self.key), -1, dtype=np.int64)
         new[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
-        parent = np.array([-1 if g == 0 else int(new[self.parent[g]]) for g in order],
-                          dtype=np.int32)
-        return Hierarchy(key=[self.key[g] for g in order], label=[self.label[g] for g in order],
-                         parent=parent, kind=np.array([self.kind[g] for g in order], np.uint8),
-                         node_parent=new[np.asarray(self.node_parent, np.int64)].astype(
-                             np.int32) if self.node_parent else np.zeros(0, np.int32),
-                         node_label=self.node_label)
+        parent = np.array(
+            [-1 if g == 0 else int(new[self.parent[g]]) for g in order], dtype=np.int32
+        )
+        return Hierarchy(
+            key=[self.key[g] for g in order],
+            label=[self.label[g] for g in order],
+            parent=parent,
+            kind=np.array([self.kind[g] for g in order], np.uint8),
+            node_parent=new[np.asarray(self.node_parent, np.int64)].astype(np.int32)
+            if self.node_parent
+            else np.zeros(0, np.int32),
+            node_label=self.node_label,
+        )
 
 
 def _consecutive(members: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
@@ -247,8 +264,15 @@ def _consecutive(members: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return runs
 
 
-def build_hierarchy(names: Sequence[str], ops: Sequence[str], src: Any, dst: Any, *,
-                    series: bool = True, min_parallel: int = 3) -> Hierarchy:
+def build_hierarchy(
+    names: Sequence[str],
+    ops: Sequence[str],
+    src: Any,
+    dst: Any,
+    *,
+    series: bool = True,
+    min_parallel: int = 3,
+) -> Hierarchy:
     """The scope hierarchy of nodes ``names`` (with ``ops``) and data edges ``src -> dst``.
 
     Parameters

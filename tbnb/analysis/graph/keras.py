@@ -64,8 +64,11 @@ def _inbound(layer: Mapping[str, Any]) -> list[list[Any]]:
         if isinstance(node, Mapping):  # Keras 3: {"args": [{"config": {"keras_history"}}]}
             for args in node.get("args", []):
                 for arg in args if isinstance(args, list) else [args]:
-                    history = arg.get("config", {}).get("keras_history", []) if isinstance(
-                        arg, Mapping) else []
+                    history = (
+                        arg.get("config", {}).get("keras_history", [])
+                        if isinstance(arg, Mapping)
+                        else []
+                    )
                     if len(history) >= 3:
                         out.append(list(history[:3]))
         elif isinstance(node, list):  # Keras 2: [["name", node, tensor, {kwargs}], ...]
@@ -75,8 +78,13 @@ def _inbound(layer: Mapping[str, Any]) -> list[list[Any]]:
     return out
 
 
-def _model_links(scope: str, model: Mapping[str, Any], inputs_of: dict[str, str],
-                 outputs_of: dict[str, list[str]], previous: str | None) -> str | None:
+def _model_links(
+    scope: str,
+    model: Mapping[str, Any],
+    inputs_of: dict[str, str],
+    outputs_of: dict[str, list[str]],
+    previous: str | None,
+) -> str | None:
     """Record where a nested model's inputs come from and which layers are its outputs."""
     config = _config(model)
     name = _scoped(scope, str(config.get("name", "")))
@@ -93,8 +101,9 @@ def _model_links(scope: str, model: Mapping[str, Any], inputs_of: dict[str, str]
         first = _as_list_of_layers(input_layers)[0]
         inputs_of[_scoped(name, str(first[0]))] = previous
     if functional:
-        outputs_of[name] = [_scoped(name, str(layer[0]))
-                            for layer in _as_list_of_layers(output_layers)]
+        outputs_of[name] = [
+            _scoped(name, str(layer[0])) for layer in _as_list_of_layers(output_layers)
+        ]
     else:
         layers = config.get("layers") or []
         last = _config(layers[-1]).get("name", "") if layers else ""
@@ -155,16 +164,23 @@ def keras_nodes(model: Mapping[str, Any]) -> list[dict[str, Any]]:
         inputs: list[str] = []
         if layer.get("inbound_nodes") is not None:
             for source, _node, index in _inbound(layer):
-                candidates = outputs_of.get(_scoped(scope, str(source)),
-                                            [_scoped(scope, str(source))])
-                position = index if isinstance(index, int) and 0 <= index < len(
-                    candidates) else -1
+                candidates = outputs_of.get(
+                    _scoped(scope, str(source)), [_scoped(scope, str(source))]
+                )
+                position = index if isinstance(index, int) and 0 <= index < len(candidates) else -1
                 inputs.append(candidates[position])
         elif previous is not None:
             inputs.append(previous)
         if name in inputs_of:
             inputs.append(inputs_of[name])
-        nodes.append({"name": name, "op": str(layer.get("class_name", "")), "inputs": inputs,
-                      "attributes": _attributes(layer), "output_shapes": _input_shapes(layer)})
+        nodes.append(
+            {
+                "name": name,
+                "op": str(layer.get("class_name", "")),
+                "inputs": inputs,
+                "attributes": _attributes(layer),
+                "output_shapes": _input_shapes(layer),
+            }
+        )
         previous = name
     return nodes

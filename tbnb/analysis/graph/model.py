@@ -33,8 +33,18 @@ from tbnb.analysis.graph.hierarchy import CONSTANT_OPS, Hierarchy, build_hierarc
 
 __all__ = ["NODE_COLUMNS", "PARAMETER_OPS", "ModelGraph"]
 
-NODE_COLUMNS = ("name", "op", "scope", "inputs", "device", "attributes", "output_shapes",
-                "params", "compute_us", "memory_bytes")
+NODE_COLUMNS = (
+    "name",
+    "op",
+    "scope",
+    "inputs",
+    "device",
+    "attributes",
+    "output_shapes",
+    "params",
+    "compute_us",
+    "memory_bytes",
+)
 """Columns of :attr:`ModelGraph.nodes`."""
 
 EDGE_COLUMNS = ("source", "target", "source_output", "target_input", "control")
@@ -69,8 +79,16 @@ def _params(op: str, attributes: Mapping[str, Any], shapes: Any) -> float:
 class ModelGraph:
     """Nodes and edges of one graph (build it with :meth:`from_records` or ``exp.graph``)."""
 
-    def __init__(self, nodes: pd.DataFrame, edges: pd.DataFrame, dangling: pd.DataFrame,
-                 *, run: str = "", tag: str = "", kind: str = "") -> None:
+    def __init__(
+        self,
+        nodes: pd.DataFrame,
+        edges: pd.DataFrame,
+        dangling: pd.DataFrame,
+        *,
+        run: str = "",
+        tag: str = "",
+        kind: str = "",
+    ) -> None:
         self.nodes = nodes
         self.edges = edges
         self.dangling = dangling
@@ -81,12 +99,15 @@ class ModelGraph:
 
     def __repr__(self) -> str:
         where = f" {self.run!r} {self.tag!r}" if self.run or self.tag else ""
-        return (f"<tbnb.ModelGraph{where} ({self.kind or 'graph'}): {len(self.nodes)} nodes, "
-                f"{len(self.edges)} edges>")
+        return (
+            f"<tbnb.ModelGraph{where} ({self.kind or 'graph'}): {len(self.nodes)} nodes, "
+            f"{len(self.edges)} edges>"
+        )
 
     @classmethod
-    def from_records(cls, records: Iterable[Mapping[str, Any]], *, run: str = "",
-                     tag: str = "", kind: str = "") -> ModelGraph:
+    def from_records(
+        cls, records: Iterable[Mapping[str, Any]], *, run: str = "", tag: str = "", kind: str = ""
+    ) -> ModelGraph:
         """Build from node records (``name``, ``op``, ``inputs`` and optionally ``device``,
         ``attributes``, ``output_shapes``). A later record of a name replaces an earlier one.
         """
@@ -98,13 +119,23 @@ class ModelGraph:
             attributes = dict(record.get("attributes") or {})
             shapes = record.get("output_shapes")
             op = str(record.get("op", ""))
-            rows.append({"name": name, "op": op, "scope": name.rpartition("/")[0],
-                         "inputs": list(record.get("inputs") or []),
-                         "device": str(record.get("device") or ""), "attributes": attributes,
-                         "output_shapes": shapes, "params": _params(op, attributes, shapes),
-                         "compute_us": math.nan, "memory_bytes": math.nan})
+            rows.append(
+                {
+                    "name": name,
+                    "op": op,
+                    "scope": name.rpartition("/")[0],
+                    "inputs": list(record.get("inputs") or []),
+                    "device": str(record.get("device") or ""),
+                    "attributes": attributes,
+                    "output_shapes": shapes,
+                    "params": _params(op, attributes, shapes),
+                    "compute_us": math.nan,
+                    "memory_bytes": math.nan,
+                }
+            )
         nodes = pd.DataFrame(rows, columns=list(NODE_COLUMNS)).astype(
-            {"params": np.float64, "compute_us": np.float64, "memory_bytes": np.float64})
+            {"params": np.float64, "compute_us": np.float64, "memory_bytes": np.float64}
+        )
         edges, dangling = [], []
         for name, inputs in zip(nodes["name"], nodes["inputs"], strict=True):
             for position, text in enumerate(inputs):
@@ -114,9 +145,16 @@ class ModelGraph:
                 else:
                     dangling.append((name, str(text)))
         edge_frame = pd.DataFrame(edges, columns=list(EDGE_COLUMNS)).astype(
-            {"source_output": np.int64, "target_input": np.int64, "control": bool})
-        return cls(nodes, edge_frame, pd.DataFrame(dangling, columns=["target", "input"]),
-                   run=run, tag=tag, kind=kind)
+            {"source_output": np.int64, "target_input": np.int64, "control": bool}
+        )
+        return cls(
+            nodes,
+            edge_frame,
+            pd.DataFrame(dangling, columns=["target", "input"]),
+            run=run,
+            tag=tag,
+            kind=kind,
+        )
 
     # ---------------------------------------------------------------- statistics
     def with_stats(self, stats: pd.DataFrame) -> ModelGraph:
@@ -126,12 +164,12 @@ class ModelGraph:
         if len(stats):
             by_node = stats.set_index("node")
             nodes["compute_us"] = nodes["name"].map(by_node["compute_us"]).astype(np.float64)
-            nodes["memory_bytes"] = nodes["name"].map(by_node["memory_bytes"]).astype(
-                np.float64)
+            nodes["memory_bytes"] = nodes["name"].map(by_node["memory_bytes"]).astype(np.float64)
             ran_on = nodes["name"].map(by_node["device"])
             nodes["device"] = nodes["device"].where(nodes["device"] != "", ran_on.fillna(""))
-        graph = ModelGraph(nodes, self.edges, self.dangling, run=self.run, tag=self.tag,
-                           kind=self.kind)
+        graph = ModelGraph(
+            nodes, self.edges, self.dangling, run=self.run, tag=self.tag, kind=self.kind
+        )
         graph._hierarchy = self._hierarchy
         graph.stats_tag = self.stats_tag
         return graph
@@ -140,12 +178,14 @@ class ModelGraph:
         """Count per op type (most frequent first), with parameters, compute and memory."""
         nodes = self.nodes
         grouped = nodes.groupby("op", sort=False)
-        table = pd.DataFrame({
-            "count": grouped.size(),
-            "params": grouped["params"].sum(min_count=1),
-            "compute_us": grouped["compute_us"].sum(min_count=1),
-            "memory_bytes": grouped["memory_bytes"].sum(min_count=1),
-        })
+        table = pd.DataFrame(
+            {
+                "count": grouped.size(),
+                "params": grouped["params"].sum(min_count=1),
+                "compute_us": grouped["compute_us"].sum(min_count=1),
+                "memory_bytes": grouped["memory_bytes"].sum(min_count=1),
+            }
+        )
         table.index.name = "op"
         return table.sort_values("count", ascending=False, kind="stable")
 
@@ -183,8 +223,9 @@ class ModelGraph:
         data = self.edges[~self.edges["control"]]
         src = data["source"].map(index).to_numpy(np.int64)
         dst = data["target"].map(index).to_numpy(np.int64)
-        built = build_hierarchy(self.nodes["name"].tolist(), self.nodes["op"].tolist(), src,
-                                dst, series=series)
+        built = build_hierarchy(
+            self.nodes["name"].tolist(), self.nodes["op"].tolist(), src, dst, series=series
+        )
         if series:
             self._hierarchy = built
         return built
@@ -201,14 +242,20 @@ class ModelGraph:
         try:
             import networkx as nx
         except ImportError:
-            raise ImportError("to_networkx() needs networkx, which is not installed: "
-                              "pip install 'tbnb[graph]'") from None
+            raise ImportError(
+                "to_networkx() needs networkx, which is not installed: pip install 'tbnb[graph]'"
+            ) from None
         graph = nx.MultiDiGraph(run=self.run, tag=self.tag, kind=self.kind)
         for row in self.nodes.to_dict("records"):
             graph.add_node(row["name"], **{k: v for k, v in row.items() if k != "name"})
         for row in self.edges.to_dict("records"):
-            graph.add_edge(row["source"], row["target"], output=row["source_output"],
-                           input=row["target_input"], control=row["control"])
+            graph.add_edge(
+                row["source"],
+                row["target"],
+                output=row["source_output"],
+                input=row["target_input"],
+                control=row["control"],
+            )
         return graph
 
 

@@ -35,8 +35,14 @@ from tbnb._proto import GraphDef, MetaGraphDef, RunMetadata
 from tbnb.analysis.graph.attrs import SHAPES_ATTR, attr_to_python
 from tbnb.analysis.graph.keras import keras_nodes
 
-__all__ = ["CONCEPTUAL", "OP_GRAPHS", "PROFILES", "GraphParseError", "graph_records",
-           "run_metadata_of"]
+__all__ = [
+    "CONCEPTUAL",
+    "OP_GRAPHS",
+    "PROFILES",
+    "GraphParseError",
+    "graph_records",
+    "run_metadata_of",
+]
 
 OP_GRAPHS = ("graph_def", "meta_graph_def", "graph_run_metadata_graph", "graph_run_metadata")
 """Kinds holding a graph of ops, in order of preference for a run's default graph."""
@@ -89,8 +95,14 @@ def _node_record(node: Any) -> dict[str, Any]:
             shapes = converted if isinstance(converted, list) else None
         else:
             attributes[key] = attr_to_python(value)
-    return {"name": node.name, "op": node.op, "inputs": list(node.input),
-            "device": node.device, "attributes": attributes, "output_shapes": shapes}
+    return {
+        "name": node.name,
+        "op": node.op,
+        "inputs": list(node.input),
+        "device": node.device,
+        "attributes": attributes,
+        "output_shapes": shapes,
+    }
 
 
 def graph_records(data: bytes, kind: str) -> list[dict[str, Any]]:

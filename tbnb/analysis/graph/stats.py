@@ -27,8 +27,15 @@ import pandas as pd
 
 __all__ = ["STATS_COLUMNS", "step_stats"]
 
-STATS_COLUMNS = ("node", "device", "compute_us", "memory_bytes", "output_bytes", "executions",
-                 "start_us")
+STATS_COLUMNS = (
+    "node",
+    "device",
+    "compute_us",
+    "memory_bytes",
+    "output_bytes",
+    "executions",
+    "start_us",
+)
 """Columns of :func:`step_stats`."""
 
 
@@ -58,17 +65,30 @@ def step_stats(run_metadata: Any) -> pd.DataFrame:
             row = totals.get(stat.node_name)
             if row is None:
                 row = totals[stat.node_name] = {
-                    "node": stat.node_name, "device": device.device, "compute_us": 0.0,
-                    "memory_bytes": 0.0, "output_bytes": 0.0, "executions": 0,
-                    "start_us": _start_us(stat)}
+                    "node": stat.node_name,
+                    "device": device.device,
+                    "compute_us": 0.0,
+                    "memory_bytes": 0.0,
+                    "output_bytes": 0.0,
+                    "executions": 0,
+                    "start_us": _start_us(stat),
+                }
             row["compute_us"] += _compute_us(stat)
             row["memory_bytes"] += float(sum(m.total_bytes for m in stat.memory))
-            row["output_bytes"] += float(sum(
-                o.tensor_description.allocation_description.allocated_bytes
-                for o in stat.output))
+            row["output_bytes"] += float(
+                sum(
+                    o.tensor_description.allocation_description.allocated_bytes for o in stat.output
+                )
+            )
             row["executions"] += 1
             row["start_us"] = min(row["start_us"], _start_us(stat))
     frame = pd.DataFrame(list(totals.values()), columns=list(STATS_COLUMNS))
-    return frame.astype({"compute_us": np.float64, "memory_bytes": np.float64,
-                         "output_bytes": np.float64, "executions": np.int64,
-                         "start_us": np.float64})
+    return frame.astype(
+        {
+            "compute_us": np.float64,
+            "memory_bytes": np.float64,
+            "output_bytes": np.float64,
+            "executions": np.int64,
+            "start_us": np.float64,
+        }
+    )

@@ -146,4 +146,3 @@ def config_hparams(source: HParamsSource, run: str, notes: list[str]) -> dict[st
         for key, value in values.items():
             out.setdefault(key, value)
     return out
-

@@ -70,20 +70,6 @@ from tbnb.kinds.hparams import read_plugin_data
 __all__ = ["hparams_frame"]
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _kind(value: Any) -> str | None:
     if value is None:
         return None
@@ -125,8 +111,6 @@ def _as_text(value: Any) -> str:
 
 def _normal_key(key: str) -> str:
     return key.replace("/", ".")
-
-
 
 
 def hparams_frame(
@@ -262,7 +246,8 @@ def hparams_frame(
             "hparam_columns": hparam_columns,
             "metric_columns": metric_columns,
             "default_metrics": default_metrics(
-                {c: columns[c] for c in metric_columns}, declared_metrics),
+                {c: columns[c] for c in metric_columns}, declared_metrics
+            ),
             "domains": domains,
             "declared_metrics": declared_metrics,
             "sources": sources,

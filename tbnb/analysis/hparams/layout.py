@@ -96,4 +96,3 @@ def layout(
         rows.append(run)
         members.setdefault(run, []).insert(0, (run, ""))
     return Layout(rows=rows, members=members, hparams=session_hparams, status=status)
-

@@ -19,8 +19,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["REDUCTIONS", "combine", "default_metrics", "looks_like_metric", "reduce_scalars",
-           "tag_selected"]
+__all__ = [
+    "REDUCTIONS",
+    "combine",
+    "default_metrics",
+    "looks_like_metric",
+    "reduce_scalars",
+    "tag_selected",
+]
 
 REDUCTIONS = ("last", "min", "max", "mean")
 """Metric reductions :func:`hparams_frame` knows."""
@@ -112,13 +118,50 @@ def tag_selected(name: str, tag: str, patterns: Sequence[str] | None) -> bool:
     return any(pattern in (name, tag) or fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
-
-METRIC_WORDS = frozenset({
-    "loss", "losses", "acc", "accuracy", "err", "error", "f1", "auc", "roc", "ap", "map",
-    "precision", "recall", "iou", "miou", "dice", "bleu", "rouge", "perplexity", "ppl",
-    "score", "mse", "mae", "rmse", "r2", "reward", "return", "wer", "cer", "top1", "top5",
-    "nll", "kl", "elbo", "psnr", "ssim", "fid", "metric", "metrics", "correct",
-})
+METRIC_WORDS = frozenset(
+    {
+        "loss",
+        "losses",
+        "acc",
+        "accuracy",
+        "err",
+        "error",
+        "f1",
+        "auc",
+        "roc",
+        "ap",
+        "map",
+        "precision",
+        "recall",
+        "iou",
+        "miou",
+        "dice",
+        "bleu",
+        "rouge",
+        "perplexity",
+        "ppl",
+        "score",
+        "mse",
+        "mae",
+        "rmse",
+        "r2",
+        "reward",
+        "return",
+        "wer",
+        "cer",
+        "top1",
+        "top5",
+        "nll",
+        "kl",
+        "elbo",
+        "psnr",
+        "ssim",
+        "fid",
+        "metric",
+        "metrics",
+        "correct",
+    }
+)
 """Words that make a scalar tag look like a metric (``val/acc``, ``epoch_loss``)."""
 
 _WORD = re.compile(r"[a-z]+[0-9]*|[0-9]+")
@@ -139,8 +182,9 @@ def _same(a: pd.Series, b: pd.Series) -> bool:
     x, y = a.to_numpy(dtype=np.float64), b.to_numpy(dtype=np.float64)
     both = np.isnan(x) == np.isnan(y)
     finite = ~np.isnan(x)
-    return bool(both.all() and finite.any()
-                and np.allclose(x[finite], y[finite], rtol=1e-6, atol=1e-12))
+    return bool(
+        both.all() and finite.any() and np.allclose(x[finite], y[finite], rtol=1e-6, atol=1e-12)
+    )
 
 
 def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -> list[str]:
@@ -158,6 +202,7 @@ def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -
     >>> default_metrics(cols, ["hparam/acc"])
     ['hparam/acc.last', 'loss.last']
     """
+
     def tag_of(column: str) -> str:
         return column.removeprefix("metric:").rsplit(".", 1)[0]
 
@@ -165,7 +210,10 @@ def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -
     ordered += [c for c in columns if c not in ordered and looks_like_metric(tag_of(c))]
     chosen: list[str] = []
     for column in ordered:
-        if not any(_same(columns[column], columns[kept]) for kept in chosen
-                   if column.rsplit(".", 1)[-1] == kept.rsplit(".", 1)[-1]):
+        if not any(
+            _same(columns[column], columns[kept])
+            for kept in chosen
+            if column.rsplit(".", 1)[-1] == kept.rsplit(".", 1)[-1]
+        ):
             chosen.append(column)
     return chosen

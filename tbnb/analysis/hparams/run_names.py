@@ -104,4 +104,3 @@ def parse_run_name(name: str) -> tuple[dict[str, Any], list[str]]:
             key = split[1]
         out.update(found)
     return out, notes
-

@@ -149,19 +149,22 @@ class Projection:
             return self.layout(method, params)
         return CACHE.get((self.fingerprint, method, checked))  # type: ignore[no-any-return]
 
-    def layout(self, method: str, params: dict[str, Any] | None = None,
-               progress: Progress | None = None) -> np.ndarray:
+    def layout(
+        self, method: str, params: dict[str, Any] | None = None, progress: Progress | None = None
+    ) -> np.ndarray:
         """Compute ``method``'s layout now, in this thread (``(n, dims)`` float32)."""
         checked = layout_params(method, params)
         if method == "pca":
             if progress is not None and (self._pca is None or not self._pca.exact):
                 progress.update("exact", 0, 1, "principal axes of every row")
-            return np.ascontiguousarray(self.pca().coords[:, :checked.dims])
+            return np.ascontiguousarray(self.pca().coords[:, : checked.dims])
         if method == "raw":
             if self.dims > 3:
-                raise ValueError(f"raw vectors have {self.dims} dimensions; only vectors "
-                                 "of up to 3 are shown without reduction (use pca, tsne "
-                                 "or umap)")
+                raise ValueError(
+                    f"raw vectors have {self.dims} dimensions; only vectors "
+                    "of up to 3 are shown without reduction (use pca, tsne "
+                    "or umap)"
+                )
             out = np.zeros((self.n, checked.dims), dtype=np.float32)
             width = min(self.dims, checked.dims)
             out[:, :width] = self.vectors[:, :width]
@@ -178,9 +181,14 @@ class Projection:
         CACHE.put(key, result)
         return result
 
-    def start(self, method: str, params: dict[str, Any] | None = None, *,
-              on_update: Callable[[Progress, bool], None] | None = None,
-              on_finish: Callable[[Job], None] | None = None) -> Job:
+    def start(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        on_update: Callable[[Progress, bool], None] | None = None,
+        on_finish: Callable[[Job], None] | None = None,
+    ) -> Job:
         """Compute ``method``'s layout in a background :class:`Job` (cached results at once)."""
         layout_params(method, params)  # bad parameters fail here, not in the thread
 
@@ -204,8 +212,9 @@ class Projection:
             CACHE.put(key, found)
         return found  # type: ignore[no-any-return]
 
-    def knn(self, metric: Metric, k: int, progress: Progress | None = None
-            ) -> tuple[np.ndarray, np.ndarray]:
+    def knn(
+        self, metric: Metric, k: int, progress: Progress | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The exact kNN graph (``k`` neighbours, no self) on the reduced vectors."""
         k = int(min(k, self.n - 1))
         key = (self.fingerprint, "knn", metric)
@@ -218,13 +227,15 @@ class Projection:
             CACHE.put(key, found)
         return found[0][:, :k], found[1][:, :k]
 
-    def nearest(self, index: int, k: int = 10, metric: str = "cosine"
-                ) -> tuple[np.ndarray, np.ndarray]:
+    def nearest(
+        self, index: int, k: int = 10, metric: str = "cosine"
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest points of ``index`` in the original space (exact)."""
         with self._lock:
             if self._norms is None:
-                self._norms = np.sqrt(np.einsum("ij,ij->i", self.vectors, self.vectors,
-                                                dtype=np.float64))
+                self._norms = np.sqrt(
+                    np.einsum("ij,ij->i", self.vectors, self.vectors, dtype=np.float64)
+                )
         return nearest(self.vectors, index, k, check_metric(metric), self._norms)
 
     def _init(self, metric: Metric, dims: int) -> np.ndarray:
@@ -240,11 +251,21 @@ class Projection:
 
         progress.update("graph", 0, 1, "fuzzy simplicial set")
         graph = fuzzy_graph(indices, distances, params.n_neighbors)
-        optimizer = UMAPOptimizer(graph, self._init(metric, params.dims),
-                                  n_epochs=params.n_epochs, min_dist=params.min_dist,
-                                  seed=params.seed)
-        return _run(optimizer, "epoch", optimizer.n_epochs, lambda: optimizer.epoch,
-                    first=2, progress=progress)
+        optimizer = UMAPOptimizer(
+            graph,
+            self._init(metric, params.dims),
+            n_epochs=params.n_epochs,
+            min_dist=params.min_dist,
+            seed=params.seed,
+        )
+        return _run(
+            optimizer,
+            "epoch",
+            optimizer.n_epochs,
+            lambda: optimizer.epoch,
+            first=2,
+            progress=progress,
+        )
 
     def _tsne(self, params: Any, progress: Progress) -> np.ndarray:
         metric = params.metric
@@ -252,17 +273,35 @@ class Projection:
         ensure_kernels(progress)
         indices, distances = self.knn(metric, k, progress)
         progress.update("affinities", 0, 1, f"perplexity {params.perplexity:g}")
-        optimizer = TSNEOptimizer(indices, distances, self._init(metric, params.dims),
-                                  perplexity=params.perplexity,
-                                  learning_rate=params.learning_rate,
-                                  iterations=params.iterations, dims=params.dims,
-                                  seed=params.seed)
-        return _run(optimizer, "iteration", optimizer.iterations, lambda: optimizer.iteration,
-                    first=10, progress=progress)
+        optimizer = TSNEOptimizer(
+            indices,
+            distances,
+            self._init(metric, params.dims),
+            perplexity=params.perplexity,
+            learning_rate=params.learning_rate,
+            iterations=params.iterations,
+            dims=params.dims,
+            seed=params.seed,
+        )
+        return _run(
+            optimizer,
+            "iteration",
+            optimizer.iterations,
+            lambda: optimizer.iteration,
+            first=10,
+            progress=progress,
+        )
 
 
-def _run(optimizer: Any, unit: str, total: int, position: Callable[[], int], *, first: int,
-         progress: Progress) -> np.ndarray:
+def _run(
+    optimizer: Any,
+    unit: str,
+    total: int,
+    position: Callable[[], int],
+    *,
+    first: int,
+    progress: Progress,
+) -> np.ndarray:
     """Step ``optimizer`` in chunks of about :data:`CHUNK_SECONDS`, reporting each layout."""
     chunk = first
     layout = None
@@ -291,6 +330,7 @@ def warm_up() -> threading.Thread:
     """
     global _warming  # noqa: PLW0603 - one warm-up per process
     if _warming is None:
+
         def work() -> None:
             import scipy.optimize  # UMAP's curve fit
             import scipy.sparse  # noqa: F401

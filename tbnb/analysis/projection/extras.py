@@ -27,5 +27,6 @@ def require(module: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         package = module.split(".", maxsplit=1)[0]
-        raise ImportError(f"{what} needs {package}, which is not installed: "
-                          f"pip install 'tbnb[{EXTRA}]'") from None
+        raise ImportError(
+            f"{what} needs {package}, which is not installed: pip install 'tbnb[{EXTRA}]'"
+        ) from None

@@ -27,8 +27,9 @@ import pandas as pd
 __all__ = ["as_metadata", "as_vectors"]
 
 
-def as_vectors(data: Any, metadata: Any = None, *,
-               columns: str | Sequence[str] | None = None) -> tuple[np.ndarray, pd.DataFrame]:
+def as_vectors(
+    data: Any, metadata: Any = None, *, columns: str | Sequence[str] | None = None
+) -> tuple[np.ndarray, pd.DataFrame]:
     """``(vectors, metadata)`` of a matrix-like ``data``.
 
     Parameters
@@ -64,19 +65,23 @@ def as_vectors(data: Any, metadata: Any = None, *,
     if isinstance(data, pd.DataFrame):
         data, extra = _from_frame(data, columns)
     elif columns is not None:
-        raise TypeError("columns= picks vector columns of a DataFrame; data is "
-                        f"{type(data).__name__}")
+        raise TypeError(
+            f"columns= picks vector columns of a DataFrame; data is {type(data).__name__}"
+        )
     matrix = _as_array(data)
     if matrix.ndim != 2:
         raise ValueError(
             f"vectors must be 2-D (points x dimensions), got shape {matrix.shape}; one "
             "vector per row: X.reshape(-1, 1) for one number per point, X.reshape(1, -1) "
-            "for a single vector")
+            "for a single vector"
+        )
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"no vectors to show: shape {matrix.shape}")
     if matrix.dtype.kind not in "biuf":
-        raise TypeError(f"vectors must be numbers, got dtype {matrix.dtype}; strings and "
-                        "labels belong in metadata=")
+        raise TypeError(
+            f"vectors must be numbers, got dtype {matrix.dtype}; strings and "
+            "labels belong in metadata="
+        )
     vectors = np.ascontiguousarray(matrix, dtype=np.float32)
     # a row's float64 sum is finite exactly when all its float32 values are (no overflow
     # is possible, NaN and inf propagate): one pass, no n x d boolean temporary
@@ -86,7 +91,8 @@ def as_vectors(data: Any, metadata: Any = None, *,
         shown = ", ".join(map(str, rows[:10])) + (", ..." if len(rows) > 10 else "")
         raise ValueError(
             f"{len(rows)} of {len(vectors)} rows hold NaN or infinite values (rows {shown}); "
-            "drop them (X[np.isfinite(X).all(axis=1)]) or fill them first")
+            "drop them (X[np.isfinite(X).all(axis=1)]) or fill them first"
+        )
     meta = as_metadata(metadata, len(vectors))
     if extra is not None:
         meta = pd.concat([extra.reset_index(drop=True), meta], axis=1)
@@ -102,25 +108,32 @@ def _as_array(data: Any) -> np.ndarray:
         raise ValueError(f"vectors of different lengths cannot form a matrix ({error})") from None
 
 
-def _from_frame(frame: pd.DataFrame, columns: str | Sequence[str] | None
-                ) -> tuple[np.ndarray, pd.DataFrame]:
+def _from_frame(
+    frame: pd.DataFrame, columns: str | Sequence[str] | None
+) -> tuple[np.ndarray, pd.DataFrame]:
     if isinstance(columns, str):
         if columns not in frame.columns:
             raise KeyError(f"no column {columns!r}; columns are {list(frame.columns)}")
         cells = frame[columns].tolist()
         lengths = {np.size(c) for c in cells}
         if len(lengths) > 1:
-            raise ValueError(f"column {columns!r} holds vectors of lengths {sorted(lengths)}; "
-                             "every point needs the same number of dimensions")
+            raise ValueError(
+                f"column {columns!r} holds vectors of lengths {sorted(lengths)}; "
+                "every point needs the same number of dimensions"
+            )
         matrix = np.stack([_as_array(c).ravel() for c in cells]) if cells else np.zeros((0, 0))
         return matrix, frame.drop(columns=[columns])
     if columns is None:
-        chosen = [c for c in frame.columns
-                  if pd.api.types.is_numeric_dtype(frame[c])
-                  and not pd.api.types.is_bool_dtype(frame[c])]
+        chosen = [
+            c
+            for c in frame.columns
+            if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+        ]
         if not chosen:
-            raise ValueError("the DataFrame has no numeric columns; pick the vector columns "
-                             f"with columns= (columns are {list(frame.columns)})")
+            raise ValueError(
+                "the DataFrame has no numeric columns; pick the vector columns "
+                f"with columns= (columns are {list(frame.columns)})"
+            )
     else:
         chosen = list(columns)
         missing = [c for c in chosen if c not in frame.columns]
@@ -128,8 +141,10 @@ def _from_frame(frame: pd.DataFrame, columns: str | Sequence[str] | None
             raise KeyError(f"no column(s) {missing}; columns are {list(frame.columns)}")
         text = [c for c in chosen if not pd.api.types.is_numeric_dtype(frame[c])]
         if text:
-            raise TypeError(f"column(s) {text} are not numbers; strings and labels belong "
-                            "in metadata (leave them out of columns=)")
+            raise TypeError(
+                f"column(s) {text} are not numbers; strings and labels belong "
+                "in metadata (leave them out of columns=)"
+            )
     return frame[chosen].to_numpy(), frame.drop(columns=chosen)
 
 
@@ -158,8 +173,7 @@ def as_metadata(metadata: Any, n: int) -> pd.DataFrame:
         else:
             meta = pd.DataFrame({"label": list(values)})
     if len(meta) != n:
-        raise ValueError(f"metadata has {len(meta)} rows for {n} vectors: give one row per "
-                         "vector")
+        raise ValueError(f"metadata has {len(meta)} rows for {n} vectors: give one row per vector")
     meta = meta.reset_index(drop=not _named_index(meta))
     meta.columns = [str(c) for c in meta.columns]
     return meta

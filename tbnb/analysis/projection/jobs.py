@@ -95,8 +95,13 @@ class Progress:
 
     def as_dict(self) -> dict[str, Any]:
         """Phase, step, total, message and elapsed seconds (JSON-able)."""
-        return {"phase": self.phase, "step": self.step, "total": self.total,
-                "message": self.message, "elapsed": round(self.elapsed, 3)}
+        return {
+            "phase": self.phase,
+            "step": self.step,
+            "total": self.total,
+            "message": self.message,
+            "elapsed": round(self.elapsed, 3),
+        }
 
 
 class Job:
@@ -114,9 +119,14 @@ class Job:
         The exception's text, when it failed.
     """
 
-    def __init__(self, name: str, work: Callable[[Progress], Any], *,
-                 on_update: Callable[[Progress, bool], None] | None = None,
-                 on_finish: Callable[[Job], None] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        work: Callable[[Progress], Any],
+        *,
+        on_update: Callable[[Progress, bool], None] | None = None,
+        on_finish: Callable[[Job], None] | None = None,
+    ) -> None:
         self.name = name
         self.progress = Progress()
         if on_update is not None:
@@ -126,8 +136,9 @@ class Job:
         self.error = ""
         self._on_finish = on_finish
         self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(work,),
-                                        name=f"tbnb-{name}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(work,), name=f"tbnb-{name}", daemon=True
+        )
         self._thread.start()
 
     def _run(self, work: Callable[[Progress], Any]) -> None:

@@ -54,7 +54,12 @@ def ensure(progress: Any = None) -> bool:
         if not compiling(GROUP):
             break  # a failed or impossible compile: numba compiles here on first call
         if progress is not None:
-            progress.update("compiling", 0, 0, "compiling the layout kernels (once per "
-                            f"install) · {time.monotonic() - started:.0f} s")
+            progress.update(
+                "compiling",
+                0,
+                0,
+                "compiling the layout kernels (once per "
+                f"install) · {time.monotonic() - started:.0f} s",
+            )
         time.sleep(POLL_SECONDS)
     return False

@@ -81,9 +81,19 @@ class TSNEOptimizer:
         openTSNE's ``random_state`` and threads.
     """
 
-    def __init__(self, indices: np.ndarray, distances: np.ndarray, init: np.ndarray, *,
-                 perplexity: float = 30.0, learning_rate: float | str = "auto",
-                 iterations: int = 750, dims: int = 2, seed: int = 0, n_jobs: int = 2) -> None:
+    def __init__(
+        self,
+        indices: np.ndarray,
+        distances: np.ndarray,
+        init: np.ndarray,
+        *,
+        perplexity: float = 30.0,
+        learning_rate: float | str = "auto",
+        iterations: int = 750,
+        dims: int = 2,
+        seed: int = 0,
+        n_jobs: int = 2,
+    ) -> None:
         open_tsne = require("openTSNE", "t-SNE")
         from openTSNE import affinity, nearest_neighbors
 
@@ -95,21 +105,33 @@ class TSNEOptimizer:
         self.perplexity = float(min(perplexity, (n - 1) / 3.0))
         k = neighbors_needed(self.perplexity, n)
         if indices.shape[1] < k:
-            raise ValueError(f"the kNN graph has {indices.shape[1]} neighbours per point; "
-                             f"perplexity {perplexity} needs {k}")
+            raise ValueError(
+                f"the kNN graph has {indices.shape[1]} neighbours per point; "
+                f"perplexity {perplexity} needs {k}"
+            )
         knn = nearest_neighbors.PrecomputedNeighbors(
             np.ascontiguousarray(indices[:, :k], dtype=np.int64),
-            np.ascontiguousarray(distances[:, :k], dtype=np.float64))
+            np.ascontiguousarray(distances[:, :k], dtype=np.float64),
+        )
         affinities = affinity.PerplexityBasedNN(
-            knn_index=knn, perplexity=self.perplexity, n_jobs=n_jobs, random_state=seed,
-            verbose=False)
+            knn_index=knn,
+            perplexity=self.perplexity,
+            n_jobs=n_jobs,
+            random_state=seed,
+            verbose=False,
+        )
         start = np.asarray(init, dtype=np.float64)[:, :dims].copy()
         spread = float(np.std(start[:, 0])) or 1.0
         start = start / spread * 1e-4
         self.method = "fft" if dims <= 2 and n >= FFT_POINTS else "bh"
         self.embedding: Any = open_tsne.TSNEEmbedding(
-            start, affinities, n_jobs=n_jobs, negative_gradient_method=self.method,
-            random_state=seed, verbose=False)
+            start,
+            affinities,
+            n_jobs=n_jobs,
+            negative_gradient_method=self.method,
+            random_state=seed,
+            verbose=False,
+        )
         self.learning_rate = learning_rate
         self.iterations = int(iterations)
         self.early = min(EARLY_ITERATIONS, self.iterations // 3)
@@ -128,7 +150,9 @@ class TSNEOptimizer:
         count = max(min(int(iterations), stop - self.iteration), 0)
         if count:
             options: dict[str, Any] = {
-                "n_iter": count, "inplace": True, "propagate_exception": True,
+                "n_iter": count,
+                "inplace": True,
+                "propagate_exception": True,
                 "exaggeration": EARLY_EXAGGERATION if early else None,
                 "momentum": 0.5 if early else 0.8,
                 "learning_rate": self.learning_rate,

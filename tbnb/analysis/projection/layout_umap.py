@@ -46,15 +46,19 @@ import scipy.sparse
 __all__ = ["UMAPOptimizer", "ab_params", "default_epochs", "fuzzy_graph"]
 
 
-
 def default_epochs(n: int) -> int:
     """umap-learn's default: 500 epochs up to 10,000 points, else 200."""
     return 500 if n <= 10000 else 200
 
 
-def fuzzy_graph(indices: np.ndarray, distances: np.ndarray, n_neighbors: int | None = None,
-                *, local_connectivity: float = 1.0, set_op_mix_ratio: float = 1.0
-                ) -> scipy.sparse.csr_matrix:
+def fuzzy_graph(
+    indices: np.ndarray,
+    distances: np.ndarray,
+    n_neighbors: int | None = None,
+    *,
+    local_connectivity: float = 1.0,
+    set_op_mix_ratio: float = 1.0,
+) -> scipy.sparse.csr_matrix:
     """UMAP's fuzzy simplicial set of a kNN graph (``(n, k)`` neighbours without self).
 
     ``n_neighbors`` counts the point itself, as umap-learn counts it (default ``k + 1``).
@@ -73,8 +77,7 @@ def fuzzy_graph(indices: np.ndarray, distances: np.ndarray, n_neighbors: int | N
     graph.eliminate_zeros()
     transpose = graph.transpose()
     product = graph.multiply(transpose)
-    union = (set_op_mix_ratio * (graph + transpose - product)
-             + (1.0 - set_op_mix_ratio) * product)
+    union = set_op_mix_ratio * (graph + transpose - product) + (1.0 - set_op_mix_ratio) * product
     result: scipy.sparse.csr_matrix = scipy.sparse.csr_matrix(union)
     result.eliminate_zeros()
     return result
@@ -121,10 +124,19 @@ class UMAPOptimizer:
         Seed of the negative sampling (same seed, same layout).
     """
 
-    def __init__(self, graph: scipy.sparse.spmatrix, init: np.ndarray, *,
-                 n_epochs: int | None = None, min_dist: float = 0.1, spread: float = 1.0,
-                 negative_sample_rate: int = 5, repulsion_strength: float = 1.0,
-                 learning_rate: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        graph: scipy.sparse.spmatrix,
+        init: np.ndarray,
+        *,
+        n_epochs: int | None = None,
+        min_dist: float = 0.1,
+        spread: float = 1.0,
+        negative_sample_rate: int = 5,
+        repulsion_strength: float = 1.0,
+        learning_rate: float = 1.0,
+        seed: int = 0,
+    ) -> None:
         n = graph.shape[0]
         self.n_epochs = int(n_epochs or default_epochs(n))
         if self.n_epochs < 1:
@@ -136,8 +148,9 @@ class UMAPOptimizer:
         self.tail = coo.col[keep].astype(np.int32)
         weights = coo.data[keep].astype(np.float64)
         samples = self.n_epochs * (weights / weights.max()) if len(weights) else weights
-        self.epochs_per_sample = np.where(samples > 0, self.n_epochs / np.maximum(samples, 1e-12),
-                                          -1.0)
+        self.epochs_per_sample = np.where(
+            samples > 0, self.n_epochs / np.maximum(samples, 1e-12), -1.0
+        )
         self.per_negative = self.epochs_per_sample / negative_sample_rate
         self.next_sample = self.epochs_per_sample.copy()
         self.next_negative = self.per_negative.copy()
@@ -160,10 +173,23 @@ class UMAPOptimizer:
         if stop > self.epoch and len(self.head):
             from tbnb.analysis.projection.compiled.umap import sgd_epochs
 
-            sgd_epochs(self.embedding, self.head, self.tail, self.epochs_per_sample,
-                        self.next_sample, self.next_negative, self.per_negative,
-                        self.a, self.b, self.gamma, self.alpha, self.n_epochs,
-                        self.epoch, stop, self.state)
+            sgd_epochs(
+                self.embedding,
+                self.head,
+                self.tail,
+                self.epochs_per_sample,
+                self.next_sample,
+                self.next_negative,
+                self.per_negative,
+                self.a,
+                self.b,
+                self.gamma,
+                self.alpha,
+                self.n_epochs,
+                self.epoch,
+                stop,
+                self.state,
+            )
         self.epoch = stop
         layout: np.ndarray = self.embedding.copy()
         return layout

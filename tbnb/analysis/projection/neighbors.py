@@ -53,8 +53,9 @@ def unit_scale(data: np.ndarray) -> np.ndarray:
     return scale.astype(np.float32)
 
 
-def reduce_for_neighbors(data: np.ndarray, metric: Metric = "euclidean", *,
-                         dims: int = REDUCED_DIMS, seed: int = 0) -> np.ndarray:
+def reduce_for_neighbors(
+    data: np.ndarray, metric: Metric = "euclidean", *, dims: int = REDUCED_DIMS, seed: int = 0
+) -> np.ndarray:
     """The points the kNN graph is computed on: PCA to ``dims`` (of unit rows for cosine).
 
     Data with at most ``dims`` columns is used as it is (unit rows for cosine).
@@ -67,8 +68,9 @@ def reduce_for_neighbors(data: np.ndarray, metric: Metric = "euclidean", *,
     return pca(data, dims, seed=seed, row_scale=scale).coords
 
 
-def knn_graph(points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int = 1 << 27
-              ) -> tuple[np.ndarray, np.ndarray]:
+def knn_graph(
+    points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int = 1 << 27
+) -> tuple[np.ndarray, np.ndarray]:
     """The exact ``k`` nearest other points of every point (euclidean).
 
     Parameters
@@ -100,7 +102,7 @@ def knn_graph(points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int 
     rows = int(max(16, min(4096, block_bytes // (4 * max(n, 1)))))
 
     def block(start: int) -> None:
-        gram = points[start:start + rows] @ points.T
+        gram = points[start : start + rows] @ points.T
         select_block(points, gram, sq, start, k, out_i, out_d)
 
     starts = range(0, n, rows)
@@ -113,8 +115,13 @@ def knn_graph(points: np.ndarray, k: int, *, workers: int = 2, block_bytes: int 
     return out_i, out_d
 
 
-def nearest(data: np.ndarray, index: int, k: int = 10, metric: Metric = "cosine",
-            norms: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def nearest(
+    data: np.ndarray,
+    index: int,
+    k: int = 10,
+    metric: Metric = "cosine",
+    norms: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` nearest other points of point ``index`` in the original space, exactly.
 
     Distances are euclidean, or ``1 - cos`` for ``metric="cosine"``; ties by index.

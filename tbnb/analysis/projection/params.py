@@ -64,7 +64,11 @@ class UMAPParams:
 LayoutParams = PCAParams | RawParams | TSNEParams | UMAPParams
 
 _CLASSES: dict[str, type[Any]] = {
-    "pca": PCAParams, "raw": RawParams, "tsne": TSNEParams, "umap": UMAPParams}
+    "pca": PCAParams,
+    "raw": RawParams,
+    "tsne": TSNEParams,
+    "umap": UMAPParams,
+}
 
 
 def layout_params(method: str, given: dict[str, Any] | None = None) -> Any:
@@ -100,8 +104,7 @@ def _check(method: str, name: str, value: Any) -> Any:
             parsed = float(value)
         if not lo <= parsed <= hi or (integer and parsed != int(parsed)):
             kind = "an integer" if integer else "a number"
-            raise ValueError(f"{method} {name} must be {kind} in [{lo:g}, {hi:g}], "
-                             f"got {value!r}")
+            raise ValueError(f"{method} {name} must be {kind} in [{lo:g}, {hi:g}], got {value!r}")
         return int(parsed) if integer else parsed
 
     if name == "dims":
@@ -116,9 +119,13 @@ def _check(method: str, name: str, value: Any) -> Any:
         return "auto" if value in ("auto", None) else number(1e-3, 1e7)
     if name == "n_epochs":
         return None if value is None else int(number(1, 100_000, integer=True))
-    limits = {"perplexity": (1.0, 500.0, False), "iterations": (1, 100_000, True),
-              "seed": (0, 2**31 - 1, True), "n_neighbors": (2, 500, True),
-              "min_dist": (0.0, 1.0, False)}
+    limits = {
+        "perplexity": (1.0, 500.0, False),
+        "iterations": (1, 100_000, True),
+        "seed": (0, 2**31 - 1, True),
+        "n_neighbors": (2, 500, True),
+        "min_dist": (0.0, 1.0, False),
+    }
     lo, hi, integer = limits[name]
     return number(lo, hi, integer)
 

@@ -76,8 +76,15 @@ class PCAResult:
         return self.sampled == 0
 
 
-def pca(data: np.ndarray, n_components: int = 3, *, seed: int = 0, power_iterations: int = 3,
-        row_scale: np.ndarray | None = None, start: PCAResult | None = None) -> PCAResult:
+def pca(
+    data: np.ndarray,
+    n_components: int = 3,
+    *,
+    seed: int = 0,
+    power_iterations: int = 3,
+    row_scale: np.ndarray | None = None,
+    start: PCAResult | None = None,
+) -> PCAResult:
     """Principal components of ``data`` (rows are points).
 
     Parameters
@@ -115,8 +122,14 @@ def pca(data: np.ndarray, n_components: int = 3, *, seed: int = 0, power_iterati
     return _result(rows, components, total, 0)
 
 
-def pca_sample(data: np.ndarray, n_components: int = 3, *, rows: int = SAMPLE_ROWS,
-               seed: int = 0, row_scale: np.ndarray | None = None) -> PCAResult:
+def pca_sample(
+    data: np.ndarray,
+    n_components: int = 3,
+    *,
+    rows: int = SAMPLE_ROWS,
+    seed: int = 0,
+    row_scale: np.ndarray | None = None,
+) -> PCAResult:
     """PCA with the axes of ``rows`` rows drawn with ``seed``: every row projected on them.
 
     The first screen of a large matrix (a fraction of :func:`pca`'s cost; data of at
@@ -144,8 +157,7 @@ def pca_sample(data: np.ndarray, n_components: int = 3, *, rows: int = SAMPLE_RO
     return _result(centred, axes[:k], total, rows, basis)
 
 
-def _prepare(data: np.ndarray, row_scale: np.ndarray | None
-             ) -> tuple[np.ndarray, _Rows, float]:
+def _prepare(data: np.ndarray, row_scale: np.ndarray | None) -> tuple[np.ndarray, _Rows, float]:
     """float32 data, its implicitly centred rows, and the total variance (times n)."""
     data = np.asarray(data)
     if data.dtype != np.float32:
@@ -159,17 +171,22 @@ def _prepare(data: np.ndarray, row_scale: np.ndarray | None
     return data, _Rows(data, mean, scale), _total_variance(data, mean, scale)
 
 
-def _result(rows: _Rows, components: np.ndarray, total: float, sampled: int,
-            basis: np.ndarray | None = None) -> PCAResult:
+def _result(
+    rows: _Rows, components: np.ndarray, total: float, sampled: int, basis: np.ndarray | None = None
+) -> PCAResult:
     components = _fix_signs(components)
     coords = rows.times(components.T)
     explained = np.einsum("ij,ij->j", coords, coords, dtype=np.float64)
     ratio = explained / total if total > 0 else np.zeros(len(components))
     order = np.argsort(-ratio, kind="stable")
-    return PCAResult(coords=np.ascontiguousarray(coords[:, order]),
-                     components=np.ascontiguousarray(components[order]),
-                     mean=rows.mean, explained_variance_ratio=ratio[order],
-                     sampled=sampled, basis=basis)
+    return PCAResult(
+        coords=np.ascontiguousarray(coords[:, order]),
+        components=np.ascontiguousarray(components[order]),
+        mean=rows.mean,
+        explained_variance_ratio=ratio[order],
+        sampled=sampled,
+        basis=basis,
+    )
 
 
 class _Rows:
@@ -211,9 +228,9 @@ def _covariance(rows: _Rows, block: int = 16384) -> np.ndarray:
     data = rows.data
     cov = np.zeros((data.shape[1], data.shape[1]))
     for start in range(0, len(data), block):
-        part = data[start:start + block]
+        part = data[start : start + block]
         if rows.scale is not None:
-            part = part * rows.scale[start:start + block]
+            part = part * rows.scale[start : start + block]
         part = part - rows.mean
         cov += (part.T @ part).astype(np.float64)
     return cov
@@ -223,8 +240,9 @@ FEW = 8
 """Up to this many components, :func:`_top_eigenvectors` iterates instead of LAPACK."""
 
 
-def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
-                      tolerance: float = 1e-9, most: int = 30) -> np.ndarray:
+def _top_eigenvectors(
+    matrix: np.ndarray, k: int, width: int = 0, *, tolerance: float = 1e-9, most: int = 30
+) -> np.ndarray:
     """The ``k`` leading eigenvectors (columns) of a symmetric PSD ``(d, d)`` matrix.
 
     A few (up to :data:`FEW`) of a wide matrix come from block iteration with
@@ -241,8 +259,9 @@ def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
         values, vectors = np.linalg.eigh(matrix)
         return vectors[:, np.argsort(values)[::-1][:wanted]]
     if k <= FEW:
-        q = _gram_orthonormal(np.random.default_rng(0).standard_normal(
-            (d, max(wanted, 2 * k + 16))))
+        q = _gram_orthonormal(
+            np.random.default_rng(0).standard_normal((d, max(wanted, 2 * k + 16)))
+        )
         for _ in range(most):
             product = matrix @ q
             values, small = np.linalg.eigh(q.T @ product)
@@ -255,14 +274,14 @@ def _top_eigenvectors(matrix: np.ndarray, k: int, width: int = 0, *,
             q = _gram_orthonormal(product @ small)
     import scipy.linalg
 
-    values, vectors = scipy.linalg.eigh(matrix, subset_by_index=[d - wanted, d - 1],
-                                        driver="evr")
+    values, vectors = scipy.linalg.eigh(matrix, subset_by_index=[d - wanted, d - 1], driver="evr")
     top: np.ndarray = vectors[:, np.argsort(values)[::-1]]
     return top
 
 
-def _subspace(rows: _Rows, k: int, seed: int, power_steps: int,
-              start: np.ndarray | None = None) -> np.ndarray:
+def _subspace(
+    rows: _Rows, k: int, seed: int, power_steps: int, start: np.ndarray | None = None
+) -> np.ndarray:
     """Top-``k`` right singular vectors of the centred data by subspace iteration.
 
     ``power_steps`` products with the covariance ``A.T A`` (two thin passes each,
@@ -306,14 +325,15 @@ def _gram_orthonormal(y: np.ndarray) -> np.ndarray:
     return y
 
 
-def _total_variance(data: np.ndarray, mean: np.ndarray, scale: np.ndarray | None,
-                    rows: int = 16384) -> float:
+def _total_variance(
+    data: np.ndarray, mean: np.ndarray, scale: np.ndarray | None, rows: int = 16384
+) -> float:
     """Sum of the columns' variances times n, in blocks (no float64 copy of data)."""
     total = 0.0
     for start in range(0, len(data), rows):
-        block = data[start:start + rows]
+        block = data[start : start + rows]
         if scale is not None:
-            block = block * scale[start:start + rows]
+            block = block * scale[start : start + rows]
         block = block - mean
         total += float(np.vdot(block, block))
     return total

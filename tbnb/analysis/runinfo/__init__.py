@@ -13,5 +13,11 @@ from tbnb.analysis.runinfo.diff import diff_runs, same_value
 from tbnb.analysis.runinfo.environment import looks_like_environment, text_pairs
 from tbnb.analysis.runinfo.facts import SECTIONS, run_info
 
-__all__ = ["SECTIONS", "diff_runs", "looks_like_environment", "run_info", "same_value",
-           "text_pairs"]
+__all__ = [
+    "SECTIONS",
+    "diff_runs",
+    "looks_like_environment",
+    "run_info",
+    "same_value",
+    "text_pairs",
+]

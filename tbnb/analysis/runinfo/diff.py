@@ -30,7 +30,8 @@ def _missing(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-        value, (bool, np.bool_))
+        value, (bool, np.bool_)
+    )
 
 
 def same_value(values: Sequence[Any]) -> bool:
@@ -52,8 +53,9 @@ def same_value(values: Sequence[Any]) -> bool:
     return len({str(v) for v in present}) <= 1
 
 
-def diff_runs(info: pd.DataFrame, runs: Sequence[str], *,
-              only_different: bool = True) -> pd.DataFrame:
+def diff_runs(
+    info: pd.DataFrame, runs: Sequence[str], *, only_different: bool = True
+) -> pd.DataFrame:
     """Keys of ``info`` (``exp.info``) side by side for ``runs``, one column per run.
 
     Parameters
@@ -73,12 +75,13 @@ def diff_runs(info: pd.DataFrame, runs: Sequence[str], *,
     runs = [str(r) for r in runs]
     missing = [r for r in runs if r not in info.index]
     if missing:
-        raise KeyError(f"no run {', '.join(map(repr, missing))} in the run information; "
-                       f"runs: {', '.join(map(repr, list(info.index)[:8]))}")
+        raise KeyError(
+            f"no run {', '.join(map(repr, missing))} in the run information; "
+            f"runs: {', '.join(map(repr, list(info.index)[:8]))}"
+        )
     table = info.loc[runs].T
     table.columns = runs
     present = table.notna().any(axis=1)
     table = table[present]
-    table["differs"] = [not same_value(list(row)) for row in table[runs].itertuples(
-        index=False)]
+    table["differs"] = [not same_value(list(row)) for row in table[runs].itertuples(index=False)]
     return table[table["differs"]] if only_different else table

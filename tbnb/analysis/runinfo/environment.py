@@ -24,13 +24,16 @@ __all__ = ["looks_like_environment", "text_pairs"]
 _ENV_TAG = re.compile(
     r"(?i)(^|[/_\-. ])(env|environment|system|sys_?info|platform|versions?|packages|pip|"
     r"conda|requirements|git|cuda|gpus?|hardware|host|machine|nvidia(-smi)?|python)"
-    r"([/_\-. ]|$)")
+    r"([/_\-. ]|$)"
+)
 _ENV_WORDS = re.compile(
     r"(?i)\b(python|torch|pytorch|cuda|cudnn|numpy|tensorflow|jax|lightning|platform|os|"
-    r"gpu|cpu|git|commit|branch|hostname|host|nvidia|driver|conda|pip|version)\b")
+    r"gpu|cpu|git|commit|branch|hostname|host|nvidia|driver|conda|pip|version)\b"
+)
 _PAIR = re.compile(
     r"^\s*(?:[-*+]\s+)?\|?\s*(?P<key>[A-Za-z_][\w .\-/()\[\]]{0,80}?)\s*\**\s*"
-    r"(?:==|:|=|\|)\s*\**\s*(?P<value>[^|]*?)\s*\|?\s*$")
+    r"(?:==|:|=|\|)\s*\**\s*(?P<value>[^|]*?)\s*\|?\s*$"
+)
 _MIN_PAIRS = 3
 
 

@@ -59,7 +59,7 @@ def _bookkeeping(exp: Any, put: Put) -> None:
     for run, row in meta.iterrows():
         for key in RUN_COLUMNS:
             put("run", key, str(run), row[key].item() if hasattr(row[key], "item") else row[key])
-        for key in meta.columns[len(RUN_COLUMNS):]:
+        for key in meta.columns[len(RUN_COLUMNS) :]:
             put("counts", str(key), str(run), int(row[key]))
 
 
@@ -70,15 +70,15 @@ def _hparams(exp: Any, put: Put) -> None:
         for key in columns:
             value = row.get(key)
             if value is not None and not (isinstance(value, float) and np.isnan(value)):
-                put("hparams", str(key), str(run), value.item() if hasattr(value, "item")
-                    else value)
+                put(
+                    "hparams", str(key), str(run), value.item() if hasattr(value, "item") else value
+                )
 
 
 def _configs(exp: Any, run: str, put: Put) -> None:
     fs, directory = exp.fs, exp.run_path(run)
     try:
-        present = {posixpath.basename(str(p).rstrip("/")) for p in fs.ls(directory,
-                                                                          detail=False)}
+        present = {posixpath.basename(str(p).rstrip("/")) for p in fs.ls(directory, detail=False)}
     except (OSError, ValueError):
         return
     for name in CONFIG_FILES:
@@ -91,9 +91,12 @@ def _configs(exp: Any, run: str, put: Put) -> None:
         except FileNotFoundError:
             continue
         except (OSError, UnicodeDecodeError, ValueError) as error:
-            warnings.warn(f"tbnb: run {run!r}: config file {name} not read ({error}); "
-                          "the rest of the run's information is kept", DataWarning,
-                          stacklevel=4)
+            warnings.warn(
+                f"tbnb: run {run!r}: config file {name} not read ({error}); "
+                "the rest of the run's information is kept",
+                DataWarning,
+                stacklevel=4,
+            )
             continue
         put("config", f"{name}", run, ", ".join(sorted(values)) or "(empty)")
         for key, value in values.items():
@@ -105,11 +108,17 @@ def _environment(exp: Any, put: Put) -> None:
     if not len(text):
         return
     last = text.assign(run=text["run"].astype(str), tag=text["tag"].astype(str)).drop_duplicates(
-        ["run", "tag"], keep="last")
+        ["run", "tag"], keep="last"
+    )
     for run, tag, value in zip(last["run"], last["tag"], last["text"], strict=True):
-        body = value if isinstance(value, str) else "\n".join(
-            " | ".join(map(str, row)) if isinstance(row, (list, np.ndarray)) else str(row)
-            for row in np.atleast_1d(value).tolist())
+        body = (
+            value
+            if isinstance(value, str)
+            else "\n".join(
+                " | ".join(map(str, row)) if isinstance(row, (list, np.ndarray)) else str(row)
+                for row in np.atleast_1d(value).tolist()
+            )
+        )
         if not looks_like_environment(tag, body):
             continue
         pairs = text_pairs(body)
@@ -124,29 +133,47 @@ def _run_metadata(exp: Any, put: Put) -> None:
     if not len(graphs):
         return
     for run, rows in graphs.assign(run=graphs["run"].astype(str)).groupby("run", sort=False):
-        names = sorted({f"{t} ({k})" for t, k in zip(rows["tag"], rows["kind"], strict=True)
-                        if k not in PROFILES or k == "graph_run_metadata"})
+        names = sorted(
+            {
+                f"{t} ({k})"
+                for t, k in zip(rows["tag"], rows["kind"], strict=True)
+                if k not in PROFILES or k == "graph_run_metadata"
+            }
+        )
         if names:
             put("graphs", "graphs", str(run), ", ".join(names))
         profiles = rows[rows["kind"].isin(list(PROFILES))].drop_duplicates("tag", keep="last")
-        for tag, step, blob in zip(profiles["tag"], profiles["step"], profiles["blob"],
-                                   strict=True):
+        for tag, step, blob in zip(
+            profiles["tag"], profiles["step"], profiles["blob"], strict=True
+        ):
             try:
                 stats = step_stats(run_metadata_of(blob.read()))
             except (GraphParseError, OSError) as error:
-                warnings.warn(f"tbnb: run {run!r} run metadata {tag!r}: {error}; skipped",
-                              DataWarning, stacklevel=4)
+                warnings.warn(
+                    f"tbnb: run {run!r} run metadata {tag!r}: {error}; skipped",
+                    DataWarning,
+                    stacklevel=4,
+                )
                 continue
             if not len(stats):
                 continue
             put("run_metadata", f"{tag}: step", str(run), int(step))
             put("run_metadata", f"{tag}: nodes timed", str(run), len(stats))
-            put("run_metadata", f"{tag}: compute (ms)", str(run),
-                float(stats["compute_us"].sum()) / 1000.0)
-            put("run_metadata", f"{tag}: memory (bytes)", str(run),
-                float(stats["memory_bytes"].sum()))
-            put("run_metadata", f"{tag}: devices", str(run),
-                ", ".join(sorted(set(stats["device"]))))
+            put(
+                "run_metadata",
+                f"{tag}: compute (ms)",
+                str(run),
+                float(stats["compute_us"].sum()) / 1000.0,
+            )
+            put(
+                "run_metadata",
+                f"{tag}: memory (bytes)",
+                str(run),
+                float(stats["memory_bytes"].sum()),
+            )
+            put(
+                "run_metadata", f"{tag}: devices", str(run), ", ".join(sorted(set(stats["device"])))
+            )
 
 
 def run_info(exp: Any) -> pd.DataFrame:
@@ -169,7 +196,10 @@ def run_info(exp: Any) -> pd.DataFrame:
         empty = pd.DataFrame(index=pd.Index(runs, name="run"), dtype=object)
         empty.columns = pd.MultiIndex.from_arrays([[], []], names=["section", "key"])
         return empty
-    frame = pd.DataFrame({key: pd.Series(cells[key], dtype=object) for key in keys},
-                         index=pd.Index(runs, name="run"), dtype=object)
+    frame = pd.DataFrame(
+        {key: pd.Series(cells[key], dtype=object) for key in keys},
+        index=pd.Index(runs, name="run"),
+        dtype=object,
+    )
     frame.columns = pd.MultiIndex.from_tuples(keys, names=["section", "key"])
     return frame.reindex(runs)

@@ -14,5 +14,11 @@ from tbnb.compat.tbparse.decoding import decode_image, decode_wav, tensor_to_his
 from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS
 from tbnb.compat.tbparse.reader import SummaryReader
 
-__all__ = ["ALL_EVENT_TYPES", "ALL_EXTRA_COLUMNS", "SummaryReader", "decode_image",
-           "decode_wav", "tensor_to_histogram"]
+__all__ = [
+    "ALL_EVENT_TYPES",
+    "ALL_EXTRA_COLUMNS",
+    "SummaryReader",
+    "decode_image",
+    "decode_wav",
+    "tensor_to_histogram",
+]

@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = ["decode_image", "decode_wav", "read_wav", "tensor_to_histogram"]
 
+
 # ---------------------------------------------------------------- decoding (as tf.io does)
 def _pillow() -> Any:
     try:
@@ -24,7 +25,8 @@ def _pillow() -> Any:
         raise ImportError(
             "tbnb.SummaryReader decodes images to numpy arrays with Pillow, which is not "
             "installed: `pip install pillow`, or leave 'images' out of event_types (the "
-            "encoded bytes are in tbnb.load(...).images without Pillow)") from None
+            "encoded bytes are in tbnb.load(...).images without Pillow)"
+        ) from None
     return Image
 
 
@@ -49,8 +51,9 @@ def decode_image(data: bytes) -> np.ndarray:
 
     with image_module.open(io.BytesIO(data)) as opened:
         if opened.format == "GIF":
-            return np.stack([np.asarray(frame.convert("RGB"))
-                             for frame in ImageSequence.Iterator(opened)])
+            return np.stack(
+                [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(opened)]
+            )
         mode, image = opened.mode, opened
         if mode == "P":
             image = opened.convert("RGBA" if "transparency" in opened.info else "RGB")
@@ -119,6 +122,12 @@ def tensor_to_histogram(tensor: np.ndarray) -> dict[str, Any]:
     """
     limits = [tensor[0][0], *(row[1] for row in tensor)]
     counts = [0, *(row[2] for row in tensor)]
-    return {"limits": np.array(limits), "counts": np.array(counts), "min": limits[0],
-            "max": limits[-1], "num": np.sum(counts), "sum": np.nan, "sum_squares": np.nan}
-
+    return {
+        "limits": np.array(limits),
+        "counts": np.array(counts),
+        "min": limits[0],
+        "max": limits[-1],
+        "num": np.sum(counts),
+        "sum": np.nan,
+        "sum_squares": np.nan,
+    }

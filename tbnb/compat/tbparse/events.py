@@ -31,6 +31,7 @@ from tbnb.loader.run import RunResult
 
 __all__ = ["by_tag", "events_of", "scalar_order"]
 
+
 # ---------------------------------------------------------------- normalised -> events
 def _meta(result: RunResult, tag: str) -> TagMetadata:
     return result.tag_meta.get(tag) or TagMetadata()
@@ -59,6 +60,7 @@ def _rows(result: RunResult, kind: str) -> list[dict[str, Any]]:
 
 def _tensor_rows(result: RunResult) -> Iterator[tuple[str, int, Event]]:
     """Every tensor-valued summary tbparse puts in ``tensors``, as its numpy value."""
+
     def event(row: dict[str, Any], value: Any) -> tuple[str, int, Event]:
         if isinstance(value, np.ndarray) and value.shape == ():
             value = value.item()
@@ -76,8 +78,9 @@ def _tensor_rows(result: RunResult) -> Iterator[tuple[str, int, Event]]:
     for row in _rows(result, HISTOGRAMS):
         if _is_tensor_form(HISTOGRAMS, result, row["tag"]):
             edges = np.asarray(row["edges"], dtype=np.float64)
-            yield event(row, np.stack([edges[:-1], row["limits"], row["bucket"]], axis=1)
-                        .reshape(-1, 3))
+            yield event(
+                row, np.stack([edges[:-1], row["limits"], row["bucket"]], axis=1).reshape(-1, 3)
+            )
     for kind in (IMAGES, AUDIO):
         samples: dict[tuple[int, int], list[dict[str, Any]]] = {}
         for row in _rows(result, kind):
@@ -104,19 +107,25 @@ def events_of(file: File, event_type: str) -> dict[str, list[Event]]:
     if event_type == TENSORS:
         rows = _tensor_rows(result)
     elif event_type == TEXT:
-        rows = ((r["tag"], r["seq"], Event(r["step"], r["wall_time"], r["text"]))
-                for r in _rows(result, TEXT))
+        rows = (
+            (r["tag"], r["seq"], Event(r["step"], r["wall_time"], r["text"]))
+            for r in _rows(result, TEXT)
+        )
     elif event_type in (HISTOGRAMS, IMAGES, AUDIO):
-        rows = ((r["tag"], r["seq"], Event(r["step"], r["wall_time"], r))
-                for r in _rows(result, event_type)
-                if not _is_tensor_form(event_type, result, r["tag"]))
+        rows = (
+            (r["tag"], r["seq"], Event(r["step"], r["wall_time"], r))
+            for r in _rows(result, event_type)
+            if not _is_tensor_form(event_type, result, r["tag"])
+        )
     elif event_type == HPARAMS:
         rows = []
         for tag, _, content in result.hparams_values:
             if tag == SSI_TAG:
                 info = HParamsPluginData.FromString(content).session_start_info
-                rows = [(name, 0, Event(0, 0.0, [info.hparams[name].ListFields()[0][1]]))
-                        for name in info.hparams]
+                rows = [
+                    (name, 0, Event(0, 0.0, [info.hparams[name].ListFields()[0][1]]))
+                    for name in info.hparams
+                ]
                 break
     else:
         raise AssertionError(event_type)
@@ -137,4 +146,3 @@ def scalar_order(result: RunResult) -> tuple[list[str], np.ndarray, np.ndarray]:
     ranks = rank[tag_id]
     order = np.argsort(ranks, kind="stable")
     return [result.scalar_tags[t] for t in ordered.tolist()], order, ranks[order]
-

@@ -88,8 +88,12 @@ class TbparseHelpers:
         if audio.shape[0] == 1:
             audio = audio.squeeze(axis=0)
             sample_rate = sample_rate.squeeze(axis=0)
-        return {"audio": audio, "content_type": "audio/wav", "length_frames": length,
-                "sample_rate": sample_rate}
+        return {
+            "audio": audio,
+            "content_type": "audio/wav",
+            "length_frames": length,
+            "sample_rate": sample_rate,
+        }
 
     @staticmethod
     def histogram_to_cdf(counts: np.ndarray, limits: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -99,8 +103,9 @@ class TbparseHelpers:
         return _cdf(counts, limits, x)
 
     @staticmethod
-    def histogram_to_pdf(counts: np.ndarray, limits: np.ndarray,
-                         x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def histogram_to_pdf(
+        counts: np.ndarray, limits: np.ndarray, x: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(centers, density)`` between consecutive ``x``: the midpoints and the slope
         of :meth:`histogram_to_cdf`."""
         y = _cdf(counts, limits, x)
@@ -108,9 +113,13 @@ class TbparseHelpers:
         return (x[1:] + x[:-1]) / 2, (y[1:] - y[:-1]) / (x[1:] - x[:-1])
 
     @staticmethod
-    def histogram_to_bins(counts: np.ndarray, limits: np.ndarray,
-                          lower_bound: float | None = None, upper_bound: float | None = None,
-                          n_bins: int = 30) -> tuple[list[float], list[float]]:
+    def histogram_to_bins(
+        counts: np.ndarray,
+        limits: np.ndarray,
+        lower_bound: float | None = None,
+        upper_bound: float | None = None,
+        n_bins: int = 30,
+    ) -> tuple[list[float], list[float]]:
         """``(centers, counts)`` of ``n_bins`` equal bins between the bounds, each bucket's
         count spread by overlap, as TensorBoard's histogram dashboard draws them."""
         if len(counts) != len(limits) or counts[0] != 0:
@@ -138,7 +147,8 @@ class TbparseHelpers:
                 else:
                     last = right >= upper_bound
                     inside = bucket_left >= left and (
-                        bucket_right <= right if last else bucket_right < right)
+                        bucket_right <= right if last else bucket_right < right
+                    )
                     total += counts[bucket] if inside else 0
                 if bucket_right > right:
                     break

@@ -17,7 +17,14 @@ from __future__ import annotations
 from tbnb.kinds import KINDS
 
 SCALARS, TENSORS, HISTOGRAMS, IMAGES, AUDIO, HPARAMS, TEXT = (
-    "scalars", "tensors", "histograms", "images", "audio", "hparams", "text")
+    "scalars",
+    "tensors",
+    "histograms",
+    "images",
+    "audio",
+    "hparams",
+    "text",
+)
 
 TYPE_ORDER = (IMAGES, AUDIO, HISTOGRAMS, SCALARS, TENSORS, HPARAMS, TEXT)
 """tbparse's event types, in the order of its per-type dictionaries (``_make_empty_dict``)."""
@@ -25,9 +32,23 @@ TYPE_ORDER = (IMAGES, AUDIO, HISTOGRAMS, SCALARS, TENSORS, HPARAMS, TEXT)
 ALL_EVENT_TYPES = frozenset(TYPE_ORDER)
 """Event types a :class:`~tbnb.compat.tbparse.SummaryReader` can parse."""
 
-ALL_EXTRA_COLUMNS = frozenset({
-    "dir_name", "file_name", "wall_time", "min", "max", "num", "sum", "sum_squares",
-    "width", "height", "content_type", "length_frames", "sample_rate"})
+ALL_EXTRA_COLUMNS = frozenset(
+    {
+        "dir_name",
+        "file_name",
+        "wall_time",
+        "min",
+        "max",
+        "num",
+        "sum",
+        "sum_squares",
+        "width",
+        "height",
+        "content_type",
+        "length_frames",
+        "sample_rate",
+    }
+)
 """Extra columns a :class:`~tbnb.compat.tbparse.SummaryReader` can add."""
 
 KINDS_FOR = {t: frozenset(k.key for k in KINDS.values() if t in k.tbparse) for t in TYPE_ORDER}

@@ -44,6 +44,7 @@ from tbnb.compat.tbparse.values import (
 
 __all__ = ["SummaryReader"]
 
+
 # ---------------------------------------------------------------- the reader
 class SummaryReader(TbparseHelpers):
     """tbparse 0.0.9's ``SummaryReader``, read by tbnb's loader.
@@ -102,9 +103,14 @@ class SummaryReader(TbparseHelpers):
     ['step', 'tag', 'value', 'wall_time', 'dir_name']
     """
 
-    def __init__(self, log_path: str, *, pivot: bool = False,
-                 extra_columns: set[str] | None = None,
-                 event_types: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        log_path: str,
+        *,
+        pivot: bool = False,
+        extra_columns: set[str] | None = None,
+        event_types: set[str] | None = None,
+    ) -> None:
         extra, types = check_options(extra_columns, event_types)
         fs, path = open_path(log_path)
         if not fs.exists(path):
@@ -175,8 +181,9 @@ class SummaryReader(TbparseHelpers):
             if event_type == SCALARS:
                 return scalar_order(node.result)[0]
             return list(events_of(node, event_type))
-        collected = [tag for child in node.children.values()
-                     for tag in self._tags(child, event_type)]
+        collected = [
+            tag for child in node.children.values() for tag in self._tags(child, event_type)
+        ]
         return list(dict.fromkeys(collected))
 
     # ------------------------------------------------------------ frames
@@ -237,8 +244,9 @@ class SummaryReader(TbparseHelpers):
     # values of one step. Kept literal: pandas' sort and groupby choices show in the
     # row order and dtypes, which must come out the same.
     def _stack(self, node: Dir | File, event_type: str) -> pd.DataFrame:
-        group_columns: list[Any] = [c for c in ("dir_name", "file_name")
-                                    if c in self._extra_columns]
+        group_columns: list[Any] = [
+            c for c in ("dir_name", "file_name") if c in self._extra_columns
+        ]
         dfs = []
         if isinstance(node, File):
             frame = node.frames.get(event_type)
@@ -269,8 +277,9 @@ class SummaryReader(TbparseHelpers):
             group_columns = [True] * len(stacked)
         df = stacked.groupby(group_columns, sort=False).aggregate(merge_values)
         df = df.reset_index()
-        middle = sorted(c for c in stacked.columns
-                        if c not in ("step", "wall_time", "dir_name", "file_name"))
+        middle = sorted(
+            c for c in stacked.columns if c not in ("step", "wall_time", "dir_name", "file_name")
+        )
         columns = [c for c in ["step", *middle, *PLACE_LAST] if c in stacked.columns]
         return df[columns]
 
@@ -282,15 +291,24 @@ class SummaryReader(TbparseHelpers):
             return self._hparam_frame(events_of(file, HPARAMS), file.name)
         events = events_of(file, event_type)
         if event_type == TEXT:
-            events = {(t[:-len(TEXT_SUFFIX)] if t.endswith(TEXT_SUFFIX) else t): e
-                      for t, e in events.items()}
-        convert = {TENSORS: tensor_value, TEXT: tensor_value, HISTOGRAMS: histogram_value,
-                   IMAGES: image_value, AUDIO: audio_value}[event_type]
-        return self._frame_from_events(events, file.name, convert,
-                                       has_value=event_type != HISTOGRAMS)
+            events = {
+                (t[: -len(TEXT_SUFFIX)] if t.endswith(TEXT_SUFFIX) else t): e
+                for t, e in events.items()
+            }
+        convert = {
+            TENSORS: tensor_value,
+            TEXT: tensor_value,
+            HISTOGRAMS: histogram_value,
+            IMAGES: image_value,
+            AUDIO: audio_value,
+        }[event_type]
+        return self._frame_from_events(
+            events, file.name, convert, has_value=event_type != HISTOGRAMS
+        )
 
-    def _default_cols(self, events: dict[str, list[Event]], name: str,
-                      wall_time: bool = True) -> dict[str, list[Any]]:
+    def _default_cols(
+        self, events: dict[str, list[Event]], name: str, wall_time: bool = True
+    ) -> dict[str, list[Any]]:
         length = sum(len(e) for e in events.values())
         cols: dict[str, list[Any]] = defaultdict(lambda: [np.nan] * length)
         if "dir_name" in self._extra_columns:
@@ -308,12 +326,15 @@ class SummaryReader(TbparseHelpers):
                 cols[column] = cols.pop(column)
         return pd.DataFrame.from_dict(cols)
 
-    def _frame_from_events(self, events: dict[str, list[Event]], name: str,
-                           convert: Callable[[Any], tuple[Any, dict[str, Any]]],
-                           has_value: bool) -> pd.DataFrame:
+    def _frame_from_events(
+        self,
+        events: dict[str, list[Event]],
+        name: str,
+        convert: Callable[[Any], tuple[Any, dict[str, Any]]],
+        has_value: bool,
+    ) -> pd.DataFrame:
         cols = self._default_cols(events, name)
-        wanted = self._extra_columns if has_value else (self._extra_columns
-                                                        | {"limits", "counts"})
+        wanted = self._extra_columns if has_value else (self._extra_columns | {"limits", "counts"})
         idx = 0
         for tag, tag_events in events.items():
             for event in tag_events:
@@ -370,5 +391,3 @@ class SummaryReader(TbparseHelpers):
             cols["tag"] = names[tag_index]
             cols["value"] = values
         return self._finish(cols)
-
-

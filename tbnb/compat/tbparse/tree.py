@@ -25,6 +25,7 @@ from tbnb.loader.tasks import choose_decoder, unread_bytes
 
 __all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path"]
 
+
 class Event(NamedTuple):
     step: int
     wall_time: float
@@ -88,8 +89,16 @@ def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
         for run, paths in find_runs(fs, path).items():
             parts = () if run == "." else tuple(run.split("/"))
             files += [((*parts, posixpath.basename(p)), p) for p in paths]
-    tasks = [RunTask(run="/".join(parts[:-1]) or ".", fs=fs, files=[FileState(path=p, rank=0)],
-                     tag_meta={}, options=options) for parts, p in files]
+    tasks = [
+        RunTask(
+            run="/".join(parts[:-1]) or ".",
+            fs=fs,
+            files=[FileState(path=p, rank=0)],
+            tag_meta={},
+            options=options,
+        )
+        for parts, p in files
+    ]
     tasks = choose_decoder(tasks, sum(unread_bytes(t) for t in tasks))
     workers = min(os.cpu_count() or 1, len(tasks))
     if workers > 1:
@@ -120,4 +129,3 @@ def _sort_tree(node: Dir) -> None:
     for child in node.children.values():
         if isinstance(child, Dir):
             _sort_tree(child)
-

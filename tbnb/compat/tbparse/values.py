@@ -18,6 +18,7 @@ from tbnb.compat.tbparse.decoding import decode_image, decode_wav
 
 __all__ = ["audio_value", "histogram_value", "image_value", "merge_values", "tensor_value"]
 
+
 def tensor_value(data: Any) -> tuple[Any, dict[str, Any]]:
     return data, {}
 
@@ -26,7 +27,10 @@ def histogram_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return None, {
         "counts": np.asarray(row["bucket"], dtype=np.float64),
         "limits": np.asarray(row["limits"], dtype=np.float64),
-        "max": row["max"], "min": row["min"], "num": row["num"], "sum": row["sum"],
+        "max": row["max"],
+        "min": row["min"],
+        "num": row["num"],
+        "sum": row["sum"],
         "sum_squares": row["sum_squares"],
     }
 
@@ -37,8 +41,10 @@ def image_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
 
 def audio_value(row: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return decode_wav(row["blob"].read()), {
-        "content_type": row["content_type"], "length_frames": row["length_frames"],
-        "sample_rate": row["sample_rate"]}
+        "content_type": row["content_type"],
+        "length_frames": row["length_frames"],
+        "sample_rate": row["sample_rate"],
+    }
 
 
 def merge_values(s: pd.Series) -> Any:
@@ -60,4 +66,3 @@ def merge_values(s: pd.Series) -> Any:
     if len(merged) == 1:
         return merged[0]
     return merged
-

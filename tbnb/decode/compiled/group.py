@@ -33,10 +33,18 @@ def count_tags(tag_id: np.ndarray, counts: np.ndarray) -> None:
 
 
 @njit
-def scatter_points(tag_id: np.ndarray, step: np.ndarray, wall_time: np.ndarray,
-                   value: np.ndarray, codes: np.ndarray, cursor: np.ndarray,
-                   out_tag: np.ndarray, out_step: np.ndarray, out_wall_time: np.ndarray,
-                   out_value: np.ndarray) -> None:
+def scatter_points(
+    tag_id: np.ndarray,
+    step: np.ndarray,
+    wall_time: np.ndarray,
+    value: np.ndarray,
+    codes: np.ndarray,
+    cursor: np.ndarray,
+    out_tag: np.ndarray,
+    out_step: np.ndarray,
+    out_wall_time: np.ndarray,
+    out_value: np.ndarray,
+) -> None:
     """Copy point ``i`` to row ``cursor[tag_id[i]]`` (then advance it), its tag as
     ``codes[tag_id[i]]``."""
     for i in range(tag_id.size):
@@ -51,12 +59,12 @@ def scatter_points(tag_id: np.ndarray, step: np.ndarray, wall_time: np.ndarray,
 
 def _example(code_dtype: type) -> tuple[np.ndarray, ...]:
     i64, f64 = np.zeros(0, np.int64), np.zeros(0, np.float64)
-    return (np.zeros(0, np.int32), i64, f64, f64, i64, i64, np.zeros(0, code_dtype), i64, f64,
-            f64)
+    return (np.zeros(0, np.int32), i64, f64, f64, i64, i64, np.zeros(0, code_dtype), i64, f64, f64)
 
 
-KERNELS = [(count_tags, (np.zeros(0, np.int32), np.zeros(0, np.int64))),
-           *((scatter_points, _example(dtype)) for dtype in (np.int8, np.int16, np.int32,
-                                                            np.int64))]
+KERNELS = [
+    (count_tags, (np.zeros(0, np.int32), np.zeros(0, np.int64))),
+    *((scatter_points, _example(dtype)) for dtype in (np.int8, np.int16, np.int32, np.int64)),
+]
 """What :mod:`tbnb.jit` compiles and loads: the kernels called from Python, with
 arguments of the types they are called with (the frame's tag codes are 8 to 64 bits)."""

@@ -63,9 +63,17 @@ def _same_bytes(buf: np.ndarray, a: int, b: int, n: int) -> bool:
 
 @njit
 def _intern_pass(
-    buf: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray, v0: int, nv: int,
-    tag_id: np.ndarray, table: np.ndarray, rep_start: np.ndarray, rep_len: np.ndarray,
-    rep_hash: np.ndarray, ntags: int,
+    buf: np.ndarray,
+    tag_start: np.ndarray,
+    tag_len: np.ndarray,
+    v0: int,
+    nv: int,
+    tag_id: np.ndarray,
+    table: np.ndarray,
+    rep_start: np.ndarray,
+    rep_len: np.ndarray,
+    rep_hash: np.ndarray,
+    ntags: int,
 ) -> tuple[int, int]:
     """Intern values ``v0..nv`` until done or the table is half full: (next value, ntags)."""
     mask = table.size - 1
@@ -75,8 +83,11 @@ def _intern_pass(
         n = tag_len[v]
         h = _tag_hash(buf, s, n)
         # Consecutive values often share a tag: try the previous one first.
-        if last >= 0 and rep_hash[last] == h and rep_len[last] == n and _same_bytes(
-            buf, s, rep_start[last], n
+        if (
+            last >= 0
+            and rep_hash[last] == h
+            and rep_len[last] == n
+            and _same_bytes(buf, s, rep_start[last], n)
         ):
             tag_id[v] = last
             continue
@@ -120,8 +131,9 @@ def intern_tags(
     while True:
         # Growing inside the value loop would slow every iteration down (as in
         # _decode_kernel): the pass stops when the table is half full and resumes.
-        v, ntags = _intern_pass(buf, tag_start, tag_len, v, nv, tag_id, table, rep_start,
-                                rep_len, rep_hash, ntags)
+        v, ntags = _intern_pass(
+            buf, tag_start, tag_len, v, nv, tag_id, table, rep_start, rep_len, rep_hash, ntags
+        )
         if v == nv:
             break
         if ntags == rep_start.size:
@@ -137,4 +149,3 @@ def intern_tags(
                     j = (j + 1) & mask
                 table[j] = u
     return tag_id, rep_start[:ntags].copy(), rep_len[:ntags].copy()
-

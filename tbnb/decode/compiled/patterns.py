@@ -28,9 +28,11 @@ from tbnb.jit import njit
 
 __all__ = ["match_simple"]
 
+
 @njit(inline="always")
-def match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
-        bool, float, int, int, int, float, int, int, int]:
+def match_simple(
+    buf: np.ndarray, p: int, end: int
+) -> tuple[bool, float, int, int, int, float, int, int, int]:
     """The exact layouts writers use for one scalar per event, matched byte by byte.
 
     ``09 <f64 wall> [10 <varint step>] 2a L1 0a L2 0a T <tag> <value> [4a M <metadata>]``
@@ -53,8 +55,15 @@ def match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
     n1 = int(buf[q + 1])
     n2 = int(buf[q + 3])
     t = int(buf[q + 5])
-    if (buf[q] != 0x2A or buf[q + 2] != 0x0A or buf[q + 4] != 0x0A or n1 >= 0x80
-            or n1 != end - q - 2 or n2 != n1 - 2 or t >= 0x80):
+    if (
+        buf[q] != 0x2A
+        or buf[q + 2] != 0x0A
+        or buf[q + 4] != 0x0A
+        or n1 >= 0x80
+        or n1 != end - q - 2
+        or n2 != n1 - 2
+        or t >= 0x80
+    ):
         return no
     ve = q + 4 + n2  # end of the Summary.Value
     r = q + 6 + t
@@ -66,15 +75,31 @@ def match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
         val = f32(buf, r + 1)
         code = DTYPE_SIMPLE
         r += 5
-    elif (buf[r] == 0x42 and r + 12 <= ve and buf[r + 1] == 0x0A and buf[r + 2] == 0x08
-          and buf[r + 3] == 0x01 and buf[r + 4] == 0x12 and buf[r + 5] == 0x00
-          and (buf[r + 6] == 0x2A or buf[r + 6] == 0x22) and buf[r + 7] == 0x04):
+    elif (
+        buf[r] == 0x42
+        and r + 12 <= ve
+        and buf[r + 1] == 0x0A
+        and buf[r + 2] == 0x08
+        and buf[r + 3] == 0x01
+        and buf[r + 4] == 0x12
+        and buf[r + 5] == 0x00
+        and (buf[r + 6] == 0x2A or buf[r + 6] == 0x22)
+        and buf[r + 7] == 0x04
+    ):
         val = f32(buf, r + 8)
         code = DTYPE_FLOAT
         r += 12
-    elif (buf[r] == 0x42 and r + 16 <= ve and buf[r + 1] == 0x0E and buf[r + 2] == 0x08
-          and buf[r + 3] == 0x02 and buf[r + 4] == 0x12 and buf[r + 5] == 0x00
-          and (buf[r + 6] == 0x32 or buf[r + 6] == 0x22) and buf[r + 7] == 0x08):
+    elif (
+        buf[r] == 0x42
+        and r + 16 <= ve
+        and buf[r + 1] == 0x0E
+        and buf[r + 2] == 0x08
+        and buf[r + 3] == 0x02
+        and buf[r + 4] == 0x12
+        and buf[r + 5] == 0x00
+        and (buf[r + 6] == 0x32 or buf[r + 6] == 0x22)
+        and buf[r + 7] == 0x08
+    ):
         val = f64(buf, r + 8)
         code = DTYPE_DOUBLE
         r += 16
@@ -86,4 +111,3 @@ def match_simple(buf: np.ndarray, p: int, end: int) -> tuple[
     if buf[r] != 0x4A or m >= 0x80 or r + 2 + m != ve or not valid_metadata(buf, r + 2, ve):
         return no
     return True, f64(buf, p + 1), st, q + 6, t, val, code, r + 2, m
-

@@ -92,9 +92,18 @@ def _decode_value(buf: np.ndarray, x: int, v1: int) -> tuple[bool, float, int, i
 
 @njit
 def _decode_record(
-    buf: np.ndarray, p: int, end: int, r: int, rec: np.ndarray, value: np.ndarray,
-    dtype: np.ndarray, meta_start: np.ndarray, meta_len: np.ndarray, tag_start: np.ndarray,
-    tag_len: np.ndarray, nv: int,
+    buf: np.ndarray,
+    p: int,
+    end: int,
+    r: int,
+    rec: np.ndarray,
+    value: np.ndarray,
+    dtype: np.ndarray,
+    meta_start: np.ndarray,
+    meta_len: np.ndarray,
+    tag_start: np.ndarray,
+    tag_len: np.ndarray,
+    nv: int,
 ) -> tuple[int, float, int]:
     """Parse one ``Event``, appending its values at ``nv``.
 
@@ -150,10 +159,23 @@ def _decode_record(
 
 @njit
 def _decode_pass(
-    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, r0: int, fallback: np.ndarray,
-    wall: np.ndarray, steps: np.ndarray, rec: np.ndarray, value: np.ndarray, dtype: np.ndarray,
-    meta_start: np.ndarray, meta_len: np.ndarray, tag_start: np.ndarray, tag_len: np.ndarray,
-    vstep: np.ndarray, vwall: np.ndarray, nv: int,
+    buf: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    r0: int,
+    fallback: np.ndarray,
+    wall: np.ndarray,
+    steps: np.ndarray,
+    rec: np.ndarray,
+    value: np.ndarray,
+    dtype: np.ndarray,
+    meta_start: np.ndarray,
+    meta_len: np.ndarray,
+    tag_start: np.ndarray,
+    tag_len: np.ndarray,
+    vstep: np.ndarray,
+    vwall: np.ndarray,
+    nv: int,
 ) -> tuple[int, int]:
     """Decode records from ``r0`` until done or the value arrays are full: (next record, nv)."""
     for r in range(r0, starts.size):
@@ -179,8 +201,9 @@ def _decode_pass(
             tag_len[nv] = t_len
             nv += 1
             continue
-        n, w, st = _decode_record(buf, p, end, r, rec, value, dtype, meta_start, meta_len,
-                                  tag_start, tag_len, nv)
+        n, w, st = _decode_record(
+            buf, p, end, r, rec, value, dtype, meta_start, meta_len, tag_start, tag_len, nv
+        )
         if n == _FULL:
             return r, nv
         if n == _FALLBACK:
@@ -196,9 +219,22 @@ def _decode_pass(
 
 
 @njit
-def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+def _decode_kernel(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
 ]:
     nrec = starts.size
     fallback = np.zeros(nrec, dtype=np.bool_)
@@ -219,8 +255,25 @@ def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     while True:
         # Growing arrays inside the record loop would slow every iteration down, so
         # the loop stops when full, the arrays grow here, and it resumes.
-        r, nv = _decode_pass(buf, starts, lengths, r, fallback, wall, steps, rec, value, dtype,
-                             meta_start, meta_len, tag_start, tag_len, vstep, vwall, nv)
+        r, nv = _decode_pass(
+            buf,
+            starts,
+            lengths,
+            r,
+            fallback,
+            wall,
+            steps,
+            rec,
+            value,
+            dtype,
+            meta_start,
+            meta_len,
+            tag_start,
+            tag_len,
+            vstep,
+            vwall,
+            nv,
+        )
         if r == nrec:
             break
         rec = grow(rec)
@@ -234,21 +287,35 @@ def _decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
         vwall = grow(vwall)
     tag_id, rep_start, rep_len = intern_tags(buf, tag_start, tag_len, nv)
     return (
-        fallback, wall, steps, rec[:nv], tag_id, value[:nv], dtype[:nv], meta_start[:nv],
-        meta_len[:nv], rep_start, rep_len, vstep[:nv], vwall[:nv],
+        fallback,
+        wall,
+        steps,
+        rec[:nv],
+        tag_id,
+        value[:nv],
+        dtype[:nv],
+        meta_start[:nv],
+        meta_len[:nv],
+        rep_start,
+        rep_len,
+        vstep[:nv],
+        vwall[:nv],
     )
 
 
-def decode_kernel(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[
-        np.ndarray, ...]:
+def decode_kernel(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, ...]:
     """Run the decoder on a read-only ``uint8`` view of ``buf`` and int64 positions (the
     argument types compiled); returns the columns of :class:`tbnb.decode.layouts.Matched`."""
     if buf.flags.writeable:
         buf = buf.view()
         buf.flags.writeable = False
     return _decode_kernel(
-        buf, np.ascontiguousarray(starts, dtype=np.int64),
-        np.ascontiguousarray(lengths, dtype=np.int64))
+        buf,
+        np.ascontiguousarray(starts, dtype=np.int64),
+        np.ascontiguousarray(lengths, dtype=np.int64),
+    )
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)

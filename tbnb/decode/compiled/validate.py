@@ -182,4 +182,3 @@ def tensor_scalar(buf: np.ndarray, p: int, end: int) -> tuple[bool, float, int]:
         if content_len == 0 and n_double == 1:
             return True, dval, DTYPE_DOUBLE
     return False, 0.0, 0
-

@@ -171,4 +171,3 @@ def grow(a: np.ndarray) -> np.ndarray:
     b = np.empty(2 * a.size + 16, dtype=a.dtype)
     b[: a.size] = a
     return b
-

@@ -29,8 +29,14 @@ from tbnb.io.compiled.memory import load64
 from tbnb.io.crc32c import MASK_DELTA, TABLES
 from tbnb.jit import njit
 
-__all__ = ["HARDWARE", "crc32c_update", "crc32c_update_hw", "crc32c_update_sw", "mask",
-           "masked_crc32c_range"]
+__all__ = [
+    "HARDWARE",
+    "crc32c_update",
+    "crc32c_update_hw",
+    "crc32c_update_sw",
+    "mask",
+    "masked_crc32c_range",
+]
 
 _T = TABLES
 
@@ -68,11 +74,13 @@ def _crc_word_impl(typingctx: Any, crc: Any, word: Any) -> Any:
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         i32, i64 = ir.IntType(32), ir.IntType(64)
         if HARDWARE == "x86":
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                                "llvm.x86.sse42.crc32.64.64")
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.sse42.crc32.64.64"
+            )
             return builder.call(fn, list(args))
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32, i64]),
-                                            "llvm.aarch64.crc32cx")
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(i32, [i32, i64]), "llvm.aarch64.crc32cx"
+        )
         return builder.zext(builder.call(fn, [builder.trunc(args[0], i32), args[1]]), i64)
 
     return sig, codegen
@@ -86,12 +94,14 @@ def _crc_byte_impl(typingctx: Any, crc: Any, byte: Any) -> Any:
         i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
         c = builder.trunc(args[0], i32)
         if HARDWARE == "x86":
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32, i8]),
-                                                "llvm.x86.sse42.crc32.32.8")
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i32, [i32, i8]), "llvm.x86.sse42.crc32.32.8"
+            )
             out = builder.call(fn, [c, builder.trunc(args[1], i8)])
         else:
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32, i32]),
-                                                "llvm.aarch64.crc32cb")
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i32, [i32, i32]), "llvm.aarch64.crc32cb"
+            )
             out = builder.call(fn, [c, builder.trunc(args[1], i32)])
         return builder.zext(out, i64)
 
@@ -100,6 +110,7 @@ def _crc_byte_impl(typingctx: Any, crc: Any, byte: Any) -> Any:
 
 _crc_word: Any = intrinsic(_crc_word_impl)
 _crc_byte: Any = intrinsic(_crc_byte_impl)
+
 
 @njit(inline="always")
 def crc32c_update_hw(crc: int, data: np.ndarray, start: int, stop: int) -> int:

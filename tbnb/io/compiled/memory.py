@@ -46,8 +46,12 @@ def _load(bits: int) -> Any:
 
 @njit(inline="always")
 def _bytes32(buf: np.ndarray, i: int) -> int:
-    return int(np.int64(buf[i]) | (np.int64(buf[i + 1]) << 8) | (np.int64(buf[i + 2]) << 16)
-               | (np.int64(buf[i + 3]) << 24))
+    return int(
+        np.int64(buf[i])
+        | (np.int64(buf[i + 1]) << 8)
+        | (np.int64(buf[i + 2]) << 16)
+        | (np.int64(buf[i + 3]) << 24)
+    )
 
 
 @njit(inline="always")

@@ -75,8 +75,9 @@ def _resync(buf: np.ndarray, q: int, complete_only: bool) -> int:
 
 
 @njit
-def _good_records(buf: np.ndarray, pos: int, verify_crc: bool, starts: np.ndarray,
-                  lengths: np.ndarray, count: int) -> tuple[int, int]:
+def _good_records(
+    buf: np.ndarray, pos: int, verify_crc: bool, starts: np.ndarray, lengths: np.ndarray, count: int
+) -> tuple[int, int]:
     """Append records from ``pos`` while each is whole and valid: (next position, count).
 
     The hot loop, kept apart from the problem handling: no array in it is reassigned
@@ -149,12 +150,12 @@ def _scan_kernel(
         if q <= pos:
             break
         pos = q
-    return starts[:count], lengths[:count], pos, p_off[:n_prob], p_kind[:n_prob], \
-        p_skip[:n_prob]
+    return starts[:count], lengths[:count], pos, p_off[:n_prob], p_kind[:n_prob], p_skip[:n_prob]
 
 
-def scan_kernel(buf: np.ndarray, verify_crc: bool) -> tuple[
-        np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+def scan_kernel(
+    buf: np.ndarray, verify_crc: bool
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
     """Scan a read-only ``uint8`` view of ``buf`` (the one argument type compiled)."""
     if buf.flags.writeable:
         buf = buf.view()

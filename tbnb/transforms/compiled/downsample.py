@@ -25,8 +25,14 @@ IntArray = npt.NDArray[np.int64]
 
 
 @njit
-def _mark(xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], a: int, b: int,
-          buckets: int, keep: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - jit
+def _mark(
+    xs: npt.NDArray[np.generic],
+    ys: npt.NDArray[np.float64],
+    a: int,
+    b: int,
+    buckets: int,
+    keep: npt.NDArray[np.bool_],
+) -> None:  # pragma: no cover - jit
     """Mark the points kept of rows ``a:b`` (one series) in ``keep``."""
     n = b - a
     keep[a] = True
@@ -77,8 +83,13 @@ def _mark(xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], a: int, b: i
 
 
 @njit
-def keep_blocks(xs: npt.NDArray[np.generic], ys: npt.NDArray[np.float64], bounds: IntArray,
-                buckets: int, keep: npt.NDArray[np.bool_]) -> None:  # pragma: no cover - jit
+def keep_blocks(
+    xs: npt.NDArray[np.generic],
+    ys: npt.NDArray[np.float64],
+    bounds: IntArray,
+    buckets: int,
+    keep: npt.NDArray[np.bool_],
+) -> None:  # pragma: no cover - jit
     """Mark in ``keep`` the rows kept of each series ``bounds[k]:bounds[k + 1]``."""
     for k in range(bounds.size - 1):
         a = bounds[k]

@@ -39,8 +39,9 @@ def ema_kernel(values: FloatArray, weight: float) -> FloatArray:  # pragma: no c
 
 
 @njit
-def time_kernel(x: FloatArray, values: FloatArray, weight: float,
-                unit: float) -> FloatArray:  # pragma: no cover - jit
+def time_kernel(
+    x: FloatArray, values: FloatArray, weight: float, unit: float
+) -> FloatArray:  # pragma: no cover - jit
     """Debiased EMA decaying by ``weight ** (dx / unit)`` between finite points."""
     out = np.empty_like(values)
     last = 0.0

@@ -76,6 +76,7 @@ def audio(
     traits: dict[str, Any] = dict(kw)
     if step is not None:
         traits["step"] = int(step)
-    widget: AudioWidget = build_media(AudioWidget, source, runs=runs, tags=tags,
-                                      refresh=refresh, traits=traits)
+    widget: AudioWidget = build_media(
+        AudioWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    )
     return widget

@@ -38,8 +38,11 @@ def audio_figure(widget: AudioWidget) -> go.Figure:
     go = optional("plotly.graph_objects", "plotly", "to_plotly()")
     make_subplots = optional("plotly.subplots", "plotly", "to_plotly()").make_subplots
     shown = widget._shown_items()
-    panels = {"both": ["waveform", "spectrogram"], "waveform": ["waveform"],
-              "spectrogram": ["spectrogram"]}[widget.display]
+    panels = {
+        "both": ["waveform", "spectrogram"],
+        "waveform": ["waveform"],
+        "spectrogram": ["spectrogram"],
+    }[widget.display]
     titles = []
     for card, step, _ in shown:
         run, tag = widget._cards.cards[card]
@@ -58,15 +61,27 @@ def audio_figure(widget: AudioWidget) -> go.Figure:
             if panel == "waveform":
                 lo, hi = envelope(mono, COLUMNS)
                 t = np.linspace(0, len(mono) / rate, len(lo))
-                fig.add_trace(go.Scatter(x=np.r_[t, t[::-1]], y=np.r_[hi, lo[::-1]], fill="toself",
-                                         line={"color": color, "width": 1}, name=run,
-                                         showlegend=False), row=i + 1, col=col)
+                fig.add_trace(
+                    go.Scatter(
+                        x=np.r_[t, t[::-1]],
+                        y=np.r_[hi, lo[::-1]],
+                        fill="toself",
+                        line={"color": color, "width": 1},
+                        name=run,
+                        showlegend=False,
+                    ),
+                    row=i + 1,
+                    col=col,
+                )
             else:
                 db = spectrogram(mono, min(COLUMNS, max(len(mono) // 64, 1)))
                 freqs = np.linspace(0, rate / 2, db.shape[0])
                 times = np.linspace(0, len(mono) / rate, db.shape[1])
-                fig.add_trace(go.Heatmap(z=db, x=times, y=freqs, colorscale="Viridis",
-                                         showscale=False), row=i + 1, col=col)
+                fig.add_trace(
+                    go.Heatmap(z=db, x=times, y=freqs, colorscale="Viridis", showscale=False),
+                    row=i + 1,
+                    col=col,
+                )
                 if widget.frequency_scale == "log":
                     fig.update_yaxes(type="log", row=i + 1, col=col)
     fig.update_layout(height=max(220 * len(shown), 220), template="plotly_white")

@@ -50,11 +50,16 @@ def audio_payload(row: pd.Series) -> dict[str, Any]:
     if not rate:
         rate, channels, frames = wav_header(data)
     label = row.get("label")
-    return {"content_type": str(row.get("content_type") or "audio/wav"), "sample_rate": rate,
-            "num_channels": channels, "length_frames": frames,
-            "duration": frames / rate if rate else 0.0,
-            "label": "" if label is None or pd.isna(label) else str(label),
-            "nbytes": len(data), "data": data}
+    return {
+        "content_type": str(row.get("content_type") or "audio/wav"),
+        "sample_rate": rate,
+        "num_channels": channels,
+        "length_frames": frames,
+        "duration": frames / rate if rate else 0.0,
+        "label": "" if label is None or pd.isna(label) else str(label),
+        "nbytes": len(data),
+        "data": data,
+    }
 
 
 def row_problems(frame: pd.DataFrame) -> list[str]:
@@ -77,15 +82,18 @@ def row_problems(frame: pd.DataFrame) -> list[str]:
         bad |= ~kind.str.contains("wav", regex=False).to_numpy()
     rows = frame.loc[bad]
     out = []
-    for (run, tag), group in rows.groupby([rows["run"].astype(str), rows["tag"].astype(str)],
-                                          sort=False):
+    for (run, tag), group in rows.groupby(
+        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
+    ):
         steps = group["step"].tolist()
         listed = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
         size = f" ({int(group['nbytes'].iloc[0])} bytes)" if "nbytes" in group.columns else ""
         word = "steps" if len(steps) > 1 else "step"
         verb = "have" if len(steps) > 1 else "has"
-        out.append(f"run {run!r}, tag {tag!r}: {word} {listed} {verb} no readable WAV header"
-                   f"{size}; it shows as an error")
+        out.append(
+            f"run {run!r}, tag {tag!r}: {word} {listed} {verb} no readable WAV header"
+            f"{size}; it shows as an error"
+        )
     return out
 
 
@@ -99,8 +107,8 @@ def decode_wav(data: bytes) -> tuple[np.ndarray, int]:
         raise ValueError("not a WAV file (no RIFF/WAVE header)")
     pos, fmt = 12, None
     while pos + 8 <= len(data):
-        chunk, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
-        body = data[pos + 8:pos + 8 + size]
+        chunk, size = data[pos : pos + 4], struct.unpack("<I", data[pos + 4 : pos + 8])[0]
+        body = data[pos + 8 : pos + 8 + size]
         if chunk == b"fmt " and len(body) >= 16:
             code, channels, rate, _, _, bits = struct.unpack("<HHIIHH", body[:16])
             if code == _EXTENSIBLE and len(body) >= 26:
@@ -119,7 +127,7 @@ def _samples(body: bytes, code: int, channels: int, rate: int, bits: int) -> np.
     if channels < 1 or width < 1:
         raise ValueError(f"WAV with {channels} channels of {bits} bits")
     frames = len(body) // (width * channels)
-    raw = body[:frames * width * channels]
+    raw = body[: frames * width * channels]
     out: np.ndarray  # float64 first, float32 at the end (as the browser rounds)
     if code == _FLOAT and bits in (32, 64):
         out = np.frombuffer(raw, dtype=f"<f{width}").astype(np.float64)
@@ -153,12 +161,15 @@ def envelope(samples: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray]
     if n == 0:
         return np.zeros(1, np.float32), np.zeros(1, np.float32)
     starts = edges[:-1]
-    return (np.minimum.reduceat(samples, starts).astype(np.float32),
-            np.maximum.reduceat(samples, starts).astype(np.float32))
+    return (
+        np.minimum.reduceat(samples, starts).astype(np.float32),
+        np.maximum.reduceat(samples, starts).astype(np.float32),
+    )
 
 
-def spectrogram(samples: np.ndarray, columns: int, n_fft: int = 512,
-                floor_db: float = -80.0) -> np.ndarray:
+def spectrogram(
+    samples: np.ndarray, columns: int, n_fft: int = 512, floor_db: float = -80.0
+) -> np.ndarray:
     """Magnitude in dB (``[n_fft // 2 + 1, columns]``, relative to the loudest bin, floored).
 
     One Hann-windowed frame of ``n_fft`` samples centred on each column's time, moved
@@ -180,7 +191,7 @@ def spectrogram(samples: np.ndarray, columns: int, n_fft: int = 512,
     padded = np.concatenate([samples.astype(np.float64), np.zeros(n_fft)])
     centres = ((np.arange(columns) + 0.5) * n / columns).astype(np.int64)
     starts = np.clip(centres - n_fft // 2, 0, max(n - n_fft, 0))
-    frames = np.stack([padded[s:s + n_fft] for s in starts]) * window
+    frames = np.stack([padded[s : s + n_fft] for s in starts]) * window
     mags = np.abs(np.fft.rfft(frames, axis=1)).T
     db = 20 * np.log10(np.maximum(mags, 1e-12))
     top = db.max() if db.size else 0.0

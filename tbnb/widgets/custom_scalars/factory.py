@@ -46,15 +46,22 @@ def _layout_of(layout: Any, source: Any) -> tuple[Layout, str]:
     if isinstance(layout, Mapping):
         return layout_from_dict(layout), "the layout given has no charts"
     if layout is not None:
-        raise TypeError("layout= must be a tbnb Layout or {category: {chart: ['Multiline', "
-                        f"[regexes]] | ['Margin', [value, lower, upper]]}}, got "
-                        f"{type(layout).__name__}")
+        raise TypeError(
+            "layout= must be a tbnb Layout or {category: {chart: ['Multiline', "
+            f"[regexes]] | ['Margin', [value, lower, upper]]}}, got "
+            f"{type(layout).__name__}"
+        )
     layouts = getattr(source, "custom_scalars", None)
     if isinstance(layouts, CustomScalarLayouts):
         where = getattr(source, "logdir", "the experiment")
-        why = (f"no run in {where!r} wrote a custom-scalars layout (add_custom_scalars); "
-               "pass layout= to draw one") if not len(layouts) else (
-            f"the layouts written in {where!r} have no charts")
+        why = (
+            (
+                f"no run in {where!r} wrote a custom-scalars layout (add_custom_scalars); "
+                "pass layout= to draw one"
+            )
+            if not len(layouts)
+            else (f"the layouts written in {where!r} have no charts")
+        )
         return layouts.merged, why
     return Layout(), "a DataFrame holds no layout: pass layout="
 
@@ -105,22 +112,32 @@ def custom_scalars(
         source = load(os.fspath(source))
     frame = source if isinstance(source, pd.DataFrame) else getattr(source, "scalars", None)
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError("source must be an Experiment, a scalars DataFrame or a logdir path; "
-                        f"got {type(source).__name__}")
+        raise TypeError(
+            "source must be an Experiment, a scalars DataFrame or a logdir path; "
+            f"got {type(source).__name__}"
+        )
     chosen, why = _layout_of(layout, source)
-    reloadable = None if isinstance(source, pd.DataFrame) else (
-        source if callable(getattr(source, "reload", None)) else None)
-    widget = CustomScalarsWidget(smoothing=smoothing, x_axis=x, height=height,
-                                 smoothing_mode=kw.get("smoothing_mode", "ema"),
-                                 run_filter=kw.get("run_filter", ""),
-                                 log_y=list(kw.get("log_y", [])),
-                                 max_points=kw.get("max_points", 1000),
-                                 palette=kw.get("palette", "default"))
+    reloadable = (
+        None
+        if isinstance(source, pd.DataFrame)
+        else (source if callable(getattr(source, "reload", None)) else None)
+    )
+    widget = CustomScalarsWidget(
+        smoothing=smoothing,
+        x_axis=x,
+        height=height,
+        smoothing_mode=kw.get("smoothing_mode", "ema"),
+        run_filter=kw.get("run_filter", ""),
+        log_y=list(kw.get("log_y", [])),
+        max_points=kw.get("max_points", 1000),
+        palette=kw.get("palette", "default"),
+    )
     try:
         re.compile(widget.run_filter)
     except re.error as err:
-        raise ValueError(f"run_filter= is not a valid regex: {widget.run_filter!r} ({err})"
-                         ) from err
+        raise ValueError(
+            f"run_filter= is not a valid regex: {widget.run_filter!r} ({err})"
+        ) from err
     widget._build = {"runs": runs}
     widget._given = chosen if layout is not None else None
     if reloadable is not None:

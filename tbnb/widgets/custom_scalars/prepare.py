@@ -50,8 +50,10 @@ def _pairs(frame: pd.DataFrame) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for run, tag in zip(pairs["run"].astype(str), pairs["tag"].astype(str), strict=True):
         out.setdefault(run, []).append(tag)
-    return {run: sorted(tags, key=natural_key) for run, tags in
-            sorted(out.items(), key=lambda item: natural_key(item[0]))}
+    return {
+        run: sorted(tags, key=natural_key)
+        for run, tags in sorted(out.items(), key=lambda item: natural_key(item[0]))
+    }
 
 
 def _key(category: str, chart: str, used: set[str]) -> str:
@@ -64,8 +66,7 @@ def _key(category: str, chart: str, used: set[str]) -> str:
     return key
 
 
-def _multiline(chart: Chart, tags_of: dict[str, list[str]], notes: list[str]
-               ) -> list[list[str]]:
+def _multiline(chart: Chart, tags_of: dict[str, list[str]], notes: list[str]) -> list[list[str]]:
     patterns = []
     for regex in chart.tags:
         try:
@@ -74,17 +75,27 @@ def _multiline(chart: Chart, tags_of: dict[str, list[str]], notes: list[str]
             notes.append(f"tag regex {regex!r} is invalid ({err}): skipped")
     if not chart.tags:
         notes.append("the chart names no tag regex")
-    series = [[run, tag] for run, tags in tags_of.items() for tag in tags
-              if any(p.match(tag) for p in patterns)]
+    series = [
+        [run, tag]
+        for run, tags in tags_of.items()
+        for tag in tags
+        if any(p.match(tag) for p in patterns)
+    ]
     if patterns and not series:
         shown = ", ".join(repr(r) for r in chart.tags)
-        notes.append(f"no scalar tag of any run matches {shown} (matched from the tag's "
-                     "start, as TensorBoard does)")
+        notes.append(
+            f"no scalar tag of any run matches {shown} (matched from the tag's "
+            "start, as TensorBoard does)"
+        )
     return series
 
 
-def _margin(chart: Chart, tags_of: dict[str, list[str]], frame_steps: dict[tuple[str, str],
-            np.ndarray], notes: list[str]) -> list[list[str]]:
+def _margin(
+    chart: Chart,
+    tags_of: dict[str, list[str]],
+    frame_steps: dict[tuple[str, str], np.ndarray],
+    notes: list[str],
+) -> list[list[str]]:
     series = []
     if not chart.margins:
         notes.append("the chart names no margin series")
@@ -102,9 +113,11 @@ def _margin(chart: Chart, tags_of: dict[str, list[str]], frame_steps: dict[tuple
                 continue
             steps = [frame_steps[(run, t)] for t in wanted]
             if not (np.array_equal(steps[0], steps[1]) and np.array_equal(steps[0], steps[2])):
-                notes.append(f"run {run!r}: {margin.value!r}, {margin.lower!r} and "
-                             f"{margin.upper!r} were logged at different steps; drawn at "
-                             "the steps all three share")
+                notes.append(
+                    f"run {run!r}: {margin.value!r}, {margin.lower!r} and "
+                    f"{margin.upper!r} were logged at different steps; drawn at "
+                    "the steps all three share"
+                )
             series.append([run, key])
         if not partial and not any(s[1] == key for s in series):
             notes.append(f"no run has any of the tags {wanted}")
@@ -122,8 +135,9 @@ def resolve(layout: Layout, frame: pd.DataFrame) -> list[dict[str, Any]]:
     tags_of = _pairs(frame)
     steps: dict[tuple[str, str], np.ndarray] = {}
     if any(chart.kind == "margin" for _, chart in layout.charts):
-        for (run, tag), part in frame.groupby([frame["run"].astype(str),
-                                               frame["tag"].astype(str)], sort=False):
+        for (run, tag), part in frame.groupby(
+            [frame["run"].astype(str), frame["tag"].astype(str)], sort=False
+        ):
             steps[(str(run), str(tag))] = np.unique(part["step"].to_numpy())
     used: set[str] = set()
     out = []
@@ -136,10 +150,18 @@ def resolve(layout: Layout, frame: pd.DataFrame) -> list[dict[str, Any]]:
             else:
                 series = _multiline(chart, tags_of, notes)
                 tags = list(chart.tags)
-            out.append({"key": _key(category.title, chart.title, used),
-                        "category": category.title, "title": chart.title or "untitled",
-                        "kind": chart.kind, "closed": category.closed, "series": series,
-                        "notes": notes, "tags": tags})
+            out.append(
+                {
+                    "key": _key(category.title, chart.title, used),
+                    "category": category.title,
+                    "title": chart.title or "untitled",
+                    "kind": chart.kind,
+                    "closed": category.closed,
+                    "series": series,
+                    "notes": notes,
+                    "tags": tags,
+                }
+            )
     return out
 
 
@@ -162,8 +184,9 @@ def margin_frame(frame: pd.DataFrame, charts: Sequence[dict[str, Any]]) -> pd.Da
     ...     ].to_numpy().tolist()
     [[0.0, 0.5, 1.5]]
     """
-    wanted = sorted({(run, key) for c in charts if c["kind"] == "margin"
-                     for run, key in c["series"]})
+    wanted = sorted(
+        {(run, key) for c in charts if c["kind"] == "margin" for run, key in c["series"]}
+    )
     columns = ["run", "tag", "step", "wall_time", "value", "lo", "hi"]
     if not wanted:
         return pd.DataFrame({c: [] for c in columns})
@@ -179,10 +202,17 @@ def margin_frame(frame: pd.DataFrame, charts: Sequence[dict[str, Any]]) -> pd.Da
 
         value, lower, upper = points(value_tag), points(lower_tag), points(upper_tag)
         shared = value.index.intersection(lower.index).intersection(upper.index).sort_values()
-        parts.append(pd.DataFrame({
-            "run": run, "tag": key, "step": shared.to_numpy(),
-            "wall_time": value.loc[shared, "wall_time"].to_numpy(np.float64),
-            "value": value.loc[shared, "value"].to_numpy(np.float64),
-            "lo": lower.loc[shared, "value"].to_numpy(np.float64),
-            "hi": upper.loc[shared, "value"].to_numpy(np.float64)}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "run": run,
+                    "tag": key,
+                    "step": shared.to_numpy(),
+                    "wall_time": value.loc[shared, "wall_time"].to_numpy(np.float64),
+                    "value": value.loc[shared, "value"].to_numpy(np.float64),
+                    "lo": lower.loc[shared, "value"].to_numpy(np.float64),
+                    "hi": upper.loc[shared, "value"].to_numpy(np.float64),
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)[columns]

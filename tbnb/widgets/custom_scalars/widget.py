@@ -104,8 +104,9 @@ class CustomScalarsWidget(LiveWidget, RunColored):
 
     @t.validate("x_axis")
     def _valid_x(self, proposal: Any) -> str:
-        value = {"wall_time": "wall", "time": "wall"}.get(str(proposal["value"]),
-                                                          str(proposal["value"]))
+        value = {"wall_time": "wall", "time": "wall"}.get(
+            str(proposal["value"]), str(proposal["value"])
+        )
         if value not in X_MODES:
             raise t.TraitError(f"x must be 'step', 'relative' or 'wall', got {value!r}")
         return value
@@ -133,8 +134,7 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         """The layout drawn (given, or every run's merged as TensorBoard shows it)."""
         return self._layout
 
-    def _set_source(self, frame: pd.DataFrame, layout: Layout, *, initial: bool = False
-                    ) -> None:
+    def _set_source(self, frame: pd.DataFrame, layout: Layout, *, initial: bool = False) -> None:
         check_frame(frame)
         hidden = set(getattr(self._source, "subruns", {}) or {})
         present = [r for r in dict.fromkeys(frame["run"].astype(str)) if r not in hidden]
@@ -145,8 +145,11 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         charts = resolve(layout, frame)
         keys = plain_keys(charts)
         run_col, tag_col = frame["run"].astype(str), frame["tag"].astype(str)
-        wanted = pd.Series(list(zip(run_col, tag_col, strict=True)), index=frame.index).isin(
-            keys) if keys else pd.Series(False, index=frame.index)
+        wanted = (
+            pd.Series(list(zip(run_col, tag_col, strict=True)), index=frame.index).isin(keys)
+            if keys
+            else pd.Series(False, index=frame.index)
+        )
         plain = frame[wanted.to_numpy()]
         self._plain = SeriesStore.from_frame(plain)
         self._margin = SeriesStore.from_frame(margin_frame(frame, charts))
@@ -157,8 +160,9 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         if charts != self.charts:
             self.charts = charts
         buckets = max(self.max_points // 2, 2)
-        self._data = payload(self._plain, runs, kind="runs", band=None, members={},
-                             x_tag=None, buckets=buckets)
+        self._data = payload(
+            self._plain, runs, kind="runs", band=None, members={}, x_tag=None, buckets=buckets
+        )
         self._margins = _margin_payload(self._margin, runs, buckets)
         if initial:
             run_re = re.compile(self.run_filter, re.IGNORECASE) if self.run_filter else None
@@ -177,10 +181,12 @@ class CustomScalarsWidget(LiveWidget, RunColored):
     def _on_reload(self, report: Any = None) -> None:
         """Redraw when the reload brought scalars, a layout, runs or restarts."""
         added = getattr(report, "values_added", {}) or {}
-        if report is not None and not (getattr(report, "scalars_added", 0)
-                                       or added.get("custom_scalars")
-                                       or getattr(report, "new_runs", None)
-                                       or getattr(report, "points_purged", 0)):
+        if report is not None and not (
+            getattr(report, "scalars_added", 0)
+            or added.get("custom_scalars")
+            or getattr(report, "new_runs", None)
+            or getattr(report, "points_purged", 0)
+        ):
             return
         source = self._source
         with self._lock:
@@ -219,8 +225,7 @@ class CustomScalarsWidget(LiveWidget, RunColored):
             if self.x_axis == "relative":
                 finite = np.isfinite(cols["wall_time"])
                 x = cols["wall_time"] - (cols["wall_time"][finite][0] if finite.any() else 0.0)
-            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x,
-                                      mode=self.smoothing_mode)  # type: ignore[arg-type]
+            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x, mode=self.smoothing_mode)  # type: ignore[arg-type]
             parts.append((run, tag, cols))
             charts.extend([chart] * len(cols["value"]))
         if any("lo" in cols for _, _, cols in parts):
@@ -254,5 +259,4 @@ class CustomScalarsWidget(LiveWidget, RunColored):
 def _margin_payload(store: SeriesStore, runs: list[str], buckets: int) -> dict[str, Any]:
     """The ``_margins`` trait: the margin series in the scalars wire format (their tag is
     the joined key), ``lo``/``hi`` beside ``value``."""
-    return payload(store, runs, kind="runs", band=None, members={}, x_tag=None,
-                   buckets=buckets)
+    return payload(store, runs, kind="runs", band=None, members={}, x_tag=None, buckets=buckets)

@@ -47,10 +47,19 @@ def _is_experiment(source: Any) -> bool:
     return all(hasattr(source, name) for name in ("embeddings", "embedding_row", "fs"))
 
 
-def projector(source: Any, metadata: Any = None, *, columns: str | Sequence[str] | None = None,
-              embedding: int | str | None = None, method: str | None = None,
-              dims: int | None = None, color: str | None = None, label: str | None = None,
-              refresh: float | None = None, **kw: Unpack[ProjectorOptions]) -> ProjectorWidget:
+def projector(
+    source: Any,
+    metadata: Any = None,
+    *,
+    columns: str | Sequence[str] | None = None,
+    embedding: int | str | None = None,
+    method: str | None = None,
+    dims: int | None = None,
+    color: str | None = None,
+    label: str | None = None,
+    refresh: float | None = None,
+    **kw: Unpack[ProjectorOptions],
+) -> ProjectorWidget:
     """Embedding projector: PCA at once, t-SNE and UMAP in the background, selection back.
 
     Parameters
@@ -104,20 +113,29 @@ def projector(source: Any, metadata: Any = None, *, columns: str | Sequence[str]
     for name, given in params.items():
         layout_params(name, given)
     widget = ProjectorWidget(
-        point_size=kw.get("point_size", 5.0), opacity=kw.get("opacity", 0.8),
-        top_n=kw.get("top_n", 20), sprites=kw.get("sprites", True),
+        point_size=kw.get("point_size", 5.0),
+        opacity=kw.get("opacity", 0.8),
+        top_n=kw.get("top_n", 20),
+        sprites=kw.get("sprites", True),
         neighbors_k=kw.get("neighbors_k", 10),
         neighbor_metric=kw.get("neighbor_metric", "cosine"),
-        palette=kw.get("palette", "default"), height=kw.get("height", 520), params=params)
+        palette=kw.get("palette", "default"),
+        height=kw.get("height", 520),
+        params=params,
+    )
     if _is_experiment(source):
         if metadata is not None or columns is not None:
-            raise TypeError("metadata= and columns= are for vectors given directly; an "
-                            "experiment's embeddings bring their own metadata")
+            raise TypeError(
+                "metadata= and columns= are for vectors given directly; an "
+                "experiment's embeddings bring their own metadata"
+            )
         widget.follow(source)
         widget.embeddings = listing_of(source, widget.palette, widget)
-        index = (first_readable(widget.embeddings) if embedding is None and "run" not in kw
-                 else _row_index(source, embedding if embedding is not None else 0,
-                                 kw.get("run")))
+        index = (
+            first_readable(widget.embeddings)
+            if embedding is None and "run" not in kw
+            else _row_index(source, embedding if embedding is not None else 0, kw.get("run"))
+        )
         if index >= 0:
             widget._showing = True
             widget.method, widget.dims = _start(method, dims, None)
@@ -146,8 +164,10 @@ def _start(method: str | None, dims: int | None, width: int | None) -> tuple[str
         method = "raw" if width is not None and width <= 3 else "pca"
     layout_params(method)
     if method == "raw" and width is not None and width > 3:
-        raise ValueError(f"method='raw' shows vectors of up to 3 dimensions; these have "
-                         f"{width} (use 'pca', 'tsne' or 'umap')")
+        raise ValueError(
+            f"method='raw' shows vectors of up to 3 dimensions; these have "
+            f"{width} (use 'pca', 'tsne' or 'umap')"
+        )
     if dims is None:
         dims = 3 if method == "raw" and width == 3 else 2
     if dims not in (2, 3):
@@ -158,8 +178,11 @@ def _start(method: str | None, dims: int | None, width: int | None) -> tuple[str
 def _row_index(source: Any, which: int | str, run: str | None) -> int:
     row = source.embedding_row(which, run=run)
     table = source.embeddings
-    matches = table.index[(table["run"] == row["run"]) & (table["name"] == row["name"])
-                          & (table["tensor_path"] == row["tensor_path"])]
+    matches = table.index[
+        (table["run"] == row["run"])
+        & (table["name"] == row["name"])
+        & (table["tensor_path"] == row["tensor_path"])
+    ]
     index = int(table.index.get_loc(matches[0]))
     note = table.iloc[index]["note"]
     if note:

@@ -43,10 +43,18 @@ def projector_figure(widget: ProjectorWidget) -> go.Figure:
         part = frame.iloc[rows]
         style = {"size": size, "color": color, "opacity": widget.opacity, **marker}
         if three:
-            return go.Scatter3d(x=part["x"], y=part["y"], z=part["z"], mode="markers",
-                                name=name, text=hover.iloc[rows], marker=style)
-        return go.Scattergl(x=part["x"], y=part["y"], mode="markers", name=name,
-                            text=hover.iloc[rows], marker=style)
+            return go.Scatter3d(
+                x=part["x"],
+                y=part["y"],
+                z=part["z"],
+                mode="markers",
+                name=name,
+                text=hover.iloc[rows],
+                marker=style,
+            )
+        return go.Scattergl(
+            x=part["x"], y=part["y"], mode="markers", name=name, text=hover.iloc[rows], marker=style
+        )
 
     fig = go.Figure()
     column = widget.color_by
@@ -58,8 +66,16 @@ def projector_figure(widget: ProjectorWidget) -> go.Figure:
         numbers = pd.to_numeric(values, errors="coerce")
         few = values.nunique(dropna=True) <= 20
         if numbers.notna().sum() == values.notna().sum() and not few:
-            fig.add_trace(trace(everything, column, numbers.to_numpy(), colorscale="Viridis",
-                                showscale=True, colorbar={"title": column}))
+            fig.add_trace(
+                trace(
+                    everything,
+                    column,
+                    numbers.to_numpy(),
+                    colorscale="Viridis",
+                    showscale=True,
+                    colorbar={"title": column},
+                )
+            )
         else:
             colors = palette_of(widget.palette)
             text = values.astype(object).where(values.notna(), "").map(str)
@@ -70,8 +86,11 @@ def projector_figure(widget: ProjectorWidget) -> go.Figure:
             rest = np.flatnonzero(~text.isin(top))
             if len(rest):
                 fig.add_trace(trace(rest, "other", "#b0b0b0"))
-    fig.update_layout(template="plotly_white", height=max(widget.height, 300),
-                      title=widget.title or f"{widget.method.upper()} ({len(frame)} points)")
+    fig.update_layout(
+        template="plotly_white",
+        height=max(widget.height, 300),
+        title=widget.title or f"{widget.method.upper()} ({len(frame)} points)",
+    )
     if not three:
         fig.update_yaxes(scaleanchor="x", scaleratio=1)
     return fig

@@ -133,12 +133,18 @@ def default_label(meta: pd.DataFrame, color: str = "") -> str:
     return "" if name == color else name
 
 
-def positions_payload(coords: np.ndarray, method: str, version: int, *, final: bool
-                      ) -> dict[str, Any]:
+def positions_payload(
+    coords: np.ndarray, method: str, version: int, *, final: bool
+) -> dict[str, Any]:
     """``{"coords": float32 (n, dims), "method", "dims", "version", "final"}``."""
     coords = np.ascontiguousarray(coords, dtype=np.float32)
-    return {"coords": coords, "method": method, "dims": int(coords.shape[1]),
-            "version": int(version), "final": bool(final)}
+    return {
+        "coords": coords,
+        "method": method,
+        "dims": int(coords.shape[1]),
+        "version": int(version),
+        "final": bool(final),
+    }
 
 
 def selection_frame(meta: pd.DataFrame, indices: np.ndarray) -> pd.DataFrame:
@@ -212,7 +218,16 @@ def listing(table: pd.DataFrame) -> list[dict[str, Any]]:
     """The embeddings of ``exp.embeddings`` as the picker lists them."""
     out = []
     for i, row in enumerate(table.itertuples(index=False)):
-        out.append({"index": i, "run": str(row.run), "tag": str(row.tag), "step": int(row.step),
-                    "name": str(row.name), "num_points": int(row.num_points),
-                    "dim": int(row.dim), "note": str(row.note)})
+        out.append(
+            {
+                "index": i,
+                "run": str(row.run),
+                "tag": str(row.tag),
+                "step": int(row.step),
+                "name": str(row.name),
+                "num_points": int(row.num_points),
+                "dim": int(row.dim),
+                "note": str(row.note),
+            }
+        )
     return out

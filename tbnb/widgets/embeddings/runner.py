@@ -28,8 +28,11 @@ LAYOUT_SECONDS = 0.25
 class LayoutRunner:
     """Runs one layout job at a time for a view."""
 
-    def __init__(self, status: Callable[[dict[str, Any]], None],
-                 positions: Callable[[str, np.ndarray, bool], None]) -> None:
+    def __init__(
+        self,
+        status: Callable[[dict[str, Any]], None],
+        positions: Callable[[str, np.ndarray, bool], None],
+    ) -> None:
         self._status = status
         self._positions = positions
         self._lock = threading.Lock()
@@ -50,8 +53,11 @@ class LayoutRunner:
             if not current():
                 return
             now = time.monotonic()
-            if has_layout and progress.latest is not None and (
-                    now - self._sent_layout >= LAYOUT_SECONDS or progress.phase == "done"):
+            if (
+                has_layout
+                and progress.latest is not None
+                and (now - self._sent_layout >= LAYOUT_SECONDS or progress.phase == "done")
+            ):
                 self._sent_layout = now
                 self._positions(method, progress.latest, progress.phase == "done")
             if now - self._sent_status >= STATUS_SECONDS or progress.phase == "done":
@@ -82,11 +88,13 @@ class LayoutRunner:
         return True
 
     @staticmethod
-    def _describe(method: str, params: dict[str, Any], state: str, progress: Progress,
-                  error: str = "") -> dict[str, Any]:
+    def _describe(
+        method: str, params: dict[str, Any], state: str, progress: Progress, error: str = ""
+    ) -> dict[str, Any]:
         out = {"method": method, "params": dict(params), "state": state, **progress.as_dict()}
-        out["first_layout_s"] = (None if progress.first_layout_s is None
-                                 else round(progress.first_layout_s, 3))
+        out["first_layout_s"] = (
+            None if progress.first_layout_s is None else round(progress.first_layout_s, 3)
+        )
         if error:
             out["error"] = error
         return out

@@ -45,8 +45,7 @@ def first_readable(entries: list[dict[str, Any]]) -> int:
     return next((e["index"] for e in entries if not e["note"]), -1)
 
 
-def read_listed(source: Any, index: int) -> tuple[np.ndarray, pd.DataFrame, dict[str, Any],
-                                                   str]:
+def read_listed(source: Any, index: int) -> tuple[np.ndarray, pd.DataFrame, dict[str, Any], str]:
     """``(vectors, metadata, sprite payload, title)`` of row ``index`` of ``source.embeddings``."""
     from tbnb.analysis.projection import as_vectors
     from tbnb.kinds.embeddings import read_embedding
@@ -59,10 +58,14 @@ def read_listed(source: Any, index: int) -> tuple[np.ndarray, pd.DataFrame, dict
     bad = ~np.isfinite(vectors).all(axis=1) if vectors.size else np.zeros(0, bool)
     if bad.any():
         rows = np.flatnonzero(bad)
-        warnings.warn(f"tbnb: {row['tensor_path']}: {len(rows)} of {len(vectors)} vectors hold "
-                      f"NaN or infinite values (run {row['run']!r}, tag {row['tag']!r}, rows "
-                      f"{rows[:10].tolist()}); they are left out, the column 'row' keeps "
-                      "each point's row in the file", DataWarning, stacklevel=2)
+        warnings.warn(
+            f"tbnb: {row['tensor_path']}: {len(rows)} of {len(vectors)} vectors hold "
+            f"NaN or infinite values (run {row['run']!r}, tag {row['tag']!r}, rows "
+            f"{rows[:10].tolist()}); they are left out, the column 'row' keeps "
+            "each point's row in the file",
+            DataWarning,
+            stacklevel=2,
+        )
         meta = meta.reset_index(drop=True)
         meta.insert(0, "row", np.arange(len(vectors)))
         vectors, meta = vectors[~bad], meta[~bad]

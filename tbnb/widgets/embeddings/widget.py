@@ -131,8 +131,10 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         value = str(proposal["value"])
         layout_params(value)
         if value == "raw" and self._projection is not None and self._projection.dims > 3:
-            raise t.TraitError(f"raw shows vectors of up to 3 dimensions; these have "
-                               f"{self._projection.dims} (use pca, tsne or umap)")
+            raise t.TraitError(
+                f"raw shows vectors of up to 3 dimensions; these have "
+                f"{self._projection.dims} (use pca, tsne or umap)"
+            )
         return value
 
     @t.validate("dims")
@@ -146,8 +148,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     def _valid_column(self, proposal: Any) -> str:
         value = str(proposal["value"])
         if value and len(self._frame.columns) and value not in self._frame.columns:
-            raise t.TraitError(f"no metadata column {value!r}; columns are "
-                               f"{list(self._frame.columns)}")
+            raise t.TraitError(
+                f"no metadata column {value!r}; columns are {list(self._frame.columns)}"
+            )
         return value
 
     @t.validate("point_size")
@@ -166,8 +169,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         return value
 
     # ----------------------------------------------------------------- data
-    def _set_data(self, vectors: np.ndarray, meta: pd.DataFrame,
-                  sprite: dict[str, Any] | None = None) -> None:
+    def _set_data(
+        self, vectors: np.ndarray, meta: pd.DataFrame, sprite: dict[str, Any] | None = None
+    ) -> None:
         """Show new vectors (already checked): PCA at once, metadata and sprite."""
         self._runner.cancel()
         self._projection = Projection(vectors)
@@ -202,21 +206,27 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             first = projection.pca_first()
             self.explained = [float(v) for v in first.explained_variance_ratio]
             if not first.exact:  # a row sample's axes now, the exact ones streamed after
-                self._set_positions(method, first.coords[:, :self.dims], False, keep=True)
+                self._set_positions(method, first.coords[:, : self.dims], False, keep=True)
         cached = projection.cached(method, given)
         if cached is not None:
             self._runner.cancel()
             self._set_positions(method, cached, True)
-            self.status = {"state": "done", "method": method, "params": given,
-                           "phase": "done", "cached": True}
+            self.status = {
+                "state": "done",
+                "method": method,
+                "params": given,
+                "phase": "done",
+                "cached": True,
+            }
             return None
         return self._runner.start(projection, method, given)
 
     def _set_status(self, status: dict[str, Any]) -> None:
         self.status = status
 
-    def _set_positions(self, method: str, coords: np.ndarray, final: bool, *,
-                       keep: bool = False) -> None:
+    def _set_positions(
+        self, method: str, coords: np.ndarray, final: bool, *, keep: bool = False
+    ) -> None:
         """Send a layout; a final one (or ``keep``) is also :attr:`coordinates`."""
         self._version += 1
         if final or keep:
@@ -224,8 +234,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         if final:
             warm_up()  # the kernels load while the user looks (once per process)
         if final and method == "pca" and self._projection is not None:
-            self.explained = [float(v) for v in
-                              self._projection.pca_first().explained_variance_ratio]
+            self.explained = [
+                float(v) for v in self._projection.pca_first().explained_variance_ratio
+            ]
         self._positions = positions_payload(coords, method, self._version, final=final)
 
     def _recolor(self) -> None:
@@ -267,8 +278,12 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         indices, distances = projection.nearest(index, k, metric)
         with self.hold_sync():
             self.focus = index
-            self._neighbors = {"index": index, "metric": metric, "indices": indices,
-                               "distances": distances}
+            self._neighbors = {
+                "index": index,
+                "metric": metric,
+                "indices": indices,
+                "distances": distances,
+            }
 
     # ----------------------------------------------------------------- experiment
     @t.observe("embedding")
@@ -345,8 +360,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         """Cancel the running layout job; True if one was running."""
         return self._runner.cancel()
 
-    def neighbors(self, index: int, k: int | None = None, metric: str | None = None
-                  ) -> pd.DataFrame:
+    def neighbors(
+        self, index: int, k: int | None = None, metric: str | None = None
+    ) -> pd.DataFrame:
         """The ``k`` nearest points of ``index`` in the original space, and highlights them.
 
         Columns ``index``, ``distance`` (euclidean, or ``1 - cos``), then metadata.

@@ -40,8 +40,14 @@ class GraphOptions(TypedDict, total=False):
     expanded: list[str]
 
 
-def graph(source: Any, run: str | None = None, tag: str | None = None, *,
-          refresh: float | None = None, **kw: Unpack[GraphOptions]) -> GraphWidget:
+def graph(
+    source: Any,
+    run: str | None = None,
+    tag: str | None = None,
+    *,
+    refresh: float | None = None,
+    **kw: Unpack[GraphOptions],
+) -> GraphWidget:
     """An interactive model graph: name scopes collapsed, expand, search, details, statistics.
 
     Parameters
@@ -70,11 +76,16 @@ def graph(source: Any, run: str | None = None, tag: str | None = None, *,
 
         source = load(os.fspath(source))
     if not isinstance(source, ModelGraph) and not hasattr(source, "graphs"):
-        raise TypeError("source must be an Experiment, a logdir path or a ModelGraph "
-                        f"(exp.graph(run)); got {type(source).__name__}")
-    widget = GraphWidget(color_by=kw.get("color_by", "op"),
-                         show_constants=bool(kw.get("show_constants", False)),
-                         palette=kw.get("palette", "default"), height=int(kw.get("height", 560)))
+        raise TypeError(
+            "source must be an Experiment, a logdir path or a ModelGraph "
+            f"(exp.graph(run)); got {type(source).__name__}"
+        )
+    widget = GraphWidget(
+        color_by=kw.get("color_by", "op"),
+        show_constants=bool(kw.get("show_constants", False)),
+        palette=kw.get("palette", "default"),
+        height=int(kw.get("height", 560)),
+    )
     reloadable = source if callable(getattr(source, "reload", None)) else None
     if reloadable is not None:
         widget.follow(reloadable)

@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["fallback_layout", "graph_figure"]
 
 
-def fallback_layout(items: list[int], edges: set[tuple[int, int]]
-                    ) -> dict[int, tuple[float, float]]:
+def fallback_layout(
+    items: list[int], edges: set[tuple[int, int]]
+) -> dict[int, tuple[float, float]]:
     """Centres of ``items``: longest-path layers top to bottom, 160 x 60 apart.
 
     Examples
@@ -63,15 +64,20 @@ def fallback_layout(items: list[int], edges: set[tuple[int, int]]
     layers: dict[int, list[int]] = defaultdict(list)
     for item in items:  # items on a cycle keep the rank they reached
         layers[rank[item]].append(item)
-    return {item: (160.0 * k, 60.0 * r) for r, members in layers.items()
-            for k, item in enumerate(members)}
+    return {
+        item: (160.0 * k, 60.0 * r)
+        for r, members in layers.items()
+        for k, item in enumerate(members)
+    }
 
 
-def _positions(widget: GraphWidget, items: list[int], edges: set[tuple[int, int]]
-               ) -> dict[int, tuple[float, float]]:
+def _positions(
+    widget: GraphWidget, items: list[int], edges: set[tuple[int, int]]
+) -> dict[int, tuple[float, float]]:
     view = widget._view or {}
     if view.get("graph") == f"{widget.run}\u0000{widget.tag}" and list(
-            view.get("expanded", [])) == sorted(widget.expanded):
+        view.get("expanded", [])
+    ) == sorted(widget.expanded):
         ids = np.asarray(view["ids"]).tolist()
         x, y = np.asarray(view["x"]).tolist(), np.asarray(view["y"]).tolist()
         placed = {int(i): (float(a), float(b)) for i, a, b in zip(ids, x, y, strict=True)}
@@ -96,8 +102,11 @@ def graph_figure(widget: GraphWidget) -> go.Figure:
     items = [n + g for g in collapsed] + shown
     src = graph.edges["source"].map({m: i for i, m in enumerate(graph.nodes["name"])})
     dst = graph.edges["target"].map({m: i for i, m in enumerate(graph.nodes["name"])})
-    edges = {(int(rep[a]), int(rep[b])) for a, b in zip(src, dst, strict=True)
-             if rep[a] >= 0 and rep[b] >= 0 and rep[a] != rep[b]}
+    edges = {
+        (int(rep[a]), int(rep[b]))
+        for a, b in zip(src, dst, strict=True)
+        if rep[a] >= 0 and rep[b] >= 0 and rep[a] != rep[b]
+    }
     where = _positions(widget, items, edges)
     ex: list[Any] = []
     ey: list[Any] = []
@@ -105,8 +114,16 @@ def graph_figure(widget: GraphWidget) -> go.Figure:
         if a in where and b in where:
             ex += [where[a][0], where[b][0], None]
             ey += [where[a][1], where[b][1], None]
-    fig.add_trace(go_.Scatter(x=ex, y=ey, mode="lines", name="edges", hoverinfo="skip",
-                              line={"color": "#999", "width": 1}))
+    fig.add_trace(
+        go_.Scatter(
+            x=ex,
+            y=ey,
+            mode="lines",
+            name="edges",
+            hoverinfo="skip",
+            line={"color": "#999", "width": 1},
+        )
+    )
     ops = graph.nodes["op"].tolist()
     names = graph.nodes["name"].tolist()
     order = {op: i for i, op in enumerate(graph.nodes["op"].value_counts().index)}
@@ -122,13 +139,30 @@ def graph_figure(widget: GraphWidget) -> go.Figure:
             hover.append(f"{names[item]} ({ops[item]})")
             colors.append(DEFAULT_PALETTE[order.get(ops[item], 0) % len(DEFAULT_PALETTE)])
             symbols.append("circle")
-    fig.add_trace(go_.Scatter(
-        x=[where[i][0] for i in items], y=[where[i][1] for i in items], mode="markers+text",
-        name="nodes", text=labels, hovertext=hover, hoverinfo="text", textposition="top center",
-        marker={"color": colors, "symbol": symbols, "size": 14,
-                "line": {"color": "#555", "width": 1}}))
+    fig.add_trace(
+        go_.Scatter(
+            x=[where[i][0] for i in items],
+            y=[where[i][1] for i in items],
+            mode="markers+text",
+            name="nodes",
+            text=labels,
+            hovertext=hover,
+            hoverinfo="text",
+            textposition="top center",
+            marker={
+                "color": colors,
+                "symbol": symbols,
+                "size": 14,
+                "line": {"color": "#555", "width": 1},
+            },
+        )
+    )
     fig.update_yaxes(autorange="reversed", visible=False)
     fig.update_xaxes(visible=False)
-    fig.update_layout(title=f"{widget.run} {widget.tag}", showlegend=False,
-                      template="plotly_white", height=max(400, widget.height))
+    fig.update_layout(
+        title=f"{widget.run} {widget.tag}",
+        showlegend=False,
+        template="plotly_white",
+        height=max(400, widget.height),
+    )
     return fig

@@ -79,7 +79,7 @@ def _suffix(name: str, path: str) -> str:
         return name
     if name == path:
         return ""
-    return name[len(path) + 1:] if name.startswith(path + "/") else name
+    return name[len(path) + 1 :] if name.startswith(path + "/") else name
 
 
 def _number(values: pd.Series) -> np.ndarray:
@@ -93,8 +93,10 @@ def graph_payload(graph: ModelGraph, hierarchy: Hierarchy | None = None) -> dict
     strings = Strings()
     paths = [h.path(int(p)) for p in h.node_parent]
     names = nodes["name"].tolist()
-    flags = (nodes["op"].isin(CONSTANT_OPS).to_numpy(np.uint8) * FLAG_CONSTANT
-             | nodes["op"].isin(PARAMETER_OPS).to_numpy(np.uint8) * FLAG_PARAM)
+    flags = (
+        nodes["op"].isin(CONSTANT_OPS).to_numpy(np.uint8) * FLAG_CONSTANT
+        | nodes["op"].isin(PARAMETER_OPS).to_numpy(np.uint8) * FLAG_PARAM
+    )
     index = {name: i for i, name in enumerate(names)}
     payload: dict[str, Any] = {
         "nodes": {
@@ -121,9 +123,15 @@ def graph_payload(graph: ModelGraph, hierarchy: Hierarchy | None = None) -> dict
             "parent": np.asarray(h.parent, dtype=np.int32),
             "kind": np.asarray(h.kind, dtype=np.uint8),
         },
-        "info": {"run": graph.run, "tag": graph.tag, "kind": graph.kind,
-                 "nodes": len(nodes), "edges": len(edges), "dangling": len(graph.dangling),
-                 "stats_tag": graph.stats_tag},
+        "info": {
+            "run": graph.run,
+            "tag": graph.tag,
+            "kind": graph.kind,
+            "nodes": len(nodes),
+            "edges": len(edges),
+            "dangling": len(graph.dangling),
+            "stats_tag": graph.stats_tag,
+        },
     }
     payload["labels"] = strings.labels
     return payload
@@ -177,19 +185,34 @@ def graph_options(listing: pd.DataFrame) -> list[dict[str, Any]]:
     """The ``graphs`` trait: one entry per drawable graph (run, tag, kind, view, label)."""
     out = []
     for row in listing.itertuples(index=False):
-        what = "Keras model" if row.view == "conceptual" else {
-            "graph_def": "op graph", "meta_graph_def": "meta graph",
-            "graph_run_metadata_graph": "traced function",
-            "graph_run_metadata": "traced function (profiled)"}.get(str(row.kind), str(row.kind))
+        what = (
+            "Keras model"
+            if row.view == "conceptual"
+            else {
+                "graph_def": "op graph",
+                "meta_graph_def": "meta graph",
+                "graph_run_metadata_graph": "traced function",
+                "graph_run_metadata": "traced function (profiled)",
+            }.get(str(row.kind), str(row.kind))
+        )
         label = what if str(row.tag) == str(row.kind) else f"{row.tag} ({what})"
         step = int(row.step) if not (isinstance(row.step, float) and math.isnan(row.step)) else 0
-        out.append({"run": str(row.run), "tag": str(row.tag), "kind": str(row.kind),
-                    "view": str(row.view), "label": label, "step": step})
+        out.append(
+            {
+                "run": str(row.run),
+                "tag": str(row.tag),
+                "kind": str(row.kind),
+                "view": str(row.view),
+                "label": label,
+                "step": step,
+            }
+        )
     return out
 
 
-def visible_items(h: Hierarchy, expanded: Iterable[str], hidden: np.ndarray
-                  ) -> tuple[list[int], list[int], np.ndarray]:
+def visible_items(
+    h: Hierarchy, expanded: Iterable[str], hidden: np.ndarray
+) -> tuple[list[int], list[int], np.ndarray]:
     """What is drawn for a set of expanded group keys (the browser's rule, in Python).
 
     Returns ``(collapsed groups, expanded groups, rep)``: ``rep[i]`` is the item drawn

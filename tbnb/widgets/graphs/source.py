@@ -54,8 +54,10 @@ class GraphSource:
         if isinstance(self.source, ModelGraph):
             graph = self.source
             view = "conceptual" if graph.kind == "graph_keras_model" else "op graph"
-            return pd.DataFrame([[graph.run or "graph", graph.tag or "graph", graph.kind or "graph",
-                                  view, 0, 0]], columns=list(LIST_COLUMNS))
+            return pd.DataFrame(
+                [[graph.run or "graph", graph.tag or "graph", graph.kind or "graph", view, 0, 0]],
+                columns=list(LIST_COLUMNS),
+            )
         return graph_list(self.source)
 
     def profiles(self, run: str) -> list[str]:
@@ -86,8 +88,9 @@ class GraphSource:
             cached = self._cache[key] = model_graph(self.source, run, tag, stats=stats)
         return cached
 
-    def try_graph(self, run: str, tag: str, stats: str | None = "auto"
-                  ) -> tuple[ModelGraph | None, str]:
+    def try_graph(
+        self, run: str, tag: str, stats: str | None = "auto"
+    ) -> tuple[ModelGraph | None, str]:
         """``(graph, "")``, or ``(None, why)`` with one ``DataWarning`` per broken graph."""
         try:
             return self.graph(run, tag, stats), ""
@@ -96,8 +99,13 @@ class GraphSource:
             key = self._row_key(run, tag)
             if key not in self._failed:
                 self._failed[key] = message
-                warnings.warn(f"tbnb: graph of {message}" if not message.startswith("run ")
-                              else f"tbnb: {message}", DataWarning, stacklevel=3)
+                warnings.warn(
+                    f"tbnb: graph of {message}"
+                    if not message.startswith("run ")
+                    else f"tbnb: {message}",
+                    DataWarning,
+                    stacklevel=3,
+                )
             return None, message
 
     def default_graphs(self, runs: list[str]) -> dict[str, ModelGraph]:

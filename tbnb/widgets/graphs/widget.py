@@ -134,8 +134,11 @@ class GraphWidget(LiveWidget, RunColored):
                 raise KeyError(f"run {run!r} has no graph; runs with graphs: {have}")
             if first is not None:
                 self.run = first["run"]
-                matching = [g for g in self.graphs if g["run"] == self.run
-                            and (tag is None or g["tag"] == tag)]
+                matching = [
+                    g
+                    for g in self.graphs
+                    if g["run"] == self.run and (tag is None or g["tag"] == tag)
+                ]
                 if not matching:
                     tags = [g["tag"] for g in self.graphs if g["run"] == self.run]
                     raise KeyError(f"run {self.run!r} has no graph tagged {tag!r}; it has {tags}")
@@ -154,10 +157,16 @@ class GraphWidget(LiveWidget, RunColored):
             if self.stats_tag and self.stats_tag not in self.profiles:
                 self.stats_tag = ""
             stats: str | None = (self.stats_tag or None) if keep_view else "auto"
-            graph, why = (self._graphs.try_graph(self.run, self.tag, stats) if self.run
-                          else (None, "no run of this experiment holds a graph "
-                                      "(add_graph, log_graph=True, tf.summary.graph, "
-                                      "trace_export or a Keras model summary)"))
+            graph, why = (
+                self._graphs.try_graph(self.run, self.tag, stats)
+                if self.run
+                else (
+                    None,
+                    "no run of this experiment holds a graph "
+                    "(add_graph, log_graph=True, tf.summary.graph, "
+                    "trace_export or a Keras model summary)",
+                )
+            )
             self._current = graph
             self.message = why
             if graph is None:
@@ -223,8 +232,9 @@ class GraphWidget(LiveWidget, RunColored):
         if not stats:
             return pd.DataFrame()
         counts = np.asarray(stats["counts"]).reshape(len(stats["runs"]), len(stats["ops"]))
-        return pd.DataFrame(counts.T, index=pd.Index(stats["ops"], name="op"),
-                             columns=list(stats["runs"]))
+        return pd.DataFrame(
+            counts.T, index=pd.Index(stats["ops"], name="op"), columns=list(stats["runs"])
+        )
 
     def scope_stats(self) -> pd.DataFrame:
         """Nodes, parameters, compute and memory per name scope of the graph shown."""
@@ -242,11 +252,21 @@ class GraphWidget(LiveWidget, RunColored):
         collapsed, _open, rep = visible_items(h, self.expanded, hidden)
         n = len(graph.nodes)
         sizes = pd.Series(rep[rep >= 0]).value_counts()
-        rows = [{"item": n + g, "kind": "series" if h.kind[g] else "group", "name": h.key[g],
-                 "op": "", "nodes": int(sizes.get(n + g, 0))} for g in collapsed]
+        rows = [
+            {
+                "item": n + g,
+                "kind": "series" if h.kind[g] else "group",
+                "name": h.key[g],
+                "op": "",
+                "nodes": int(sizes.get(n + g, 0)),
+            }
+            for g in collapsed
+        ]
         names, ops = graph.nodes["name"].tolist(), graph.nodes["op"].tolist()
-        rows += [{"item": i, "kind": "node", "name": names[i], "op": ops[i], "nodes": 1}
-                 for i in np.flatnonzero(rep == np.arange(n)).tolist()]
+        rows += [
+            {"item": i, "kind": "node", "name": names[i], "op": ops[i], "nodes": 1}
+            for i in np.flatnonzero(rep == np.arange(n)).tolist()
+        ]
         return pd.DataFrame(rows, columns=["item", "kind", "name", "op", "nodes"])
 
     def expand(self, *keys: str) -> None:
@@ -294,8 +314,11 @@ class GraphWidget(LiveWidget, RunColored):
             raise KeyError(f"no node {name!r} in the graph of run {self.run!r}")
         row = rows.iloc[0]
         attributes = [[str(k), str(v)[:_FULL_ATTR]] for k, v in sorted(row["attributes"].items())]
-        return {"name": name, "attributes": attributes,
-                "output_shapes": shapes_text(row["output_shapes"])}
+        return {
+            "name": name,
+            "attributes": attributes,
+            "output_shapes": shapes_text(row["output_shapes"]),
+        }
 
     def to_plotly(self) -> go.Figure:
         """A plotly figure of what is drawn: the boxes and edges of the current view."""

@@ -55,7 +55,8 @@ def _frame_of(source: Any) -> tuple[pd.DataFrame, Any, str]:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(
             "source must be an Experiment, a histograms DataFrame (columns run, tag, step, "
-            f"edges, counts, as exp.histograms) or a logdir path; got {type(source).__name__}")
+            f"edges, counts, as exp.histograms) or a logdir path; got {type(source).__name__}"
+        )
     reloadable = source if callable(getattr(source, "reload", None)) else None
     return frame, reloadable, repr(getattr(source, "logdir", type(source).__name__))
 
@@ -118,11 +119,18 @@ def histograms(
     check_kwargs("histograms", dict(kw), HistogramsOptions.__annotations__)
     frame, reloadable, name = _frame_of(source)
     widget = HistogramsWidget(
-        mode=mode, bins=bins, time_axis=time_axis, max_steps=max_steps,
+        mode=mode,
+        bins=bins,
+        time_axis=time_axis,
+        max_steps=max_steps,
         step_window=list(step_window) if step_window is not None else [],
-        height=height, run_filter=kw.get("run_filter", ""),
-        tag_filter=kw.get("tag_filter", ""), palette=kw.get("palette", "default"),
-        log_color=bool(kw.get("log_color", False)), step=kw.get("step"))
+        height=height,
+        run_filter=kw.get("run_filter", ""),
+        tag_filter=kw.get("tag_filter", ""),
+        palette=kw.get("palette", "default"),
+        log_color=bool(kw.get("log_color", False)),
+        step=kw.get("step"),
+    )
     for option in ("run_filter", "tag_filter"):
         pattern = getattr(widget, option)
         try:

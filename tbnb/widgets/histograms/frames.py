@@ -22,8 +22,7 @@ from tbnb.widgets.histograms import prepare
 if TYPE_CHECKING:
     from tbnb.widgets.histograms.widget import HistogramsWidget
 
-__all__ = ["BAND_COLUMNS", "BIN_COLUMNS", "bands_frame", "bins_frame", "chart_items",
-           "shown_frame"]
+__all__ = ["BAND_COLUMNS", "BIN_COLUMNS", "bands_frame", "bins_frame", "chart_items", "shown_frame"]
 
 BIN_COLUMNS = ["run", "tag", "step", "wall_time", "bin_left", "bin_right", "count"]
 BAND_COLUMNS = ["run", "tag", "step", "wall_time", *(f"p{bp}" for bp in DISTRIBUTION_BPS)]
@@ -39,12 +38,19 @@ def bins_frame(items: list[dict[str, Any]], bins: int) -> pd.DataFrame:
         dx = (item["right"] - item["left"]) / bins
         lefts = item["left"] + np.arange(bins) * dx
         rights = lefts + dx
-        parts.append(pd.DataFrame({
-            "run": item["run"], "tag": item["tag"], "step": np.repeat(steps, bins),
-            "wall_time": np.repeat(wall, bins), "bin_left": np.tile(lefts, steps.size),
-            "bin_right": np.tile(rights, steps.size),
-            "count": np.asarray(item["counts"], dtype=np.float64),
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "run": item["run"],
+                    "tag": item["tag"],
+                    "step": np.repeat(steps, bins),
+                    "wall_time": np.repeat(wall, bins),
+                    "bin_left": np.tile(lefts, steps.size),
+                    "bin_right": np.tile(rights, steps.size),
+                    "count": np.asarray(item["counts"], dtype=np.float64),
+                }
+            )
+        )
     if not parts:
         return pd.DataFrame(columns=BIN_COLUMNS)
     return pd.concat(parts, ignore_index=True)[BIN_COLUMNS]
@@ -78,12 +84,19 @@ def chart_items(widget: HistogramsWidget, tag: str, run: str | None) -> Any:
         step = widget.step
         if step is None:
             step = max(int(store.steps[store.bounds[i + 1] - 1]) for i in series)
-        return prepare.at_step_payload(store, series, step=float(step), bins=widget.bins,
-                                       window=window)
+        return prepare.at_step_payload(
+            store, series, step=float(step), bins=widget.bins, window=window
+        )
     limit = widget.max_steps if widget.mode in ("offset", "overlay") else _ALL
-    return prepare.series_payload(store, index[(run, tag)], bins=widget.bins, limit=limit,
-                                  window=window, hist=widget.mode != "distribution",
-                                  bands=widget.mode == "distribution")
+    return prepare.series_payload(
+        store,
+        index[(run, tag)],
+        bins=widget.bins,
+        limit=limit,
+        window=window,
+        hist=widget.mode != "distribution",
+        bands=widget.mode == "distribution",
+    )
 
 
 def shown_frame(widget: HistogramsWidget) -> pd.DataFrame:
@@ -94,8 +107,9 @@ def shown_frame(widget: HistogramsWidget) -> pd.DataFrame:
     for tag, run in widget.shown_charts():
         data = chart_items(widget, tag, run)
         if run is None:
-            items.extend({**item, "left": data["left"], "right": data["right"]}
-                         for item in data["items"])
+            items.extend(
+                {**item, "left": data["left"], "right": data["right"]} for item in data["items"]
+            )
         else:
             items.append(data)
     if widget.mode == "distribution":

@@ -38,7 +38,7 @@ _BAND_PAIRS = ((0, 8, 0.13), (1, 7, 0.22), (2, 6, 0.32), (3, 5, 0.45))
 
 
 def _rgba(color: str, alpha: float, white: float = 0.0) -> str:
-    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
     mix = [round(c + (255 - c) * white) for c in (r, g, b)]
     return f"rgba({mix[0]},{mix[1]},{mix[2]},{alpha})"
 
@@ -62,8 +62,11 @@ def histograms_figure(widget: HistogramsWidget, *, max_charts: int = 24) -> go.F
     make_subplots = optional("plotly.subplots", "plotly", "to_plotly()").make_subplots
     charts = widget.shown_charts()
     if len(charts) > max_charts:
-        warnings.warn(f"to_plotly(): {len(charts)} charts are shown; the figure holds the "
-                      f"first {max_charts} (pass max_charts= for more)", stacklevel=3)
+        warnings.warn(
+            f"to_plotly(): {len(charts)} charts are shown; the figure holds the "
+            f"first {max_charts} (pass max_charts= for more)",
+            stacklevel=3,
+        )
         charts = charts[:max_charts]
     ncols = min(3, max(len(charts), 1))
     nrows = max(math.ceil(len(charts) / ncols), 1)
@@ -82,8 +85,11 @@ def histograms_figure(widget: HistogramsWidget, *, max_charts: int = 24) -> go.F
             _heatmap(go, fig, widget, data, at)
         else:
             _ridges(go, fig, widget, data, color, at)
-    fig.update_layout(height=max(widget.height, 150) * nrows + 80, template="plotly_white",
-                      showlegend=widget.mode == "runs")
+    fig.update_layout(
+        height=max(widget.height, 150) * nrows + 80,
+        template="plotly_white",
+        showlegend=widget.mode == "runs",
+    )
     return fig
 
 
@@ -92,8 +98,14 @@ def _centres(data: dict[str, Any], bins: int) -> np.ndarray:
     return np.asarray(data["left"] + (np.arange(bins) + 0.5) * dx)
 
 
-def _ridges(go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any], color: str,
-            at: dict[str, int]) -> None:
+def _ridges(
+    go: Any,
+    fig: Any,
+    widget: HistogramsWidget,
+    data: dict[str, Any],
+    color: str,
+    at: dict[str, int],
+) -> None:
     bins = widget.bins
     counts = np.asarray(data["counts"], dtype=np.float64).reshape(-1, bins)
     n = counts.shape[0]
@@ -108,43 +120,93 @@ def _ridges(go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any], c
         t = k / max(n - 1, 1)
         base = (n - 1 - k) * spacing if offset else 0.0
         ys = base + (counts[k] / top * 0.42 if offset else counts[k])
-        fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", line={"color": _rgba(color, 1.0, 0.8 * (1 - t)), "width": 1},
-            fill="toself" if offset else None, fillcolor=_rgba(color, 1.0, 0.8 * (1 - t)),
-            name=f"step {data['steps'][k]}", hovertext=f"step {data['steps'][k]} ({times[k]})",
-            showlegend=False), **at)
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                line={"color": _rgba(color, 1.0, 0.8 * (1 - t)), "width": 1},
+                fill="toself" if offset else None,
+                fillcolor=_rgba(color, 1.0, 0.8 * (1 - t)),
+                name=f"step {data['steps'][k]}",
+                hovertext=f"step {data['steps'][k]} ({times[k]})",
+                showlegend=False,
+            ),
+            **at,
+        )
 
 
-def _heatmap(go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any],
-             at: dict[str, int]) -> None:
+def _heatmap(
+    go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any], at: dict[str, int]
+) -> None:
     bins = widget.bins
     counts = np.asarray(data["counts"], dtype=np.float64).reshape(-1, bins)
     z = np.log1p(counts) if widget.log_color else counts
-    fig.add_trace(go.Heatmap(x=_times(widget, data), y=_centres(data, bins), z=z.T,
-                             colorscale="Viridis", showscale=False,
-                             customdata=counts.T, hovertemplate="count %{customdata}"), **at)
+    fig.add_trace(
+        go.Heatmap(
+            x=_times(widget, data),
+            y=_centres(data, bins),
+            z=z.T,
+            colorscale="Viridis",
+            showscale=False,
+            customdata=counts.T,
+            hovertemplate="count %{customdata}",
+        ),
+        **at,
+    )
 
 
-def _bands(go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any], color: str,
-           at: dict[str, int]) -> None:
+def _bands(
+    go: Any,
+    fig: Any,
+    widget: HistogramsWidget,
+    data: dict[str, Any],
+    color: str,
+    at: dict[str, int],
+) -> None:
     table = np.asarray(data["bands"], dtype=np.float64).reshape(-1, 9)
     xs = _times(widget, data)
     for lo, hi, alpha in _BAND_PAIRS:
-        fig.add_trace(go.Scatter(x=list(xs) + list(xs[::-1]),
-                                 y=list(table[:, hi]) + list(table[::-1, lo]), fill="toself",
-                                 mode="lines", line={"width": 0},
-                                 fillcolor=_rgba(color, alpha), hoverinfo="skip",
-                                 showlegend=False), **at)
-    fig.add_trace(go.Scatter(x=xs, y=table[:, 4], mode="lines", line={"color": color},
-                             name="median", showlegend=False), **at)
+        fig.add_trace(
+            go.Scatter(
+                x=list(xs) + list(xs[::-1]),
+                y=list(table[:, hi]) + list(table[::-1, lo]),
+                fill="toself",
+                mode="lines",
+                line={"width": 0},
+                fillcolor=_rgba(color, alpha),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            **at,
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=table[:, 4],
+            mode="lines",
+            line={"color": color},
+            name="median",
+            showlegend=False,
+        ),
+        **at,
+    )
 
 
-def _runs(go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any],
-          at: dict[str, int]) -> None:
+def _runs(
+    go: Any, fig: Any, widget: HistogramsWidget, data: dict[str, Any], at: dict[str, int]
+) -> None:
     xs = _centres(data, widget.bins) if data["items"] else np.zeros(0)
     for item in data["items"]:
         color = widget.run_colors.get(item["run"], DEFAULT_PALETTE[0])
-        fig.add_trace(go.Scatter(x=xs, y=np.asarray(item["counts"], dtype=np.float64),
-                                 mode="lines", line={"color": color},
-                                 name=f"{item['run']} @ {item['step']}",
-                                 legendgroup=item["run"]), **at)
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=np.asarray(item["counts"], dtype=np.float64),
+                mode="lines",
+                line={"color": color},
+                name=f"{item['run']} @ {item['step']}",
+                legendgroup=item["run"],
+            ),
+            **at,
+        )

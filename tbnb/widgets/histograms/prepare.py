@@ -39,8 +39,18 @@ from tbnb.transforms.histograms import rebin_ragged, sample_indices
 from tbnb.widgets.histograms.store import HistogramStore
 from tbnb.widgets.scalars.prepare import natural_key
 
-__all__ = ["MAX_BINS", "MODES", "TIME_AXES", "at_step_payload", "nearest_rows",
-           "preview_payload", "preview_steps", "series_payload", "steps_wire", "tag_group"]
+__all__ = [
+    "MAX_BINS",
+    "MODES",
+    "TIME_AXES",
+    "at_step_payload",
+    "nearest_rows",
+    "preview_payload",
+    "preview_steps",
+    "series_payload",
+    "steps_wire",
+    "tag_group",
+]
 
 MODES = ("offset", "overlay", "heatmap", "distribution", "runs")
 """Views: ridgelines (steps offset back to front), steps overlaid, step x bin heatmap,
@@ -77,9 +87,14 @@ def steps_wire(steps: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return steps.astype(np.float64)
 
 
-def _rebinned(store: HistogramStore, rows: npt.NDArray[np.int64], bins: int,
-              bounds: tuple[float, float] | None, *, bands: bool = True
-              ) -> tuple[npt.NDArray[Any], ...]:
+def _rebinned(
+    store: HistogramStore,
+    rows: npt.NDArray[np.int64],
+    bins: int,
+    bounds: tuple[float, float] | None,
+    *,
+    bands: bool = True,
+) -> tuple[npt.NDArray[Any], ...]:
     """``(kept rows, counts [kept, bins], bands [kept, 9])`` of ``rows`` (with ``bands``
     false, an empty ``[kept, 0]`` table)."""
     edges, counts, lengths, kept = store.buckets(rows)
@@ -91,9 +106,16 @@ def _rebinned(store: HistogramStore, rows: npt.NDArray[np.int64], bins: int,
     return kept, binned, table
 
 
-def series_payload(store: HistogramStore, i: int, *, bins: int, limit: int,
-                   window: tuple[float, float] | None = None, hist: bool = True,
-                   bands: bool = True) -> dict[str, Any]:
+def series_payload(
+    store: HistogramStore,
+    i: int,
+    *,
+    bins: int,
+    limit: int,
+    window: tuple[float, float] | None = None,
+    hist: bool = True,
+    bands: bool = True,
+) -> dict[str, Any]:
     """One chart's data: at most ``limit`` steps of series ``i`` inside ``window``.
 
     Keys: ``run``, ``tag``, ``total`` (histograms in the window), ``steps``, ``wall``,
@@ -108,8 +130,11 @@ def series_payload(store: HistogramStore, i: int, *, bins: int, limit: int,
     bounds = store.bounds_of(rows)
     kept, binned, table = _rebinned(store, picked, bins, bounds)
     out: dict[str, Any] = {
-        "run": run, "tag": tag, "total": int(rows.size),
-        "steps": steps_wire(store.steps[kept]), "wall": store.wall[kept],
+        "run": run,
+        "tag": tag,
+        "total": int(rows.size),
+        "steps": steps_wire(store.steps[kept]),
+        "wall": store.wall[kept],
         "num": binned.sum(axis=1) if bounds is not None else np.zeros(kept.size),
     }
     if hist:
@@ -120,8 +145,12 @@ def series_payload(store: HistogramStore, i: int, *, bins: int, limit: int,
     return out
 
 
-def nearest_rows(store: HistogramStore, series: Sequence[int], step: float,
-                 window: tuple[float, float] | None = None) -> list[int | None]:
+def nearest_rows(
+    store: HistogramStore,
+    series: Sequence[int],
+    step: float,
+    window: tuple[float, float] | None = None,
+) -> list[int | None]:
     """Per series, the histogram at the step nearest ``step`` (inside ``window``; ties go
     to the earlier step), or None when the series has none there.
 
@@ -149,8 +178,14 @@ def nearest_rows(store: HistogramStore, series: Sequence[int], step: float,
     return out
 
 
-def at_step_payload(store: HistogramStore, series: Sequence[int], *, step: float, bins: int,
-                    window: tuple[float, float] | None = None) -> dict[str, Any]:
+def at_step_payload(
+    store: HistogramStore,
+    series: Sequence[int],
+    *,
+    step: float,
+    bins: int,
+    window: tuple[float, float] | None = None,
+) -> dict[str, Any]:
     """Several series (runs of one tag) at the step nearest ``step``, on common bins.
 
     The bins span every histogram of those series in the window (they stay put while the
@@ -169,9 +204,17 @@ def at_step_payload(store: HistogramStore, series: Sequence[int], *, step: float
         if kept.size == 0:
             continue
         run, tag = store.keys[i]
-        items.append({"run": run, "tag": tag, "step": int(store.steps[row]),
-                      "wall": float(store.wall[row]), "num": float(binned.sum()),
-                      "counts": binned[0].astype(np.float32), "bands": table[0]})
+        items.append(
+            {
+                "run": run,
+                "tag": tag,
+                "step": int(store.steps[row]),
+                "wall": float(store.wall[row]),
+                "num": float(binned.sum()),
+                "counts": binned[0].astype(np.float32),
+                "bands": table[0],
+            }
+        )
     left, right = bounds if bounds is not None else (np.nan, np.nan)
     return {"left": left, "right": right, "bins": bins, "items": items}
 
@@ -223,9 +266,17 @@ def preview_payload(store: HistogramStore, *, bins: int, steps: int) -> dict[str
         bounds = store.bounds_of(store.rows(i))
         a, b = block[i], block[i + 1]
         kept, table = kept_rows[a:b], every[a:b]
-        binned = (np.zeros((kept.size, bins)) if bounds is None else rebin_ragged(
-            edges[edge_at[a]:edge_at[b]], counts[count_at[a]:count_at[b]], lengths[a:b],
-            bins, bounds))
+        binned = (
+            np.zeros((kept.size, bins))
+            if bounds is None
+            else rebin_ragged(
+                edges[edge_at[a] : edge_at[b]],
+                counts[count_at[a] : count_at[b]],
+                lengths[a:b],
+                bins,
+                bounds,
+            )
+        )
         if bounds is not None:
             left[i], right[i] = bounds
         finite = table[np.isfinite(table)]
@@ -245,8 +296,12 @@ def preview_payload(store: HistogramStore, *, bins: int, steps: int) -> dict[str
     lo, span = band_lo[series_of][:, None], (band_hi - band_lo)[series_of][:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         band_fraction = np.where(span > 0, (table - lo) / span, 0.0)
-    wall0 = np.array([store.wall[store.bounds[i]] if store.bounds[i] < store.bounds[i + 1]
-                      else np.nan for i in range(n)])
+    wall0 = np.array(
+        [
+            store.wall[store.bounds[i]] if store.bounds[i] < store.bounds[i + 1] else np.nan
+            for i in range(n)
+        ]
+    )
     return {
         "bins": bins,
         "offsets": np.asarray(offsets, dtype=np.int32),
@@ -256,10 +311,13 @@ def preview_payload(store: HistogramStore, *, bins: int, steps: int) -> dict[str
         "scale": scale.astype(np.float32),
         "num": counts.sum(axis=1).astype(np.float32),
         "counts": np.rint(np.nan_to_num(fraction) * 255).astype(np.uint8).ravel(),
-        "left": left, "right": right,
+        "left": left,
+        "right": right,
         "bands": np.rint(np.clip(np.nan_to_num(band_fraction), 0, 1) * 65535)
-        .astype(np.uint16).ravel(),
-        "band_lo": band_lo, "band_hi": band_hi,
+        .astype(np.uint16)
+        .ravel(),
+        "band_lo": band_lo,
+        "band_hi": band_hi,
     }
 
 

@@ -123,8 +123,13 @@ class HistogramStore:
         series = series[order]
         first = np.r_[0, np.flatnonzero(np.diff(series)) + 1] if len(series) else np.zeros(0, int)
         bounds = np.r_[first, len(series)].astype(np.int64)
-        keys = [(str(run_names[s // max(len(tag_names), 1)]),
-                 str(tag_names[s % max(len(tag_names), 1)])) for s in series[first].tolist()]
+        keys = [
+            (
+                str(run_names[s // max(len(tag_names), 1)]),
+                str(tag_names[s % max(len(tag_names), 1)]),
+            )
+            for s in series[first].tolist()
+        ]
         edges = frame["edges"].to_numpy(dtype=object)
         counts = frame["counts"].to_numpy(dtype=object)
         if {"min", "max"} <= set(frame.columns):  # exp.histograms: the outer edges
@@ -132,14 +137,28 @@ class HistogramStore:
             hi = frame["max"].to_numpy(dtype=np.float64)[order]
         else:
             ordered = edges[order]
-            lo = np.fromiter((e[0] if np.size(e) else np.nan for e in ordered), np.float64,
-                             count=len(ordered))
-            hi = np.fromiter((e[-1] if np.size(e) else np.nan for e in ordered), np.float64,
-                             count=len(ordered))
-        wall = (frame["wall_time"].to_numpy(dtype=np.float64)[order] if "wall_time" in frame
-                else np.full(len(order), np.nan))
-        return cls(keys=keys, bounds=bounds, steps=steps[order], wall=wall, lo=lo, hi=hi,
-                   order=order.astype(np.int64), edges=edges, counts=counts)
+            lo = np.fromiter(
+                (e[0] if np.size(e) else np.nan for e in ordered), np.float64, count=len(ordered)
+            )
+            hi = np.fromiter(
+                (e[-1] if np.size(e) else np.nan for e in ordered), np.float64, count=len(ordered)
+            )
+        wall = (
+            frame["wall_time"].to_numpy(dtype=np.float64)[order]
+            if "wall_time" in frame
+            else np.full(len(order), np.nan)
+        )
+        return cls(
+            keys=keys,
+            bounds=bounds,
+            steps=steps[order],
+            wall=wall,
+            lo=lo,
+            hi=hi,
+            order=order.astype(np.int64),
+            edges=edges,
+            counts=counts,
+        )
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -150,8 +169,10 @@ class HistogramStore:
         a, b = int(self.bounds[i]), int(self.bounds[i + 1])
         if window is not None:
             steps = self.steps[a:b]
-            a, b = (a + int(np.searchsorted(steps, window[0], side="left")),
-                    a + int(np.searchsorted(steps, window[1], side="right")))
+            a, b = (
+                a + int(np.searchsorted(steps, window[0], side="left")),
+                a + int(np.searchsorted(steps, window[1], side="right")),
+            )
         return np.arange(a, b, dtype=np.int64)
 
     def series_of(self, row: int) -> int:
@@ -160,8 +181,9 @@ class HistogramStore:
 
     def bounds_of(self, rows: npt.NDArray[np.int64]) -> tuple[float, float] | None:
         """``(left, right)``: every histogram of ``rows`` with buckets inside, or None."""
-        usable = rows[(self.lengths_of(rows) > 0) & np.isfinite(self.lo[rows])
-                      & np.isfinite(self.hi[rows])]
+        usable = rows[
+            (self.lengths_of(rows) > 0) & np.isfinite(self.lo[rows]) & np.isfinite(self.hi[rows])
+        ]
         usable = usable[[r not in self._bad for r in usable.tolist()]] if self._bad else usable
         if usable.size == 0:
             return None
@@ -207,8 +229,10 @@ class HistogramStore:
             run, tag = self.keys[series]
             steps = ", ".join(str(int(self.steps[r])) for r in rows[:_SHOWN_STEPS])
             more = f" and {len(rows) - _SHOWN_STEPS} more" if len(rows) > _SHOWN_STEPS else ""
-            out.append(f"run {run!r} tag {tag!r}: {len(rows)} histogram(s) left out "
-                       f"(step {steps}{more}): {self._bad[rows[0]]}")
+            out.append(
+                f"run {run!r} tag {tag!r}: {len(rows)} histogram(s) left out "
+                f"(step {steps}{more}): {self._bad[rows[0]]}"
+            )
         return out
 
     def _flag(self, row: int, reason: str) -> None:
@@ -218,9 +242,13 @@ class HistogramStore:
             return
         self._reported.add(series)
         run, tag = self.keys[series]
-        warnings.warn(f"tbnb histograms: run {run!r} tag {tag!r}: the histogram of step "
-                      f"{int(self.steps[row])} is left out of the charts: {reason} "
-                      "(w.problems lists every one)", DataWarning, stacklevel=4)
+        warnings.warn(
+            f"tbnb histograms: run {run!r} tag {tag!r}: the histogram of step "
+            f"{int(self.steps[row])} is left out of the charts: {reason} "
+            "(w.problems lists every one)",
+            DataWarning,
+            stacklevel=4,
+        )
 
     def check_outer_edges(self) -> None:
         """Flag every histogram whose outer edges are not finite (one vectorised pass)."""
@@ -232,8 +260,9 @@ class HistogramStore:
 def _factorize(names: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:
     """``(codes, names as text)``; a categorical column (``exp.histograms``) by its codes,
     without turning every row into a string."""
-    codes, uniques = pd.factorize(names if isinstance(names.dtype, pd.CategoricalDtype)
-                                  else names.astype(str))
+    codes, uniques = pd.factorize(
+        names if isinstance(names.dtype, pd.CategoricalDtype) else names.astype(str)
+    )
     text = [str(u) for u in uniques]
     if len(set(text)) < len(text) or (codes < 0).any():  # alike when printed, or missing
         codes, uniques = pd.factorize(names.astype(str))

@@ -150,8 +150,9 @@ class HistogramsWidget(LiveWidget):
         self._preview_due = False
 
     # ----------------------------------------------------------------- data
-    def _set_frame(self, frame: pd.DataFrame, *, send: bool = True,
-                   preview_now: bool = True) -> None:
+    def _set_frame(
+        self, frame: pd.DataFrame, *, send: bool = True, preview_now: bool = True
+    ) -> None:
         """(Re)index ``frame`` and send the index (and every chart's preview, unless
         ``preview_now`` is false: then it is made when first needed)."""
         opts = self._build
@@ -160,8 +161,9 @@ class HistogramsWidget(LiveWidget):
         keep_runs = pick(names, opts.get("runs"), "runs")
         keep_tags = pick(tags, opts.get("tags"), "tags")
         if len(keep_runs) < len(names) or len(keep_tags) < len(tags):
-            frame = frame[frame["run"].astype(str).isin(keep_runs)
-                          & frame["tag"].astype(str).isin(keep_tags)]
+            frame = frame[
+                frame["run"].astype(str).isin(keep_runs) & frame["tag"].astype(str).isin(keep_tags)
+            ]
         store = HistogramStore.from_frame(frame)
         store.check_outer_edges()
         self._store = store
@@ -205,8 +207,9 @@ class HistogramsWidget(LiveWidget):
             return
         self._preview_due = False
         limit = max(self.max_steps, prepare.PREVIEW_MAX_STEPS)
-        steps = prepare.preview_steps(len(store), self.bins, self._build.get("budget", 1_300_000),
-                                      limit)
+        steps = prepare.preview_steps(
+            len(store), self.bins, self._build.get("budget", 1_300_000), limit
+        )
         self._preview = prepare.preview_payload(store, bins=self.bins, steps=steps)
         self.problems = store.problems
 
@@ -248,9 +251,17 @@ class HistogramsWidget(LiveWidget):
             i = index.get((str(run), str(tag)))
             if i is None:
                 raise ValueError(f"no histograms of run {run!r} tag {tag!r}")
-            items.append(prepare.series_payload(
-                store, i, bins=bins, limit=limit, window=window,
-                hist=bool(content.get("hist", True)), bands=bool(content.get("bands", True))))
+            items.append(
+                prepare.series_payload(
+                    store,
+                    i,
+                    bins=bins,
+                    limit=limit,
+                    window=window,
+                    hist=bool(content.get("hist", True)),
+                    bands=bool(content.get("bands", True)),
+                )
+            )
         self.problems = store.problems
         return {"bins": bins, "limit": limit, "window": list(window or []), "items": items}
 
@@ -276,8 +287,10 @@ class HistogramsWidget(LiveWidget):
         """Re-index what the source holds now and send the new previews (the browser then
         asks again for the charts in view)."""
         if report is not None and not (
-                getattr(report, "values_added", {}).get("histograms")
-                or getattr(report, "new_runs", None) or getattr(report, "points_purged", 0)):
+            getattr(report, "values_added", {}).get("histograms")
+            or getattr(report, "new_runs", None)
+            or getattr(report, "points_purged", 0)
+        ):
             return
         source = self._source
         with self._lock:
@@ -299,8 +312,11 @@ class HistogramsWidget(LiveWidget):
             tag_re = None
         selected = set(self.selected_runs)
         present = set(store.keys)
-        tags = [g for g in prepare.ordered_names(sorted({g for _, g in present}))
-                if tag_re is None or tag_re.search(g)]
+        tags = [
+            g
+            for g in prepare.ordered_names(sorted({g for _, g in present}))
+            if tag_re is None or tag_re.search(g)
+        ]
         if self.mode == "runs":
             return [(g, None) for g in tags if self.chart_runs(g)]
         return [(g, r) for g in tags for r in self._legend if r in selected and (r, g) in present]

@@ -29,6 +29,7 @@ __all__ = ["MAX_DEFAULT_AXES", "HParamsOptions", "hparams"]
 MAX_DEFAULT_AXES = 20
 """Axes shown by default (hparams first, then metrics)."""
 
+
 class HParamsOptions(TypedDict, total=False):
     """Keyword arguments of :func:`hparams` beyond the documented ones."""
 
@@ -150,8 +151,9 @@ def hparams(
             raise ValueError(f"{name}= names unknown column(s) {unknown}; columns are {known}")
     chosen = metric or default_metric(frame, widget._metric_columns)
     if columns is None:
-        axes = default_axes(frame, widget._hparam_columns, widget._metric_columns, chosen,
-                            MAX_DEFAULT_AXES)
+        axes = default_axes(
+            frame, widget._hparam_columns, widget._metric_columns, chosen, MAX_DEFAULT_AXES
+        )
     else:
         axes = list(columns)
     widget.order = axes
@@ -162,4 +164,3 @@ def hparams(
     widget._on_brushes()
     widget.metric = chosen
     return widget
-

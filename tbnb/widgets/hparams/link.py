@@ -14,6 +14,7 @@ from tbnb.widgets.hparams.widget import HParamsWidget
 
 __all__ = ["link"]
 
+
 def link(hp: HParamsWidget, scalars: Any) -> ipywidgets.widgets.widget_link.Link:
     """Show in ``scalars`` only the runs selected in ``hp``.
 
@@ -53,4 +54,3 @@ def link(hp: HParamsWidget, scalars: Any) -> ipywidgets.widgets.widget_link.Link
 
     browser_link.unlink = unlink
     return browser_link
-

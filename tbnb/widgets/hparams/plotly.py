@@ -100,5 +100,3 @@ def parcoords_figure(widget: HParamsWidget) -> go.Figure:
     figure = go.Figure(go.Parcoords(dimensions=dimensions, line=line))
     figure.update_layout(title={"text": f"{len(widget.selected)} of {len(widget._frame)} runs"})
     return figure
-
-

@@ -21,8 +21,19 @@ import pandas as pd
 
 from tbnb.analysis.hparams import REDUCTIONS
 
-__all__ = ["LOG_SPAN", "default_axes", "default_metric", "default_metrics", "default_scales",
-           "encode_column", "is_number", "label_of", "metric_columns_of", "natural"]
+__all__ = [
+    "LOG_SPAN",
+    "default_axes",
+    "default_metric",
+    "default_metrics",
+    "default_scales",
+    "encode_column",
+    "is_number",
+    "label_of",
+    "metric_columns_of",
+    "natural",
+]
+
 
 def is_number(series: pd.Series) -> bool:
     """Whether a column is drawn as numbers (booleans are categories).
@@ -114,7 +125,6 @@ def metric_columns_of(frame: pd.DataFrame) -> list[str]:
     ]
 
 
-
 #: A positive numeric column whose largest value is at least this many times its smallest
 #: gets a log axis by default (learning rates, weight decays, batch sizes over decades).
 LOG_SPAN = 100.0
@@ -163,8 +173,11 @@ def default_metrics(frame: pd.DataFrame, metric_columns: Sequence[str]) -> list[
     out: list[str] = []
     for given in marked:
         name = str(given)
-        matches = [name] if name in metric_columns else [
-            c for c in metric_columns if c.rsplit(".", 1)[0] == name]
+        matches = (
+            [name]
+            if name in metric_columns
+            else [c for c in metric_columns if c.rsplit(".", 1)[0] == name]
+        )
         for column in matches:
             if column not in out:
                 out.append(column)
@@ -195,8 +208,13 @@ def default_metric(frame: pd.DataFrame, metric_columns: Sequence[str]) -> str:
     return str(metric_columns[0]) if metric_columns else ""
 
 
-def default_axes(frame: pd.DataFrame, hparam_columns: Sequence[str],
-                 metric_columns: Sequence[str], metric: str, limit: int) -> list[str]:
+def default_axes(
+    frame: pd.DataFrame,
+    hparam_columns: Sequence[str],
+    metric_columns: Sequence[str],
+    metric: str,
+    limit: int,
+) -> list[str]:
     """Axes shown by default: every hparam, then the default metrics the frame marks
     (:func:`default_metrics`), else ``metric`` and the other metric columns; at most
     ``limit`` axes, ``metric`` always among them.

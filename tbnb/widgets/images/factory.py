@@ -85,8 +85,9 @@ def images(
     traits: dict[str, Any] = dict(kw)
     if step is not None:
         traits["step"] = int(step)
-    widget: ImagesWidget = build_media(ImagesWidget, source, runs=runs, tags=tags,
-                                       refresh=refresh, traits=traits)
+    widget: ImagesWidget = build_media(
+        ImagesWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    )
     if compare is not None:
         run_a, run_b = compare
         widget.compare_runs(run_a, run_b)

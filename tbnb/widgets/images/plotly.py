@@ -83,10 +83,16 @@ def images_figure(widget: ImagesWidget) -> go.Figure:
         item = widget._item(card, step, sample)
         if not item.get("mime"):
             continue
-        fig.add_trace(go.Image(source=_source(item, widget.brightness, widget.contrast),
-                               name=titles[i]), row=i // ncols + 1, col=i % ncols + 1)
+        fig.add_trace(
+            go.Image(source=_source(item, widget.brightness, widget.contrast), name=titles[i]),
+            row=i // ncols + 1,
+            col=i % ncols + 1,
+        )
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
-    fig.update_layout(height=max(260 * nrows, 200), template="plotly_white",
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    fig.update_layout(
+        height=max(260 * nrows, 200),
+        template="plotly_white",
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+    )
     return fig

@@ -16,11 +16,23 @@ import pandas as pd
 from tbnb.kinds.images import image_format
 from tbnb.widgets.cards import CardIndex, nearest_index
 
-__all__ = ["COMPARE_MODES", "MIME", "compare_items", "image_payload", "mime_of", "read_bytes",
-           "row_problems"]
+__all__ = [
+    "COMPARE_MODES",
+    "MIME",
+    "compare_items",
+    "image_payload",
+    "mime_of",
+    "read_bytes",
+    "row_problems",
+]
 
-MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
-        "bmp": "image/bmp"}
+MIME = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "bmp": "image/bmp",
+}
 """Formats every browser decodes, and their MIME types."""
 
 COMPARE_MODES = ("side", "wipe")
@@ -61,8 +73,14 @@ def image_payload(row: pd.Series) -> dict[str, Any]:
     """
     data = read_bytes(row)
     fmt = image_format(data)
-    return {"format": fmt, "mime": mime_of(fmt) or "", "width": int(row.get("width", 0) or 0),
-            "height": int(row.get("height", 0) or 0), "nbytes": len(data), "data": data}
+    return {
+        "format": fmt,
+        "mime": mime_of(fmt) or "",
+        "width": int(row.get("width", 0) or 0),
+        "height": int(row.get("height", 0) or 0),
+        "nbytes": len(data),
+        "data": data,
+    }
 
 
 def row_problems(frame: pd.DataFrame) -> list[str]:
@@ -83,21 +101,25 @@ def row_problems(frame: pd.DataFrame) -> list[str]:
         bad |= frame["nbytes"].to_numpy() == 0
     out = []
     rows = frame.loc[bad.to_numpy()]
-    for (run, tag), group in rows.groupby([rows["run"].astype(str), rows["tag"].astype(str)],
-                                          sort=False):
+    for (run, tag), group in rows.groupby(
+        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
+    ):
         steps = group["step"].tolist()
         listed = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
         first = group.iloc[0]
         size = f", {int(first['nbytes'])} bytes" if "nbytes" in group.columns else ""
         plural = "s" if len(steps) > 1 else ""
         verb = "are not images" if len(steps) > 1 else "is not an image"
-        out.append(f"run {run!r}, tag {tag!r}: step{plural} {listed} {verb} a browser shows "
-                   f"(format {first['format']!r}{size})")
+        out.append(
+            f"run {run!r}, tag {tag!r}: step{plural} {listed} {verb} a browser shows "
+            f"(format {first['format']!r}{size})"
+        )
     return out
 
 
-def compare_items(cards: CardIndex, compare: Mapping[str, Any], global_step: int | None
-                  ) -> list[tuple[int, int, int]]:
+def compare_items(
+    cards: CardIndex, compare: Mapping[str, Any], global_step: int | None
+) -> list[tuple[int, int, int]]:
     """``(card, step, sample)`` of run A and run B in the comparison (none when it is off).
 
     Both show the step nearest to the comparison's own step, else to the global step,
@@ -121,4 +143,3 @@ def compare_items(cards: CardIndex, compare: Mapping[str, Any], global_step: int
         sample = min(max(int(compare.get("sample") or 0), 0), count - 1)
         out.append((card, int(steps[j]), sample))
     return out
-

@@ -113,8 +113,9 @@ class ImagesWidget(MediaWidget):
     def _extra_shown(self) -> list[tuple[int, int, int]]:
         return compare_items(self._cards, self.compare, self.step) if self.compare else []
 
-    def compare_runs(self, a: str, b: str, tag: str | None = None, *, mode: str = "side",
-                     step: int | None = None) -> None:
+    def compare_runs(
+        self, a: str, b: str, tag: str | None = None, *, mode: str = "side", step: int | None = None
+    ) -> None:
         """Compare run ``a`` with run ``b`` on ``tag`` (default: the first tag both have).
 
         ``mode="wipe"`` shows them under a before/after wipe. Raises ``ValueError``
@@ -125,13 +126,22 @@ class ImagesWidget(MediaWidget):
         common = [tg for run, tg in self._cards.cards if run == a and tg in tags_b]
         if tag is None:
             if not common:
-                raise ValueError(f"runs {a!r} and {b!r} have no image tag in common "
-                                 f"({a!r}: {sorted(tags_a)}, {b!r}: {sorted(tags_b)})")
+                raise ValueError(
+                    f"runs {a!r} and {b!r} have no image tag in common "
+                    f"({a!r}: {sorted(tags_a)}, {b!r}: {sorted(tags_b)})"
+                )
             tag = common[0]
         elif tag not in common:
             raise ValueError(f"tag {tag!r} is not an image tag of both runs {a!r} and {b!r}")
-        self.compare = {"tag": tag, "a": a, "b": b, "mode": mode, "split": 0.5, "step": step,
-                        "sample": 0}
+        self.compare = {
+            "tag": tag,
+            "a": a,
+            "b": b,
+            "mode": mode,
+            "split": 0.5,
+            "step": step,
+            "sample": 0,
+        }
 
     def to_plotly(self) -> go.Figure:
         """A ``plotly.graph_objects.Figure`` of the images shown (one subplot per card)."""

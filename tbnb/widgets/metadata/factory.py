@@ -36,8 +36,13 @@ class RunsOptions(TypedDict, total=False):
     page_size: int
 
 
-def runs(source: Any, *, selected: Sequence[str] | None = None, refresh: float | None = None,
-         **kw: Unpack[RunsOptions]) -> RunsWidget:
+def runs(
+    source: Any,
+    *,
+    selected: Sequence[str] | None = None,
+    refresh: float | None = None,
+    **kw: Unpack[RunsOptions],
+) -> RunsWidget:
     """Run information: a sortable, filterable table of runs, and runs side by side.
 
     Parameters
@@ -65,12 +70,16 @@ def runs(source: Any, *, selected: Sequence[str] | None = None, refresh: float |
     elif isinstance(getattr(source, "info", None), pd.DataFrame):
         info, reloadable = source.info, source
     else:
-        raise TypeError("source must be an Experiment, a logdir path or a frame like exp.info; "
-                        f"got {type(source).__name__}")
-    widget = RunsWidget(palette=kw.get("palette", "default"),
-                        only_differences=bool(kw.get("only_differences", True)),
-                        table_filter=kw.get("table_filter", ""),
-                        page_size=int(kw.get("page_size", 25)))
+        raise TypeError(
+            "source must be an Experiment, a logdir path or a frame like exp.info; "
+            f"got {type(source).__name__}"
+        )
+    widget = RunsWidget(
+        palette=kw.get("palette", "default"),
+        only_differences=bool(kw.get("only_differences", True)),
+        table_filter=kw.get("table_filter", ""),
+        page_size=int(kw.get("page_size", 25)),
+    )
     if "sections" in kw:
         widget.sections = list(kw["sections"])
     if reloadable is not None:

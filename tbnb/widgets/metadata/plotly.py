@@ -40,18 +40,27 @@ def runs_figure(widget: RunsWidget) -> go.Figure:
         diff = widget.diff
         runs = [c for c in diff.columns if c != "differs"]
         header = ["section", "key", *runs]
-        cells = [[s for s, _ in diff.index], [k for _, k in diff.index],
-                 *[[_cell(v) for v in diff[r]] for r in runs]]
+        cells = [
+            [s for s, _ in diff.index],
+            [k for _, k in diff.index],
+            *[[_cell(v) for v in diff[r]] for r in runs],
+        ]
         fill = [[_DIFFERS if d else "white" for d in diff["differs"]]] * len(header)
         title = f"{len(runs)} runs side by side"
     else:
         table = widget.table
         header = ["run", *[f"{s}: {k}" for s, k in table.columns]]
-        cells = [[str(r) for r in table.index], *[[_cell(v) for v in table[c]]
-                                                  for c in table.columns]]
+        cells = [
+            [str(r) for r in table.index],
+            *[[_cell(v) for v in table[c]] for c in table.columns],
+        ]
         fill = [["white"] * len(table)] * len(header)
         title = f"{len(table)} runs"
-    figure = go_.Figure(go_.Table(header={"values": header, "align": "left"},
-                                  cells={"values": cells, "align": "left", "fill_color": fill}))
+    figure = go_.Figure(
+        go_.Table(
+            header={"values": header, "align": "left"},
+            cells={"values": cells, "align": "left", "fill_color": fill},
+        )
+    )
     figure.update_layout(title=title, template="plotly_white")
     return figure

@@ -57,7 +57,8 @@ def _missing(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-        value, (bool, np.bool_))
+        value, (bool, np.bool_)
+    )
 
 
 def encode(values: list[Any], labels: dict[str, int]) -> dict[str, Any]:
@@ -65,8 +66,11 @@ def encode(values: list[Any], labels: dict[str, int]) -> dict[str, Any]:
     ``{"codes": int32}`` into ``labels`` (a string -> code map, extended here)."""
     present = [v for v in values if not _missing(v)]
     if all(_is_number(v) for v in present):
-        return {"values": np.array([np.nan if _missing(v) else float(v) for v in values],
-                                   dtype=np.float64)}
+        return {
+            "values": np.array(
+                [np.nan if _missing(v) else float(v) for v in values], dtype=np.float64
+            )
+        }
     codes = []
     for value in values:
         if _missing(value):

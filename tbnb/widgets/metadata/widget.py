@@ -117,8 +117,11 @@ class RunsWidget(LiveWidget, RunColored):
         """The selected runs side by side (``differs`` marks differences), as shown."""
         if len(self.selected_runs) < 1:
             return pd.DataFrame()
-        return diff_runs(self._info, self.selected_runs,
-                         only_different=self.only_differences and len(self.selected_runs) > 1)
+        return diff_runs(
+            self._info,
+            self.selected_runs,
+            only_different=self.only_differences and len(self.selected_runs) > 1,
+        )
 
     def to_plotly(self) -> go.Figure:
         """A plotly table of what is shown: the selected runs side by side (or the runs table)."""

@@ -54,10 +54,12 @@ def _frame_of(source: Any) -> tuple[pd.DataFrame, Any, str]:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(
             "source must be an Experiment, a pr_curves DataFrame (exp.pr_curves) or a logdir "
-            f"path; got {type(source).__name__}")
+            f"path; got {type(source).__name__}"
+        )
     why = getattr(source, "empty_reason", None) or (
         f"no PR curves in {getattr(source, 'logdir', 'the experiment')!r} (written by "
-        "add_pr_curve, add_pr_curve_raw or a TF pr_curve summary)")
+        "add_pr_curve, add_pr_curve_raw or a TF pr_curve summary)"
+    )
     reloadable = source if callable(getattr(source, "reload", None)) else None
     return frame, reloadable, why
 
@@ -105,12 +107,16 @@ def pr_curves(
     """
     check_kwargs("pr_curves", dict(kw), PrCurvesOptions.__annotations__)
     frame, reloadable, why = _frame_of(source)
-    widget = PrCurvesWidget(view=view, step=step, height=height,
-                            run_filter=kw.get("run_filter", ""),
-                            tag_filter=kw.get("tag_filter", ""),
-                            max_curves=kw.get("max_curves", 2000),
-                            palette=kw.get("palette", "default"),
-                            chart_steps=dict(kw.get("chart_steps", {})))
+    widget = PrCurvesWidget(
+        view=view,
+        step=step,
+        height=height,
+        run_filter=kw.get("run_filter", ""),
+        tag_filter=kw.get("tag_filter", ""),
+        max_curves=kw.get("max_curves", 2000),
+        palette=kw.get("palette", "default"),
+        chart_steps=dict(kw.get("chart_steps", {})),
+    )
     for name in ("run_filter", "tag_filter"):
         pattern = getattr(widget, name)
         try:
@@ -122,8 +128,9 @@ def pr_curves(
         widget.follow(reloadable)
     widget._set_frame(frame, initial=True)
     if not widget.charts:
-        widget.empty_reason = why if len(frame) == 0 else (
-            f"no PR curves left after runs={runs!r}, tags={tags!r}")
+        widget.empty_reason = (
+            why if len(frame) == 0 else (f"no PR curves left after runs={runs!r}, tags={tags!r}")
+        )
     if refresh is not None:
         if reloadable is None:
             raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")

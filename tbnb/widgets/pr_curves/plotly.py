@@ -52,24 +52,51 @@ def pr_figure(widget: PrCurvesWidget) -> go.Figure:
             match = areas[(areas["run"].astype(str) == run) & (areas["tag"].astype(str) == tag)]
             value = float(match[area].iloc[0]) if len(match) else float("nan")
             step = int(curve["step"].iloc[0])
-            text = [f"threshold {t:.4g}<br>precision {p:.4g}<br>recall {r:.4g}<br>"
-                    f"TP {tp:g} FP {fp:g} TN {tn:g} FN {fn:g}"
-                    for t, p, r, tp, fp, tn, fn in zip(
-                        curve["threshold"], curve["precision"], curve["recall"],
-                        curve["true_positives"], curve["false_positives"],
-                        curve["true_negatives"], curve["false_negatives"], strict=True)]
-            fig.add_trace(go.Scatter(
-                x=curve[x_name].to_numpy(), y=curve[y_name].to_numpy(), mode="lines+markers",
-                marker={"size": 3}, name=f"{run} (step {step}, {label} {value:.3f})",
-                legendgroup=run, text=text, hovertemplate="%{text}<extra>%{fullData.name}"
-                "</extra>", line={"color": widget.run_colors.get(run, DEFAULT_PALETTE[0])}),
-                row=row, col=col)
+            text = [
+                f"threshold {t:.4g}<br>precision {p:.4g}<br>recall {r:.4g}<br>"
+                f"TP {tp:g} FP {fp:g} TN {tn:g} FN {fn:g}"
+                for t, p, r, tp, fp, tn, fn in zip(
+                    curve["threshold"],
+                    curve["precision"],
+                    curve["recall"],
+                    curve["true_positives"],
+                    curve["false_positives"],
+                    curve["true_negatives"],
+                    curve["false_negatives"],
+                    strict=True,
+                )
+            ]
+            fig.add_trace(
+                go.Scatter(
+                    x=curve[x_name].to_numpy(),
+                    y=curve[y_name].to_numpy(),
+                    mode="lines+markers",
+                    marker={"size": 3},
+                    name=f"{run} (step {step}, {label} {value:.3f})",
+                    legendgroup=run,
+                    text=text,
+                    hovertemplate="%{text}<extra>%{fullData.name}</extra>",
+                    line={"color": widget.run_colors.get(run, DEFAULT_PALETTE[0])},
+                ),
+                row=row,
+                col=col,
+            )
         if roc:
-            fig.add_trace(go.Scatter(x=np.array([0.0, 1.0]), y=np.array([0.0, 1.0]),
-                                     mode="lines", line={"dash": "dot", "color": "#999"},
-                                     showlegend=False, hoverinfo="skip"), row=row, col=col)
+            fig.add_trace(
+                go.Scatter(
+                    x=np.array([0.0, 1.0]),
+                    y=np.array([0.0, 1.0]),
+                    mode="lines",
+                    line={"dash": "dot", "color": "#999"},
+                    showlegend=False,
+                    hoverinfo="skip",
+                ),
+                row=row,
+                col=col,
+            )
         fig.update_xaxes(title_text="FPR" if roc else "recall", range=[0, 1], row=row, col=col)
-        fig.update_yaxes(title_text="TPR" if roc else "precision", range=[0, 1.02], row=row,
-                         col=col)
+        fig.update_yaxes(
+            title_text="TPR" if roc else "precision", range=[0, 1.02], row=row, col=col
+        )
     fig.update_layout(height=max(widget.height, 150) * nrows + 80, template="plotly_white")
     return fig

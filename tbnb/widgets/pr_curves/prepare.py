@@ -30,8 +30,17 @@ import pandas as pd
 from tbnb.analysis.pr_curves import AREAS, CURVE_ROWS, frame_stats, stats_table
 from tbnb.widgets.scalars.prepare import natural_key
 
-__all__ = ["CurveIndex", "chart_specs", "check_frame", "curve_block", "groups_of",
-           "names_of", "nearest_index", "payload", "sample_indices"]
+__all__ = [
+    "CurveIndex",
+    "chart_specs",
+    "check_frame",
+    "curve_block",
+    "groups_of",
+    "names_of",
+    "nearest_index",
+    "payload",
+    "sample_indices",
+]
 
 REQUIRED = ("run", "tag", "step", "wall_time", "thresholds", *CURVE_ROWS)
 
@@ -112,7 +121,7 @@ def sample_indices(n: int, k: int) -> npt.NDArray[np.int64]:
     if k >= n:
         return np.arange(n, dtype=np.int64)
     if k <= 1:
-        return np.array([n - 1], dtype=np.int64)[:max(n, 0)]
+        return np.array([n - 1], dtype=np.int64)[: max(n, 0)]
     return np.unique(np.round(np.linspace(0, n - 1, k)).astype(np.int64))
 
 
@@ -164,21 +173,38 @@ class CurveIndex:
         tag_code = np.fromiter((tag_of[t] for t in tag[rows]), np.int64, len(rows))
         step = frame["step"].to_numpy()[rows]
         order = np.lexsort((np.arange(len(rows)), step, tag_code, run_code))
-        rows, run_code, tag_code, step = rows[order], run_code[order], tag_code[order], step[
-            order]
+        rows, run_code, tag_code, step = rows[order], run_code[order], tag_code[order], step[order]
         # one curve per (run, tag, step): the last written
-        last = np.r_[(run_code[1:] != run_code[:-1]) | (tag_code[1:] != tag_code[:-1])
-                     | (step[1:] != step[:-1]), True] if len(rows) else np.zeros(0, bool)
+        last = (
+            np.r_[
+                (run_code[1:] != run_code[:-1])
+                | (tag_code[1:] != tag_code[:-1])
+                | (step[1:] != step[:-1]),
+                True,
+            ]
+            if len(rows)
+            else np.zeros(0, bool)
+        )
         rows, run_code, tag_code = rows[last], run_code[last], tag_code[last]
         sorted_frame = frame.iloc[rows].reset_index(drop=True)
-        starts = np.flatnonzero(np.r_[True, (run_code[1:] != run_code[:-1])
-                                      | (tag_code[1:] != tag_code[:-1])]) if len(rows) else (
-            np.zeros(0, np.int64))
+        starts = (
+            np.flatnonzero(
+                np.r_[True, (run_code[1:] != run_code[:-1]) | (tag_code[1:] != tag_code[:-1])]
+            )
+            if len(rows)
+            else (np.zeros(0, np.int64))
+        )
         bounds = np.r_[starts, len(rows)].astype(np.int64)
         keys = [(runs[int(run_code[s])], tags[int(tag_code[s])]) for s in starts]
         stats = frame_stats(sorted_frame)
-        return cls(sorted_frame, keys, bounds, stats_table(sorted_frame, stats),
-                   stats["kept"], stats["flags"])
+        return cls(
+            sorted_frame,
+            keys,
+            bounds,
+            stats_table(sorted_frame, stats),
+            stats["kept"],
+            stats["flags"],
+        )
 
     def rows_of(self, i: int) -> slice:
         """Rows of series ``i``."""
@@ -222,19 +248,23 @@ def curve_block(index: CurveIndex, rows: Sequence[int]) -> dict[str, Any]:
     values = {}
     for name in CURVE_ROWS:
         column = frame[name].to_numpy()
-        parts = [np.asarray(column[int(i)][:n], dtype=np.float32)
-                 for i, n in zip(rows, lengths, strict=True)]
+        parts = [
+            np.asarray(column[int(i)][:n], dtype=np.float32)
+            for i, n in zip(rows, lengths, strict=True)
+        ]
         values[name] = np.concatenate(parts) if parts else np.zeros(0, np.float32)
     counts = np.stack([values[name] for name in CURVE_ROWS[:4]]) if len(rows) else np.zeros(0)
     small = bool(np.all((counts >= 0) & (counts < 65536) & (counts == np.round(counts))))
     for name in CURVE_ROWS[:4]:
         out[name] = values[name].astype(np.uint16) if small else values[name]
-    tp, fp, fn = (values[n].astype(np.float64) for n in ("true_positives", "false_positives",
-                                                          "false_negatives"))
+    tp, fp, fn = (
+        values[n].astype(np.float64)
+        for n in ("true_positives", "false_positives", "false_negatives")
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
-        derived = (np.array_equal(np.float32(tp / np.maximum(1e-7, tp + fp)), values["precision"])
-                   and np.array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)),
-                                      values["recall"]))
+        derived = np.array_equal(
+            np.float32(tp / np.maximum(1e-7, tp + fp)), values["precision"]
+        ) and np.array_equal(np.float32(tp / np.maximum(1e-7, tp + fn)), values["recall"])
     out["derived"] = bool(derived)
     if not derived:
         out["precision"], out["recall"] = values["precision"], values["recall"]

@@ -145,15 +145,19 @@ class PrCurvesWidget(LiveWidget, RunColored):
         bad = np.flatnonzero(index.flags)
         cols = [frame[c].to_numpy()[bad] for c in ("run", "tag", "step", "wall_time")]
         keys = [(str(r), str(t), int(s), float(w)) for r, t, s, w in zip(*cols, strict=True)]
-        new = [int(i) for i, key in zip(bad.tolist(), keys, strict=True)
-               if key not in self._checked]
+        new = [
+            int(i) for i, key in zip(bad.tolist(), keys, strict=True) if key not in self._checked
+        ]
         self._checked.update(keys)
         if not new:
             return
         found = curve_problems(frame.iloc[new], stats={"flags": index.flags[new]})
         self.problems = [*self.problems, *found][-50:]
-        warnings.warn("PR curves with problems (kept and drawn; areas may be NaN): "
-                      + "; ".join(found), DataWarning, stacklevel=4)
+        warnings.warn(
+            "PR curves with problems (kept and drawn; areas may be NaN): " + "; ".join(found),
+            DataWarning,
+            stacklevel=4,
+        )
 
     def _recolor(self) -> None:
         order = getattr(self, "_color_order", None)
@@ -177,8 +181,11 @@ class PrCurvesWidget(LiveWidget, RunColored):
     def _on_reload(self, report: Any = None) -> None:
         """Rebuild when the reload brought PR curves, runs or restarts."""
         added = getattr(report, "values_added", {}) or {}
-        if report is not None and not (added.get("pr_curves") or getattr(report, "new_runs", None)
-                                       or getattr(report, "points_purged", 0)):
+        if report is not None and not (
+            added.get("pr_curves")
+            or getattr(report, "new_runs", None)
+            or getattr(report, "points_purged", 0)
+        ):
             return
         source = self._source
         with self._lock:
@@ -225,8 +232,9 @@ class PrCurvesWidget(LiveWidget, RunColored):
         for i, (run, tag) in enumerate(index.keys):
             if run not in selected or tag not in charts:
                 continue
-            target = self.chart_steps.get(tag, self.step if self.step is not None else
-                                          latest.get(tag))
+            target = self.chart_steps.get(
+                tag, self.step if self.step is not None else latest.get(tag)
+            )
             span = index.rows_of(i)
             k = nearest_index(steps[span], target if target is not None else np.inf)
             if k >= 0:
@@ -245,8 +253,12 @@ class PrCurvesWidget(LiveWidget, RunColored):
         if index is None or frame.empty:
             return pr_table(index.frame.iloc[:0] if index is not None else _EMPTY)
         table = pr_table(frame)
-        fpr, tpr = roc_points(*(table[c].to_numpy(np.float64) for c in (
-            "true_positives", "false_positives", "true_negatives", "false_negatives")))
+        fpr, tpr = roc_points(
+            *(
+                table[c].to_numpy(np.float64)
+                for c in ("true_positives", "false_positives", "true_negatives", "false_negatives")
+            )
+        )
         return table.assign(fpr=fpr, tpr=tpr)
 
     @property
@@ -285,7 +297,21 @@ class PrCurvesWidget(LiveWidget, RunColored):
         return pr_figure(self)
 
 
-_EMPTY = pd.DataFrame({c: [] for c in ("run", "tag", "step", "wall_time", "thresholds",
-                                       "precision", "recall", "true_positives",
-                                       "false_positives", "true_negatives",
-                                       "false_negatives")})
+_EMPTY = pd.DataFrame(
+    {
+        c: []
+        for c in (
+            "run",
+            "tag",
+            "step",
+            "wall_time",
+            "thresholds",
+            "precision",
+            "recall",
+            "true_positives",
+            "false_positives",
+            "true_negatives",
+            "false_negatives",
+        )
+    }
+)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ScalarsOptions", "scalars"]
 
+
 class ScalarsOptions(TypedDict, total=False):
     """Keyword arguments of :func:`scalars` beyond the documented positional ones."""
 
@@ -57,8 +58,6 @@ def _frame_of(source: Any) -> tuple[pd.DataFrame, Any]:
             f"wall_time, value, or a logdir path; got {type(source).__name__}"
         )
     return frame, source if callable(getattr(source, "reload", None)) else None
-
-
 
 
 def scalars(
@@ -150,8 +149,14 @@ def scalars(
             re.compile(pattern)
         except re.error as err:
             raise ValueError(f"{name}= is not a valid regex: {pattern!r} ({err})") from err
-    widget._build = {"runs": runs, "tags": tags, "group_by": group_by, "agg": agg, "band": band,
-                     "charts": kw.get("charts")}
+    widget._build = {
+        "runs": runs,
+        "tags": tags,
+        "group_by": group_by,
+        "agg": agg,
+        "band": band,
+        "charts": kw.get("charts"),
+    }
     if reloadable is not None:
         widget.follow(reloadable)
     widget._set_frame(frame)
@@ -185,4 +190,3 @@ def _hparam_column(hp: Any, column: str) -> pd.Series | None:
                 for run in runs:
                     values.setdefault(str(run), values[str(row)])
     return pd.Series(values, dtype=object)
-

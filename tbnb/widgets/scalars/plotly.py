@@ -42,12 +42,12 @@ def scalars_figure(widget: ScalarsWidget) -> go.Figure:
             tag_re = re.compile(widget.tag_filter, re.IGNORECASE)
         except re.error:
             tag_re = None
-    charts = [c for c in widget.charts
-              if tag_re is None or any(tag_re.search(tg) for tg in c["tags"])]
+    charts = [
+        c for c in widget.charts if tag_re is None or any(tag_re.search(tg) for tg in c["tags"])
+    ]
     ncols = min(3, max(len(charts), 1))
     nrows = max(math.ceil(len(charts) / ncols), 1)
-    fig = make_subplots(rows=nrows, cols=ncols,
-                        subplot_titles=[c["key"] for c in charts] or None)
+    fig = make_subplots(rows=nrows, cols=ncols, subplot_titles=[c["key"] for c in charts] or None)
     buckets = max(widget.max_points // 2, 2)
     legend_done: set[str] = set()
     dashes = ("solid", "dash", "dot", "dashdot")
@@ -61,24 +61,58 @@ def scalars_figure(widget: ScalarsWidget) -> go.Figure:
             if widget.x_axis == "wall":
                 xs = pd.to_datetime(xs, unit="s")
             color = widget.run_colors.get(run, DEFAULT_PALETTE[0])
-            sm = smooth(cols["value"], widget.smoothing, x=widget._xs(cols),
-                        mode=widget.smoothing_mode)  # type: ignore[arg-type]
+            sm = smooth(
+                cols["value"],
+                widget.smoothing,
+                x=widget._xs(cols),
+                mode=widget.smoothing_mode,  # type: ignore[arg-type]
+            )
             name = run if len(chart["tags"]) == 1 else f"{run} {tag}"
             dash = dashes[chart["tags"].index(tag) % len(dashes)]
             if "lo" in cols and widget._build.get("band") not in (None, "none"):
-                fig.add_trace(go.Scatter(
-                    x=np.r_[xs, xs[::-1]], y=np.r_[cols["hi"], cols["lo"][::-1]],
-                    fill="toself", line={"width": 0}, fillcolor=color, opacity=0.2,
-                    hoverinfo="skip", showlegend=False, legendgroup=run), row=row, col=col)
+                fig.add_trace(
+                    go.Scatter(
+                        x=np.r_[xs, xs[::-1]],
+                        y=np.r_[cols["hi"], cols["lo"][::-1]],
+                        fill="toself",
+                        line={"width": 0},
+                        fillcolor=color,
+                        opacity=0.2,
+                        hoverinfo="skip",
+                        showlegend=False,
+                        legendgroup=run,
+                    ),
+                    row=row,
+                    col=col,
+                )
             if widget.show_raw and widget.smoothing > 0:
-                fig.add_trace(go.Scatter(
-                    x=xs, y=cols["value"], mode="lines", line={"color": color, "dash": dash},
-                    opacity=0.25, hoverinfo="skip", showlegend=False, legendgroup=run),
-                    row=row, col=col)
-            fig.add_trace(go.Scatter(
-                x=xs, y=sm, mode="lines", name=name, legendgroup=run,
-                line={"color": color, "dash": dash}, showlegend=name not in legend_done),
-                row=row, col=col)
+                fig.add_trace(
+                    go.Scatter(
+                        x=xs,
+                        y=cols["value"],
+                        mode="lines",
+                        line={"color": color, "dash": dash},
+                        opacity=0.25,
+                        hoverinfo="skip",
+                        showlegend=False,
+                        legendgroup=run,
+                    ),
+                    row=row,
+                    col=col,
+                )
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=sm,
+                    mode="lines",
+                    name=name,
+                    legendgroup=run,
+                    line={"color": color, "dash": dash},
+                    showlegend=name not in legend_done,
+                ),
+                row=row,
+                col=col,
+            )
             legend_done.add(name)
         if chart["key"] in widget.log_y:
             fig.update_yaxes(type="log", row=row, col=col)
@@ -90,4 +124,3 @@ def scalars_figure(widget: ScalarsWidget) -> go.Figure:
             fig.update_yaxes(range=[lo, hi], row=row, col=col)
     fig.update_layout(height=max(widget.height, 150) * nrows + 80, template="plotly_white")
     return fig
-

@@ -20,8 +20,20 @@ import pandas as pd
 from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
 from tbnb.transforms.series import SeriesStore
 
-__all__ = ["WIRE", "chart_specs", "check_frame", "color_order", "legend_order", "natural_key",
-           "payload", "pick", "range_slice", "series_frame", "wire", "with_x_tag"]
+__all__ = [
+    "WIRE",
+    "chart_specs",
+    "check_frame",
+    "color_order",
+    "legend_order",
+    "natural_key",
+    "payload",
+    "pick",
+    "range_slice",
+    "series_frame",
+    "wire",
+    "with_x_tag",
+]
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
@@ -103,8 +115,12 @@ def wire(name: str, arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     (dtype('int32'), dtype('float64'))
     """
     if name == "step":
-        if arr.size == 0 or (np.all(np.isfinite(arr)) and arr.min() >= -(2**31)
-                             and arr.max() < 2**31 and np.all(arr == np.round(arr))):
+        if arr.size == 0 or (
+            np.all(np.isfinite(arr))
+            and arr.min() >= -(2**31)
+            and arr.max() < 2**31
+            and np.all(arr == np.round(arr))
+        ):
             return arr.astype(np.int32)
         return arr.astype(np.float64)
     if name == "n":
@@ -158,7 +174,6 @@ def chart_specs(
     return sorted(charts, key=lambda c: order[c["group"]])
 
 
-
 def color_order(present: Sequence[str], source_runs: Sequence[str] | None) -> list[str]:
     """Runs in the order that decides their colours: the source's run order (``exp.runs``,
     so every widget of one experiment agrees) then any other present run in first-seen order.
@@ -175,8 +190,16 @@ def color_order(present: Sequence[str], source_runs: Sequence[str] | None) -> li
     return order + [r for r in present if r not in seen]
 
 
-def payload(store: SeriesStore, legend: list[str], *, kind: str, band: str | None,
-            members: dict[str, list[str]], x_tag: str | None, buckets: int) -> dict[str, Any]:
+def payload(
+    store: SeriesStore,
+    legend: list[str],
+    *,
+    kind: str,
+    band: str | None,
+    members: dict[str, list[str]],
+    x_tag: str | None,
+    buckets: int,
+) -> dict[str, Any]:
     """The ``_data`` trait: every series of ``store`` downsampled to ``buckets`` min/max
     pairs (:func:`tbnb.transforms.minmax_indices_blocks`, one compiled pass), packed as one
     column per field with per-series offsets.
@@ -195,8 +218,9 @@ def payload(store: SeriesStore, legend: list[str], *, kind: str, band: str | Non
     legend_index = {r: i for i, r in enumerate(legend)}
     tags = sorted(store.tags, key=natural_key)
     tag_index = {tg: i for i, tg in enumerate(tags)}
-    idx, offsets = minmax_indices_blocks(store.columns["step"], store.columns["value"],
-                                         store.bounds, buckets)
+    idx, offsets = minmax_indices_blocks(
+        store.columns["step"], store.columns["value"], store.bounds, buckets
+    )
     totals = np.diff(store.bounds)
     return {
         "kind": kind,
@@ -217,8 +241,16 @@ def payload(store: SeriesStore, legend: list[str], *, kind: str, band: str | Non
     }
 
 
-def range_slice(store: SeriesStore, tags: Sequence[str], runs: set[str], *, field: str,
-                lo: float, hi: float, buckets: int) -> list[dict[str, Any]]:
+def range_slice(
+    store: SeriesStore,
+    tags: Sequence[str],
+    runs: set[str],
+    *,
+    field: str,
+    lo: float,
+    hi: float,
+    buckets: int,
+) -> list[dict[str, Any]]:
     """The points of a zoomed x range at full resolution (min/max per bucket when there are
     more than ``2 * buckets``), one point beyond each edge so lines reach the chart's sides.
 
@@ -255,8 +287,13 @@ def range_slice(store: SeriesStore, tags: Sequence[str], runs: set[str], *, fiel
             a, b = 0, 0
         sub = {name: arr[a:b] for name, arr in cols.items()}
         idx = minmax_indices(sub["step"], sub["value"], buckets) if b > a else np.zeros(0, int)
-        out.append({"run": run, "tag": tag,
-                    "columns": {WIRE.get(k, k): wire(k, v[idx]) for k, v in sub.items()}})
+        out.append(
+            {
+                "run": run,
+                "tag": tag,
+                "columns": {WIRE.get(k, k): wire(k, v[idx]) for k, v in sub.items()},
+            }
+        )
     return out
 
 
@@ -280,14 +317,16 @@ def series_frame(parts: list[tuple[str, str, dict[str, np.ndarray[Any, Any]]]]) 
     def cat(name: str) -> np.ndarray[Any, Any]:
         return np.concatenate([cols[name] for _, _, cols in parts])
 
-    out = pd.DataFrame({
-        "run": pd.Categorical(np.repeat(np.asarray([p[0] for p in parts], dtype=object), reps)),
-        "tag": pd.Categorical(np.repeat(np.asarray([p[1] for p in parts], dtype=object), reps)),
-        "step": cat("step").astype(np.int64),
-        "wall_time": cat("wall_time"),
-        "value": cat("value"),
-        "smoothed": cat("smoothed"),
-    })
+    out = pd.DataFrame(
+        {
+            "run": pd.Categorical(np.repeat(np.asarray([p[0] for p in parts], dtype=object), reps)),
+            "tag": pd.Categorical(np.repeat(np.asarray([p[1] for p in parts], dtype=object), reps)),
+            "step": cat("step").astype(np.int64),
+            "wall_time": cat("wall_time"),
+            "value": cat("value"),
+            "smoothed": cat("smoothed"),
+        }
+    )
     first = parts[0][2]
     for extra in ("lo", "hi", "n"):
         if extra in first:

@@ -218,7 +218,10 @@ class ScalarsWidget(LiveWidget, RunColored):
             self._shown_len[(run, tag)] = total
         self._pending = 0
         self._data = payload(
-            store, self._legend, kind=self._kind, band=self._build.get("band"),
+            store,
+            self._legend,
+            kind=self._kind,
+            band=self._build.get("band"),
             members=self._members,
             x_tag=self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
             buckets=max(self.max_points // 2, 2),
@@ -237,8 +240,7 @@ class ScalarsWidget(LiveWidget, RunColored):
         lo, hi = float(content["lo"]), float(content["hi"])
         buckets = int(min(max(int(content.get("buckets", 500)), 2), 20000))
         runs = set(content.get("runs") or self._legend)
-        series = range_slice(store, chart["tags"], runs, field=field, lo=lo, hi=hi,
-                             buckets=buckets)
+        series = range_slice(store, chart["tags"], runs, field=field, lo=lo, hi=hi, buckets=buckets)
         return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
 
     # -------------------------------------------------------------- refresh
@@ -263,8 +265,16 @@ class ScalarsWidget(LiveWidget, RunColored):
                 stop = self._len(key)
                 if stop > start:
                     cols = store.series(i)
-                    series.append({"run": key[0], "tag": key[1], "total": stop, "columns": {
-                        WIRE.get(k, k): wire(k, v[start:]) for k, v in cols.items()}})
+                    series.append(
+                        {
+                            "run": key[0],
+                            "tag": key[1],
+                            "total": stop,
+                            "columns": {
+                                WIRE.get(k, k): wire(k, v[start:]) for k, v in cols.items()
+                            },
+                        }
+                    )
                     total += stop - start
                     self._shown_len[key] = stop
             if not series:
@@ -352,8 +362,12 @@ class ScalarsWidget(LiveWidget, RunColored):
             else:
                 assert store is not None
                 cols = dict(store.series(i))
-            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=self._xs(cols),
-                                      mode=self.smoothing_mode)  # type: ignore[arg-type]
+            cols["smoothed"] = smooth(
+                cols["value"],
+                self.smoothing,
+                x=self._xs(cols),
+                mode=self.smoothing_mode,  # type: ignore[arg-type]
+            )
             parts.append((run, tag, cols))
         return series_frame(parts)
 
@@ -379,5 +393,3 @@ class ScalarsWidget(LiveWidget, RunColored):
         """Resend every series (re-downsampled) to the browser."""
         if self._store is not None:
             self._send_all()
-
-

@@ -60,8 +60,9 @@ class RunSelectionWidget(LiveWidget, RunColored):
     def of(cls, runs: list[str], palette: str = "default") -> RunSelectionWidget:
         """A selection over ``runs``, all selected."""
         runs = [str(r) for r in runs]
-        return cls(runs=runs, selected_runs=runs, palette=palette,
-                   run_colors=run_colors(runs, palette))
+        return cls(
+            runs=runs, selected_runs=runs, palette=palette, run_colors=run_colors(runs, palette)
+        )
 
     def _recolor(self) -> None:
         self.run_colors = run_colors(self.runs, self.palette)
@@ -76,8 +77,9 @@ class RunSelectionWidget(LiveWidget, RunColored):
     def _on_hparams(self, change: Any) -> None:
         if not self.hparams_universe:
             return
-        self.selected_runs = apply_hparams(self.runs, self.selected_runs,
-                                           self.hparams_universe, change["new"])
+        self.selected_runs = apply_hparams(
+            self.runs, self.selected_runs, self.hparams_universe, change["new"]
+        )
 
     def _on_reload(self, _report: Any = None) -> None:
         with self._lock:

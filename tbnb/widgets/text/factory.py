@@ -67,6 +67,7 @@ def text(
     traits: dict[str, Any] = {**kw, "raw": bool(raw)}
     if step is not None:
         traits["step"] = int(step)
-    widget: TextWidget = build_media(TextWidget, source, runs=runs, tags=tags, refresh=refresh,
-                                     traits=traits)
+    widget: TextWidget = build_media(
+        TextWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    )
     return widget

@@ -30,9 +30,17 @@ def text_figure(widget: TextWidget) -> go.Figure:
     texts = [text_of(v) for v in data["text"]]
     table = go.Table(
         header={"values": ["run", "tag", "step", "text"], "align": "left"},
-        cells={"values": [data["run"].astype(str).tolist(), data["tag"].astype(str).tolist(),
-                          data["step"].tolist(), texts], "align": "left"},
-        columnwidth=[2, 2, 1, 8])
+        cells={
+            "values": [
+                data["run"].astype(str).tolist(),
+                data["tag"].astype(str).tolist(),
+                data["step"].tolist(),
+                texts,
+            ],
+            "align": "left",
+        },
+        columnwidth=[2, 2, 1, 8],
+    )
     fig = go.Figure(table)
     fig.update_layout(template="plotly_white", height=max(120 + 60 * len(texts), 220))
     return fig

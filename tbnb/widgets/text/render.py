@@ -27,16 +27,42 @@ import numpy as np
 
 __all__ = ["ALLOWED_TAGS", "markdown_html", "render_text", "sanitize", "table_html"]
 
-ALLOWED_TAGS = frozenset({
-    "ul", "ol", "li", "p", "pre", "code", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
-    "hr", "br", "strong", "em", "a", "table", "thead", "tbody", "td", "tr", "th",
-})
+ALLOWED_TAGS = frozenset(
+    {
+        "ul",
+        "ol",
+        "li",
+        "p",
+        "pre",
+        "code",
+        "blockquote",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "br",
+        "strong",
+        "em",
+        "a",
+        "table",
+        "thead",
+        "tbody",
+        "td",
+        "tr",
+        "th",
+    }
+)
 """TensorBoard's allow-list (``tensorboard/plugin_util.py``) without ``img``."""
 
 _VOID = frozenset({"br", "hr"})
 _SCHEMES = ("http:", "https:", "mailto:")
-_WARNING = ("**Warning:** this text summary holds a tensor of rank {rank}; only 2-D tables "
-            "are shown, so this is its first 2-D slice.")
+_WARNING = (
+    "**Warning:** this text summary holds a tensor of rank {rank}; only 2-D tables "
+    "are shown, so this is its first 2-D slice."
+)
 
 
 class _Markdown(threading.local):
@@ -45,8 +71,9 @@ class _Markdown(threading.local):
     def __init__(self) -> None:
         import markdown
 
-        self.converter = markdown.Markdown(extensions=["markdown.extensions.tables",
-                                                       "markdown.extensions.fenced_code"])
+        self.converter = markdown.Markdown(
+            extensions=["markdown.extensions.tables", "markdown.extensions.fenced_code"]
+        )
 
 
 _MARKDOWN: _Markdown | None = None
@@ -159,8 +186,9 @@ def table_html(cells: np.ndarray) -> str:
     '<table><tbody><tr><td><p><em>a</em></p></td><td><p>b</p></td></tr></tbody></table>'
     """
     grid = cells.reshape(-1, 1) if cells.ndim == 1 else cells
-    rows = "".join("<tr>" + "".join(f"<td>{markdown_html(str(c))}</td>" for c in row) + "</tr>"
-                   for row in grid)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{markdown_html(str(c))}</td>" for c in row) + "</tr>" for row in grid
+    )
     return f"<table><tbody>{rows}</tbody></table>"
 
 
@@ -178,8 +206,7 @@ def render_text(value: Any, *, markdown: bool = True) -> dict[str, Any]:
     """
     if not isinstance(value, np.ndarray):
         text = "" if value is None else str(value)
-        return {"kind": "markdown", "text": text,
-                "html": markdown_html(text) if markdown else None}
+        return {"kind": "markdown", "text": text, "html": markdown_html(text) if markdown else None}
     array = value
     warning = ""
     if array.ndim > 2:
@@ -188,6 +215,11 @@ def render_text(value: Any, *, markdown: bool = True) -> dict[str, Any]:
     grid = array.reshape(-1, 1) if array.ndim <= 1 else array
     cells = [str(c) for c in grid.reshape(-1)]
     text = "\n".join("\t".join(str(c) for c in row) for row in grid)
-    return {"kind": "table", "text": text, "shape": [int(s) for s in grid.shape],
-            "cells": cells, "warning": warning,
-            "html": table_html(grid) if markdown else None}
+    return {
+        "kind": "table",
+        "text": text,
+        "shape": [int(s) for s in grid.shape],
+        "cells": cells,
+        "warning": warning,
+        "html": table_html(grid) if markdown else None,
+    }

@@ -78,7 +78,18 @@ def select_block(points, gram, sq, start, k, out_i, out_d):  # type: ignore[no-u
             best_d[p] = np.sqrt(best_d[p])
 
 
-KERNELS = [(select_block, (np.zeros((1, 1), np.float32), np.zeros((1, 1), np.float32),
-                           np.zeros(1, np.float32), 0, 1, np.zeros((1, 1), np.int32),
-                           np.zeros((1, 1), np.float32)))]
+KERNELS = [
+    (
+        select_block,
+        (
+            np.zeros((1, 1), np.float32),
+            np.zeros((1, 1), np.float32),
+            np.zeros(1, np.float32),
+            0,
+            1,
+            np.zeros((1, 1), np.int32),
+            np.zeros((1, 1), np.float32),
+        ),
+    )
+]
 """What :mod:`tbnb.jit` compiles and loads: the kernel with arguments of its call's types."""

@@ -95,17 +95,35 @@ def memberships(indices, distances, sigma, rho):  # type: ignore[no-untyped-def]
 @njit
 def tau_rand_int(state):  # type: ignore[no-untyped-def]
     state[0] = (((state[0] & 4294967294) << 12) & 0xFFFFFFFF) ^ (
-        (((state[0] << 13) & 0xFFFFFFFF) ^ state[0]) >> 19)
+        (((state[0] << 13) & 0xFFFFFFFF) ^ state[0]) >> 19
+    )
     state[1] = (((state[1] & 4294967288) << 4) & 0xFFFFFFFF) ^ (
-        (((state[1] << 2) & 0xFFFFFFFF) ^ state[1]) >> 25)
+        (((state[1] << 2) & 0xFFFFFFFF) ^ state[1]) >> 25
+    )
     state[2] = (((state[2] & 4294967280) << 17) & 0xFFFFFFFF) ^ (
-        (((state[2] << 3) & 0xFFFFFFFF) ^ state[2]) >> 11)
+        (((state[2] << 3) & 0xFFFFFFFF) ^ state[2]) >> 11
+    )
     return state[0] ^ state[1] ^ state[2]
 
 
 @njit(fastmath=True)
-def sgd_epochs(emb, head, tail, epochs_per_sample, next_sample, next_negative,  # type: ignore[no-untyped-def]
-                per_negative, a, b, gamma, initial_alpha, n_epochs, start, stop, state):
+def sgd_epochs(  # type: ignore[no-untyped-def]
+    emb,
+    head,
+    tail,
+    epochs_per_sample,
+    next_sample,
+    next_negative,
+    per_negative,
+    a,
+    b,
+    gamma,
+    initial_alpha,
+    n_epochs,
+    start,
+    stop,
+    state,
+):
     n_vertices = emb.shape[0]
     dim = emb.shape[1]
     for epoch in range(start, stop):
@@ -158,8 +176,26 @@ def _examples() -> list[tuple[object, tuple[object, ...]]]:
     return [
         (smooth_knn_dist, (knn_d, 2.0, 1.0, 64)),
         (memberships, (knn_i, knn_d, np.zeros(2, f32), np.zeros(2, f32))),
-        (sgd_epochs, (emb, edges, edges, floats, floats, floats, floats, 1.0, 1.0, 1.0, 1.0,
-                      1, 0, 1, np.zeros(3, i64))),
+        (
+            sgd_epochs,
+            (
+                emb,
+                edges,
+                edges,
+                floats,
+                floats,
+                floats,
+                floats,
+                1.0,
+                1.0,
+                1.0,
+                1.0,
+                1,
+                0,
+                1,
+                np.zeros(3, i64),
+            ),
+        ),
     ]
 
 
