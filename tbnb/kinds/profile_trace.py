@@ -74,8 +74,11 @@ _BY_CATEGORY = {
     "mtia_runtime": "runtime",
     "privateuse1_runtime": "runtime",
     "privateuse1_driver": "runtime",
+    "xplane_host": "cpu_op",
+    "xplane_device": "other",
     "": "other",
 }
+_DEVICE_PROCESS = re.compile(r"^/device:(?:GPU|TPU|XPU):(\d+)")
 _STEP = re.compile(r"^ProfilerStep#(\d+)$")
 _DATA = re.compile(r"DataLoader|dataloader|data_loader|IteratorGetNext|Iterator::")
 
@@ -281,6 +284,9 @@ class TraceBuilder:
         )
 
     # ------------------------------------------------------------------ finishing
+    def _check(self, events: pd.DataFrame) -> None:
+        self.problems.extend(_check(self.path, events))
+
     def _column(self, key: str, default: Any) -> np.ndarray:
         parts = []
         for chunk in self._chunks:
@@ -299,8 +305,15 @@ class TraceBuilder:
         """The trace's frames (see :data:`EVENT_COLUMNS`), problems checked."""
         for pid, labels in self.metadata.pop("process_labels", {}).items():
             name = labels.get("process_name", "")
+            device = _DEVICE_PROCESS.match(name)
             for entry in self._lanes.values():
-                if entry["pid"] == pid and entry["where"] == "host" and name:
+                if entry["pid"] != pid or entry["where"] != "host" or not name:
+                    continue
+                if device:  # TF/JAX Chrome exports: a device process, one thread per stream
+                    stream = int(entry["tid"]) if entry["tid"].isdigit() else -1
+                    entry.update(where="device", process=name, device=int(device.group(1)))
+                    entry["stream"] = stream
+                else:
                     entry["process"] = f"{name} ({pid})"
         lanes = pd.DataFrame(
             list(self._lanes.values()),
@@ -349,6 +362,7 @@ class TraceBuilder:
                 f"{self.path}: event categories tbnb does not know: {listed}; "
                 "kept with kind 'other'"
             )
+        self._check(events)
         memory = (
             pd.DataFrame({k: np.concatenate([m[k] for m in self._memory]) for k in MEMORY_COLUMNS})
             if self._memory
@@ -358,6 +372,37 @@ class TraceBuilder:
             "time", kind="stable", ignore_index=True
         )
         return Trace(self.path, self.format, events, lanes, memory, self.metadata, self.problems)
+
+
+SKEW_US = 1.0
+"""A device event starting this much before its launch means the clocks disagree."""
+
+
+def _check(path: str, events: pd.DataFrame) -> list[str]:
+    """What a trace's timing says is wrong: no device activity, clock skew."""
+    problems = []
+    device = events["device"].to_numpy() >= 0
+    if len(events) and not device.any():
+        problems.append(
+            f"{path}: no device activity (a CPU-only trace, or the profiler could not see "
+            "the GPU): the step breakdown has CPU and idle time only"
+        )
+    corr = events["correlation"].to_numpy()
+    launches = ~device & (corr >= 0)
+    if device.any() and launches.any():
+        first = pd.Series(events["start"].to_numpy()[launches], index=corr[launches])
+        first = first[~first.index.duplicated(keep="first")]
+        on_device = device & (corr >= 0)
+        launched = first.reindex(corr[on_device]).to_numpy()
+        early = launched - events["start"].to_numpy()[on_device]
+        skewed = early > SKEW_US
+        if skewed.any():
+            problems.append(
+                f"{path}: {int(skewed.sum()):,} device events start before their launch "
+                f"(by up to {float(np.nanmax(early)):,.1f} us): the host and device clocks "
+                "disagree; launch delays and the idle split are unreliable"
+            )
+    return problems
 
 
 def _kinds(
@@ -378,6 +423,7 @@ def _kinds(
     is_copy = np.array([n.startswith(("Memcpy", "memcpy")) for n in name_list], dtype=bool)
     is_set = np.array([n.startswith(("Memset", "memset")) for n in name_list], dtype=bool)
     is_api = np.array([bool(re.match(r"^cu[A-Z]|^cuda[A-Z]|^hip[A-Z]", n)) for n in name_list])
+    is_py = np.array([n.startswith("$") for n in name_list], dtype=bool)
     codes = names.codes
     on_device = (lanes["where"].to_numpy() == "device")[lane] if len(lanes) else np.zeros(0, bool)
     if len(name_list):
@@ -388,7 +434,13 @@ def _kinds(
         out = np.where(generic & on_device & is_copy[codes], "memcpy", out)
         out = np.where(generic & on_device & is_set[codes], "memset", out)
         out = np.where((out == "other") & on_device, "kernel", out)
-        out = np.where(generic & ~on_device & is_api[codes], "runtime", out)
+        unnamed = np.array([str(c) == "" for c in cats.categories], dtype=bool)
+        if unnamed.any():  # TF/JAX Chrome exports give host events no category
+            out = np.where(generic & ~on_device & unnamed[cats.codes], "cpu_op", out)
+        host_op = (out == "cpu_op") & ~on_device
+        out = np.where((generic | host_op) & ~on_device & is_api[codes], "runtime", out)
+        host_op = (out == "cpu_op") & ~on_device
+        out = np.where(host_op & is_py[codes], "python", out)
     return pd.Categorical(out, categories=list(KINDS_OF_EVENT))
 
 

@@ -157,6 +157,8 @@ def explain_empty(exp: Experiment) -> str | None:
     """
     where = f"logdir {exp.logdir!r}"
     filters = exp.filters
+    if not exp._discovered and _has_files(exp):
+        return None  # files beside the runs (profiler traces, projector files) to show
     if not exp._discovered:
         listing = _listing(exp)
         if not listing:
@@ -183,6 +185,13 @@ def explain_empty(exp: Experiment) -> str | None:
             f"({plural(len(exp.runs), 'run')} loaded)"
         )
     return None
+
+
+def _has_files(exp: Experiment) -> bool:
+    """Whether a kind read from files beside the event files found any."""
+    return any(
+        len(exp.frame(key)) > 0 for key, kind in KINDS.items() if kind.storage == "files"
+    )
 
 
 def _any_value(exp: Experiment) -> bool:
