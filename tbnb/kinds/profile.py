@@ -23,8 +23,8 @@ Examples
 ...         b' "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 5}]}')
 >>> fs.pipe("/prof/run2/plugins/profile/2024_01_01/h.xplane.pb", b"")
 >>> profile = list_traces(fs, "/prof")
->>> profile.traces[["trace", "run", "format"]].to_dict("list")
-{'trace': ['run1/w.1', 'run2/2024_01_01/h'], 'run': ['run1', 'run2'], 'format': ['chrome', 'xplane']}
+>>> profile.traces[["trace", "format"]].to_dict("list")
+{'trace': ['run1/w.1', 'run2/2024_01_01/h'], 'format': ['chrome', 'xplane']}
 >>> profile.trace(0).events[["name", "kind", "dur"]].to_dict("records")
 [{'name': 'aten::mm', 'kind': 'cpu_op', 'dur': 5.0}]
 """
@@ -97,7 +97,11 @@ def _walk(fs: Any, root: str) -> list[tuple[str, int]]:
     found, stack, seen = [], [root], set()
     while stack:
         directory = stack.pop()
-        real = os.path.realpath(directory) if getattr(fs, "protocol", "") in ("file", ("file", "local")) else directory
+        real = (
+            os.path.realpath(directory)
+            if getattr(fs, "protocol", "") in ("file", ("file", "local"))
+            else directory
+        )
         if real in seen:
             continue
         seen.add(real)
@@ -145,10 +149,17 @@ def list_traces(fs: Any, root: str) -> ProfileSet:
         )
     table = pd.DataFrame(rows, columns=TRACE_COLUMNS[1:])
     if len(table):  # a session's Chrome export of an XPlane: the XPlane is read
-        xplanes = set(zip(*[table.loc[table["format"] == "xplane", c] for c in ("run", "session", "worker")], strict=True))
+        xplanes = set(
+            zip(
+                *[table.loc[table["format"] == "xplane", c] for c in ("run", "session", "worker")],
+                strict=True,
+            )
+        )
         exported = [
             (r, s, w) in xplanes and p.endswith(".trace.json.gz")
-            for r, s, w, p in zip(table["run"], table["session"], table["worker"], table["path"], strict=True)
+            for r, s, w, p in zip(
+                table["run"], table["session"], table["worker"], table["path"], strict=True
+            )
         ]
         table = table[~np.array(exported, dtype=bool)].reset_index(drop=True)
     names = [
@@ -204,12 +215,12 @@ class ProfileSet:
         if isinstance(which, (int, np.integer)):
             if not -len(names) <= which < len(names):
                 raise IndexError(f"trace {which} does not exist: there are {len(names)} ({names})")
-            return names[int(which)]
+            return str(names[int(which)])
         if which in names:
-            return which
+            return str(which)
         by_run = self.traces.loc[self.traces["run"] == which, "trace"].tolist()
         if by_run:
-            return by_run[0]
+            return str(by_run[0])
         raise KeyError(f"no trace or run named {which!r}; traces: {names}")
 
     def trace(self, which: int | str = 0) -> Trace:
@@ -246,12 +257,24 @@ class ProfileSet:
                     parts.append(frame.assign(trace=name, run=run))
                 if parts:
                     cached = pd.concat(parts, ignore_index=True)
-                    for key in ("trace", "run", "process", "thread", "name", "category", "input_dims", "grid", "block"):
+                    for key in (
+                        "trace",
+                        "run",
+                        "process",
+                        "thread",
+                        "name",
+                        "category",
+                        "input_dims",
+                        "grid",
+                        "block",
+                    ):
                         if key in cached:
                             cached[key] = cached[key].astype("category")
                 else:
                     cached = pd.DataFrame(columns=columns)
-                cached = cached[["trace", "run", *[c for c in cached.columns if c not in ("trace", "run")]]]
+                cached = cached[
+                    ["trace", "run", *[c for c in cached.columns if c not in ("trace", "run")]]
+                ]
                 self._frames[attribute] = cached
         return cached.copy(deep=False)
 
@@ -267,7 +290,7 @@ class ProfileSet:
 
     @property
     def memory(self) -> pd.DataFrame:
-        """Allocator samples of every trace (see :data:`~tbnb.kinds.profile_trace.MEMORY_COLUMNS`)."""
+        """Allocator samples of every trace (:data:`tbnb.kinds.profile_trace.MEMORY_COLUMNS`)."""
         return self._joined("memory", ["trace", "run", *MEMORY_COLUMNS])
 
     def analysis(self, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -294,7 +317,9 @@ class ProfileSet:
         return self.analysis("kernel_table")
 
 
-def profile(path: str | os.PathLike[str], *, storage_options: dict[str, Any] | None = None) -> ProfileSet:
+def profile(
+    path: str | os.PathLike[str], *, storage_options: dict[str, Any] | None = None
+) -> ProfileSet:
     """The profiler traces of a trace file or a folder (a logdir, a run, a session).
 
     Examples
@@ -344,7 +369,10 @@ def _present(experiment: Any) -> bool:
 
 KIND = Kind(
     key="profile",
-    doc="Profiler traces beside the runs (``exp.profile``: traces, events, steps, operators, kernels, memory).",
+    doc=(
+        "Profiler traces beside the runs (``exp.profile``: traces, events, steps, "
+        "operators, kernels, memory)."
+    ),
     storage="files",
     event_type=False,
     list_files=list_traces,

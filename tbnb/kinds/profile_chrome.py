@@ -61,7 +61,7 @@ def _numbers(values: list[Any], default: float) -> np.ndarray:
         out = np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
         return np.array([_number(v, default) for v in values], dtype=np.float64)
-    if default == default:  # not NaN: missing values take the default
+    if not np.isnan(default):  # missing values take the default
         out[np.isnan(out)] = default
     return out
 
@@ -104,7 +104,10 @@ class _Lanes:
 
     def column(self, events: list[dict[str, Any]], args: list[dict[str, Any]]) -> np.ndarray:
         """The lane of each event: pairs factorised at C speed, new lanes made once."""
-        pairs = pd.Series(list(zip([e.get("pid") for e in events], [e.get("tid") for e in events], strict=True)), dtype=object)
+        pairs = pd.Series(
+            list(zip([e.get("pid") for e in events], [e.get("tid") for e in events], strict=True)),
+            dtype=object,
+        )
         codes, uniques = pd.factorize(pairs)
         first = np.zeros(len(uniques), dtype=np.int64)
         first[codes[::-1]] = np.arange(len(codes))[::-1]
@@ -112,7 +115,8 @@ class _Lanes:
             [self.of(pid, tid, args[int(i)]) for (pid, tid), i in zip(uniques, first, strict=True)],
             dtype=np.int32,
         )
-        return table[codes]
+        out: np.ndarray = table[codes]
+        return out
 
 
 def _metadata(builder: TraceBuilder, events: list[dict[str, Any]]) -> None:
@@ -137,7 +141,9 @@ def _spans(builder: TraceBuilder, lanes: _Lanes, xs: list[dict[str, Any]]) -> No
         values = [a.get(keys[0]) for a in args]
         for other in keys[1:]:
             if any(v is None for v in values):
-                values = [v if v is not None else a.get(other) for v, a in zip(values, args, strict=True)]
+                values = [
+                    v if v is not None else a.get(other) for v, a in zip(values, args, strict=True)
+                ]
         if any(v is not None for v in values):
             columns[column] = _numbers(values, default)
     dims = [a.get("Input Dims") for a in args]
@@ -175,7 +181,12 @@ def _memory(builder: TraceBuilder, lanes: _Lanes, samples: list[dict[str, Any]])
     )
 
 
-def _begin_end(builder: TraceBuilder, lanes: _Lanes, events: list[dict[str, Any]], open_: dict[Any, list[dict[str, Any]]]) -> None:
+def _begin_end(
+    builder: TraceBuilder,
+    lanes: _Lanes,
+    events: list[dict[str, Any]],
+    open_: dict[Any, list[dict[str, Any]]],
+) -> None:
     done: list[dict[str, Any]] = []
     for e in events:
         key = (e.get("pid"), e.get("tid"))
@@ -214,9 +225,7 @@ def read_chrome(stream: BinaryIO, path: str, *, block: int = BLOCK) -> Trace:
         pairs = [e for e, p in zip(batch, phase, strict=True) if p in ("B", "E")]
         if pairs:
             _begin_end(builder, lanes, pairs, open_)
-        skipped.update(
-            str(p) for p in phase if p not in ("X", "M", "B", "E") and p != "i"
-        )
+        skipped.update(str(p) for p in phase if p not in ("X", "M", "B", "E") and p != "i")
         del batch, phase, xs, meta, samples
     unclosed = sum(len(v) for v in open_.values())
     if unclosed:
@@ -224,5 +233,4 @@ def read_chrome(stream: BinaryIO, path: str, *, block: int = BLOCK) -> Trace:
     builder.metadata.update(reader.metadata)
     builder.metadata["skipped"] = dict(skipped)
     builder.problems[:0] = reader.problems
-    trace = builder.finish()
-    return trace
+    return builder.finish()

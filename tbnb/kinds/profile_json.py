@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
@@ -81,9 +82,7 @@ def element_ends(buf: bytes | memoryview, start: int = 0) -> tuple[np.ndarray, i
                 run, at = run + 1, at - 1
             quotes[index] = run % 2 == 0
     outside = (np.cumsum(quotes) % 2 == 0) & ~quotes
-    step = np.where(outside & (kinds == _OPEN), 1, 0) - np.where(
-        outside & (kinds == _CLOSE), 1, 0
-    )
+    step = np.where(outside & (kinds == _OPEN), 1, 0) - np.where(outside & (kinds == _CLOSE), 1, 0)
     depth = np.cumsum(step)
     closes = outside & (kinds == _CLOSE)
     ends = where[closes & (depth == 0)] + 1 + start
@@ -94,6 +93,7 @@ def element_ends(buf: bytes | memoryview, start: int = 0) -> tuple[np.ndarray, i
     return ends.astype(np.int64), close
 
 
+_PIECE = 1 << 18
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _WINDOW = 1 << 18
 
@@ -144,11 +144,30 @@ class TraceJson:
         self.bytes_read = 0
         self.events = 0
         self._bad = 0
+        self._ended = False
 
     def _read(self) -> bytes:
-        data = self.stream.read(self.block)
-        self.bytes_read += len(data)
-        return data
+        """The next block, read in pieces: a compressed file cut short loses at most
+        its last piece (gzip raises on the read that reaches the cut)."""
+        pieces: list[bytes] = []
+        size = 0
+        while size < self.block and not self._ended:
+            try:
+                piece = self.stream.read(min(_PIECE, self.block - size))
+            except (EOFError, OSError, zlib.error) as error:
+                self._ended = True
+                self.problems.append(
+                    f"{self.name}: the compressed file is cut short or corrupt ({error}); "
+                    f"the events in its first {self.bytes_read + size:,} bytes are kept"
+                )
+                break
+            if not piece:
+                self._ended = True
+                break
+            pieces.append(piece)
+            size += len(piece)
+        self.bytes_read += size
+        return b"".join(pieces)
 
     def batches(self) -> Iterator[list[dict[str, Any]]]:
         """Each run of complete events as a list of dicts (non-dict elements dropped).
@@ -292,7 +311,9 @@ class TraceJson:
             self.metadata.update(members)
 
     def _tail(self, first: bytes) -> None:
-        rest = first + self.stream.read(1 << 20)  # the members after the array: small
+        block, self.block = self.block, 1 << 20
+        rest = first + self._read()  # the members after the array: small
+        self.block = block
         body = rest.strip().rstrip(b"}").strip().lstrip(b",")
         if body:
             self._members(body)

@@ -17,8 +17,8 @@ Examples
 >>> b.add(["ProfilerStep#3", "aten::mm"], ["user_annotation", "cpu_op"], [lane, lane],
 ...       [0.0, 1.0], [10.0, 2.0])
 >>> trace = b.finish()
->>> trace.events[["name", "kind", "depth", "step"]].to_dict("list")
-{'name': ['ProfilerStep#3', 'aten::mm'], 'kind': ['step', 'cpu_op'], 'depth': [0, 1], 'step': [3, 3]}
+>>> trace.events[["kind", "depth", "step"]].to_dict("list")
+{'kind': ['step', 'cpu_op'], 'depth': [0, 1], 'step': [3, 3]}
 """
 
 from __future__ import annotations
@@ -178,7 +178,9 @@ class _Interner:
         )
         if (local < 0).any():  # None
             missing = ids.setdefault("", len(ids))
-            return np.where(local < 0, missing, table[np.maximum(local, 0)] if len(table) else missing).astype(np.int32)
+            return np.where(
+                local < 0, missing, table[np.maximum(local, 0)] if len(table) else missing
+            ).astype(np.int32)
         return table[local] if len(table) else np.zeros(len(values), np.int32)
 
     def categorical(self, codes: np.ndarray) -> pd.Categorical:
@@ -279,9 +281,7 @@ class TraceBuilder:
 
     def add_memory(self, **columns: list[Any] | np.ndarray) -> None:
         """Add allocator samples: the columns of :data:`MEMORY_COLUMNS`."""
-        self._memory.append(
-            {k: np.asarray(columns[k], dtype=np.float64) for k in MEMORY_COLUMNS}
-        )
+        self._memory.append({k: np.asarray(columns[k], dtype=np.float64) for k in MEMORY_COLUMNS})
 
     # ------------------------------------------------------------------ finishing
     def _check(self, events: pd.DataFrame) -> None:
@@ -352,9 +352,7 @@ class TraceBuilder:
         events["process"] = events["process"].astype("category")
         events["thread"] = events["thread"].astype("category")
         events["step"] = _steps(events, step_num)
-        unknown = Counter(
-            str(c) for c in cats.categories if str(c).lower() not in _BY_CATEGORY
-        )
+        unknown = Counter(str(c) for c in cats.categories if str(c).lower() not in _BY_CATEGORY)
         if unknown and self.format == "chrome":
             counts = events["category"].value_counts()
             listed = ", ".join(f"{c!r} ({counts.get(c, 0):,})" for c in sorted(unknown))
@@ -426,10 +424,11 @@ def _kinds(
     is_py = np.array([n.startswith("$") for n in name_list], dtype=bool)
     codes = names.codes
     on_device = (lanes["where"].to_numpy() == "device")[lane] if len(lanes) else np.zeros(0, bool)
-    if len(name_list):
+    if name_list:
         out = np.where(is_step[codes] & (out == "annotation") & ~on_device, "step", out)
         out = np.where((step_num >= 0) & ~on_device, "step", out)
-        out = np.where(is_data[codes] & (out == "cpu_op"), "data_loading", out)
+        loading = is_data[codes] & ((out == "cpu_op") | (out == "annotation")) & ~on_device
+        out = np.where(loading, "data_loading", out)
         generic = out == "other"
         out = np.where(generic & on_device & is_copy[codes], "memcpy", out)
         out = np.where(generic & on_device & is_set[codes], "memset", out)

@@ -86,13 +86,17 @@ def _plane(builder: TraceBuilder, plane: Any) -> None:
         builder.metadata.setdefault("planes", {})[plane.name] = plane_stats
     device_match = _DEVICE.match(plane.name)
     device = int(device_match.group(1)) if device_match else -1
-    event_names = {key: meta.display_name or meta.name for key, meta in plane.event_metadata.items()}
+    event_names = {
+        key: meta.display_name or meta.name for key, meta in plane.event_metadata.items()
+    }
     for line in plane.lines:
         if not len(line.events):
             continue
         thread = line.display_name or line.name or f"line {line.id}"
         if device >= 0:
-            lane = builder.lane(plane.name, line.id, "device", plane.name, thread, device, int(line.id))
+            lane = builder.lane(
+                plane.name, line.id, "device", plane.name, thread, device, int(line.id)
+            )
         else:
             lane = builder.lane(plane.name, line.id, "host", plane.name, thread)
         _line(builder, lane, line, names, event_names, device)
@@ -142,20 +146,22 @@ def _line(
             memory["allocated"].append(_stat_number(stats, "bytes_allocated", names))
             memory["reserved"].append(_stat_number(stats, "bytes_reserved", names))
             continue
-        kernel = _details(_value(stats["kernel_details"], names)) if "kernel_details" in stats else {}
+        kernel = (
+            _details(_value(stats["kernel_details"], names)) if "kernel_details" in stats else {}
+        )
         copy = stats.get("memcpy_details") or stats.get("Memset_details")
         copy_details = _details(_value(copy, names)) if copy is not None else {}
         rows["name"].append(name)
         rows["start"].append(start_us)
         rows["dur"].append(event.duration_ps / 1e6)
         rows["correlation"].append(_stat_number(stats, "correlation_id", names, -1))
-        rows["step_num"].append(
-            _stat_number(stats, "step_num", names, -1) if device < 0 else -1
-        )
+        rows["step_num"].append(_stat_number(stats, "step_num", names, -1) if device < 0 else -1)
         rows["grid"].append(kernel.get("grid", ""))
         rows["block"].append(kernel.get("block", ""))
         rows["registers"].append(_float(kernel.get("regs")))
-        shared = _float(kernel.get("static_shared"), 0.0) + _float(kernel.get("dynamic_shared"), 0.0)
+        shared = _float(kernel.get("static_shared"), 0.0) + _float(
+            kernel.get("dynamic_shared"), 0.0
+        )
         rows["shared_memory"].append(shared if kernel else np.nan)
         rows["occupancy"].append(_float(kernel.get("occ_pct")))
         rows["bytes"].append(_float(copy_details.get("size") or copy_details.get("num_bytes")))
@@ -192,6 +198,8 @@ def _float(text: Any, default: float = np.nan) -> float:
         return default
 
 
-def _stat_number(stats: dict[str, Any], key: str, names: dict[int, str], default: float = np.nan) -> float:
+def _stat_number(
+    stats: dict[str, Any], key: str, names: dict[int, str], default: float = np.nan
+) -> float:
     stat = stats.get(key)
     return _float(_value(stat, names), default) if stat is not None else default

@@ -51,7 +51,9 @@ __all__ = [
 ]
 
 
-def _per_trace(profile: Any, function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any) -> pd.DataFrame:
+def _per_trace(
+    profile: Any, function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any
+) -> pd.DataFrame:
     parts = []
     for name, run in zip(profile.traces["trace"], profile.traces["run"], strict=True):
         frame = function(profile.trace(name).events, *args, **kwargs)
@@ -75,7 +77,12 @@ def operator_table(profile: Any, *, by_shape: bool = False) -> pd.DataFrame:
 
 def top_operators(profile: Any, n: int = 10) -> pd.DataFrame:
     """The ``n`` operators with most device time (then CPU time) per trace."""
-    return operator_table(profile).groupby("trace", sort=False, observed=True).head(n).reset_index(drop=True)
+    return (
+        operator_table(profile)
+        .groupby("trace", sort=False, observed=True)
+        .head(n)
+        .reset_index(drop=True)
+    )
 
 
 def kernel_table(profile: Any) -> pd.DataFrame:
@@ -190,7 +197,12 @@ def compare(profile: Any, a: int | str, b: int | str) -> dict[str, pd.DataFrame]
     }
 
 
-def _side(events: list[pd.DataFrame], function: Callable[[pd.DataFrame], pd.DataFrame], column: str, names: list[str]) -> pd.DataFrame:
+def _side(
+    events: list[pd.DataFrame],
+    function: Callable[[pd.DataFrame], pd.DataFrame],
+    column: str,
+    names: list[str],
+) -> pd.DataFrame:
     left, right = (function(e).set_index("name")[column] for e in events)
     side = pd.concat([left.rename(names[0]), right.rename(names[1])], axis=1).fillna(0.0)
     side["delta"] = side[names[1]] - side[names[0]]

@@ -111,11 +111,21 @@ def launch_table(events: pd.DataFrame) -> pd.DataFrame:
     )
     joined["cpu_duration"] = joined["dur_launch"]
     joined["gpu_duration"] = joined["dur"]
-    joined["launch_delay"] = (
-        joined["start"] - joined["start_launch"] - joined["dur_launch"]
-    ).clip(lower=0)
+    joined["launch_delay"] = (joined["start"] - joined["start_launch"] - joined["dur_launch"]).clip(
+        lower=0
+    )
     return joined.rename(columns={"name_launch": "launch"})[
-        ["correlation", "name", "launch", "stream", "step", "start", "cpu_duration", "gpu_duration", "launch_delay"]
+        [
+            "correlation",
+            "name",
+            "launch",
+            "stream",
+            "step",
+            "start",
+            "cpu_duration",
+            "gpu_duration",
+            "launch_delay",
+        ]
     ]
 
 
@@ -123,7 +133,10 @@ def idle_split(events: pd.DataFrame, short_gap_us: float = 0.03) -> pd.DataFrame
     """Per stream: idle time between device events by cause (see the module docstring)."""
     device = _device(events).sort_values(["stream", "start"], kind="stable")
     launch_start = (
-        _launches(events).set_index("correlation")["start"].reindex(device["correlation"]).to_numpy()
+        _launches(events)
+        .set_index("correlation")["start"]
+        .reindex(device["correlation"])
+        .to_numpy()
     )
     rows = []
     for stream, part in device.assign(_launch=launch_start).groupby("stream", sort=True):

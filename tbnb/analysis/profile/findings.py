@@ -8,8 +8,8 @@ Examples
 ...     "idle": [30.0], "device_busy": [40.0]})
 >>> idle = pd.DataFrame({"stream": [7], "idle": [60.0], "host_wait": [45.0],
 ...                      "between_kernels": [5.0], "other": [10.0]})
->>> step_findings(steps, idle)[0]
-'GPU idle 60% of step 2 (the worst of 1 step), mostly waiting for the host (75% of idle time between device events)'
+>>> print(step_findings(steps, idle)[0])  # doctest: +ELLIPSIS
+GPU idle 60% of step 2 (the worst of 1 step), mostly waiting for the host (75% of idle time ...)
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def step_findings(steps: pd.DataFrame, idle: pd.DataFrame) -> list[str]:
                 "other gaps (synchronisation, copies)": float(idle["other"].sum()),
             }
             main = max(parts, key=lambda k: parts[k])
-            cause = f", mostly {main} ({_pct(parts[main], total_idle)} of idle time between device events)"
+            share = _pct(parts[main], total_idle)
+            cause = f", mostly {main} ({share} of idle time between device events)"
         out.append(
             f"GPU idle {_pct(row['duration'] - row['device_busy'], row['duration'])} of step "
             f"{int(row['step'])} (the worst of {len(steps)} step{'s' if len(steps) != 1 else ''})"
@@ -56,9 +57,9 @@ def step_findings(steps: pd.DataFrame, idle: pd.DataFrame) -> list[str]:
             f"No device activity: CPU operators take {_pct(float(steps['cpu'].sum()), total)} "
             f"of step time, idle {_pct(float(steps['idle'].sum()), total)}"
         )
-    total = float(steps["duration"].sum())
+    whole = float(steps["duration"].sum())
     for column, label in (("data_loading", "Data loading"), ("runtime", "CUDA runtime calls")):
-        share = float(steps[column].sum()) / total if total else 0.0
-        if share >= 0.05:
-            out.append(f"{label} take {_pct(share, 1.0)} of step time")
+        fraction = float(steps[column].sum()) / whole if whole else 0.0
+        if fraction >= 0.05:
+            out.append(f"{label} take {_pct(fraction, 1.0)} of step time")
     return out

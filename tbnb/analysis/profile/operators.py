@@ -17,8 +17,10 @@ Examples
 ...       ["cpu_op", "cpu_op", "cuda_runtime", "kernel"], [host, host, host, gpu],
 ...       [0.0, 1.0, 2.0, 4.0], [10.0, 4.0, 1.0, 8.0], correlation=[-1, -1, 5, 5])
 >>> ops = operator_table(b.finish().events)
->>> ops[["name", "calls", "total_cpu", "self_cpu", "device_total", "device_self", "kernels"]].to_dict("records")[1]
-{'name': 'aten::mm', 'calls': 1, 'total_cpu': 4.0, 'self_cpu': 4.0, 'device_total': 8.0, 'device_self': 8.0, 'kernels': 1}
+>>> ops[["name", "total_cpu", "self_cpu", "device_total", "device_self"]].to_dict("records")
+[{'name': 'aten::linear', 'total_cpu': 10.0, 'self_cpu': 6.0, 'device_total': 8.0, \
+'device_self': 0.0}, {'name': 'aten::mm', 'total_cpu': 4.0, 'self_cpu': 4.0, \
+'device_total': 8.0, 'device_self': 8.0}]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import pandas as pd
 
 from tbnb.kinds.profile_trace import nesting
 
-__all__ = ["OPERATOR_COLUMNS", "launched_by", "operator_table", "operator_spans"]
+__all__ = ["OPERATOR_COLUMNS", "launched_by", "operator_spans", "operator_table"]
 
 _OPS = ("cpu_op", "data_loading")
 _DEVICE = ("kernel", "memcpy", "memset")
@@ -61,7 +63,9 @@ def operator_spans(events: pd.DataFrame) -> pd.DataFrame:
     parent = np.where(parent_pos >= 0, labels[np.maximum(parent_pos, 0)], -1)
     ops = host[is_op].copy()
     ops["parent"] = parent[is_op]
-    child_time = pd.Series(host["dur"].to_numpy()[is_op], index=parent[is_op]).groupby(level=0).sum()
+    child_time = (
+        pd.Series(host["dur"].to_numpy()[is_op], index=parent[is_op]).groupby(level=0).sum()
+    )
     ops["self_cpu"] = ops["dur"] - child_time.reindex(ops.index).fillna(0.0).to_numpy()
     owner = launched_by(events, host, parent)
     device_self = owner.groupby(owner.to_numpy()).size() * 0.0
@@ -91,13 +95,17 @@ def operator_spans(events: pd.DataFrame) -> pd.DataFrame:
 
 def launched_by(events: pd.DataFrame, host: pd.DataFrame, parent: np.ndarray) -> pd.Series:
     """For each device event with a launch (index: its row), the operator that launched it."""
-    device = events[(events["device"] >= 0) & events["kind"].isin(_DEVICE) & (events["correlation"] >= 0)]
+    device = events[
+        (events["device"] >= 0) & events["kind"].isin(_DEVICE) & (events["correlation"] >= 0)
+    ]
     with_corr = host[host["correlation"] >= 0]
     if not len(device) or not len(with_corr):
         return pd.Series([], dtype=np.int64)
     parents = pd.Series(parent, index=host.index)
     is_runtime = (with_corr["kind"] == "runtime").to_numpy()
-    op = np.where(is_runtime, parents.reindex(with_corr.index).to_numpy(), with_corr.index.to_numpy())
+    op = np.where(
+        is_runtime, parents.reindex(with_corr.index).to_numpy(), with_corr.index.to_numpy()
+    )
     by_corr = pd.Series(op, index=with_corr["correlation"].to_numpy())
     by_corr = by_corr[~by_corr.index.duplicated(keep="first")]
     owner = by_corr.reindex(device["correlation"].to_numpy())
@@ -130,7 +138,9 @@ def operator_table(events: pd.DataFrame, *, by_shape: bool = False) -> pd.DataFr
     )[OPERATOR_COLUMNS]
 
 
-def _top_kernels(events: pd.DataFrame, ops: pd.DataFrame, keys: list[str], table: pd.DataFrame) -> list[str]:
+def _top_kernels(
+    events: pd.DataFrame, ops: pd.DataFrame, keys: list[str], table: pd.DataFrame
+) -> list[str]:
     host = events[(events["device"] < 0) & events["kind"].isin([*_OPS, "runtime"])]
     _depth, parent_pos = nesting(
         host["lane"].to_numpy(), host["start"].to_numpy(), (host["start"] + host["dur"]).to_numpy()
@@ -151,4 +161,4 @@ def _top_kernels(events: pd.DataFrame, ops: pd.DataFrame, keys: list[str], table
     sums = launched.groupby([*keys, "kernel"], sort=False)["dur"].sum().reset_index()
     best = sums.sort_values("dur", ascending=False, kind="stable").drop_duplicates(keys)
     found = table[keys].merge(best, on=keys, how="left")["kernel"]
-    return found.fillna("").tolist()
+    return [str(k) for k in found.fillna("")]

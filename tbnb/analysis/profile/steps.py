@@ -19,8 +19,8 @@ Examples
 ...       [host, host, host, gpu], [0.0, 1.0, 2.0, 4.0], [10.0, 4.0, 1.0, 8.0],
 ...       correlation=[-1, -1, 5, 5])
 >>> steps = step_table(b.finish().events)
->>> steps[["step", "start", "duration", "kernel", "runtime", "cpu", "idle"]].to_dict("records")
-[{'step': 1, 'start': 0.0, 'duration': 12.0, 'kernel': 8.0, 'runtime': 1.0, 'cpu': 2.0, 'idle': 1.0}]
+>>> steps[["step", "duration", "kernel", "runtime", "cpu", "idle"]].to_dict("records")
+[{'step': 1, 'duration': 12.0, 'kernel': 8.0, 'runtime': 1.0, 'cpu': 2.0, 'idle': 1.0}]
 """
 
 from __future__ import annotations
