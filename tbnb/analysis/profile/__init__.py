@@ -48,6 +48,7 @@ __all__ = [
     "operator_table",
     "step_breakdown",
     "top_operators",
+    "trace_findings",
 ]
 
 
@@ -131,16 +132,27 @@ def _bytes(value: float) -> str:
 
 def findings(profile: Any, trace: int | str = 0) -> list[str]:
     """Short sentences with numbers about one trace (the overview shows them)."""
-    name = profile.name_of(trace)
-    parsed = profile.trace(name)
-    events = parsed.events
-    table = steps.step_table(events)
+    parsed = profile.trace(profile.name_of(trace))
+    return trace_findings(parsed.events, parsed.memory)
+
+
+def trace_findings(
+    events: pd.DataFrame,
+    memory: pd.DataFrame,
+    *,
+    step_table: pd.DataFrame | None = None,
+    ops: pd.DataFrame | None = None,
+    kernels: pd.DataFrame | None = None,
+) -> list[str]:
+    """:func:`findings` from one trace's frames (tables already computed may be given)."""
+    table = steps.step_table(events) if step_table is None else step_table
     out = step_findings(table, device.idle_split(events))
-    ops = operators.operator_table(events)
+    ops = operators.operator_table(events) if ops is None else ops
+    kernels = device.kernel_table(events) if kernels is None else kernels
     launched = ops.sort_values("device_self", ascending=False, kind="stable")
     if len(ops) and float(launched["device_self"].iloc[0]) > 0:
         top = launched.iloc[0]
-        total = float(device.kernel_table(events)["total"].sum()) or 1.0
+        total = float(kernels["total"].sum()) or 1.0
         out.append(
             f"Top operator by device time: {top['name']} launched "
             f"{float(top['device_self']) / 1000:.2f} ms of device work "
@@ -162,7 +174,7 @@ def findings(profile: Any, trace: int | str = 0) -> list[str]:
             f"Kernel launch delay: median {launches['launch_delay'].median():.1f} us, "
             f"max {launches['launch_delay'].max():.1f} us over {len(launches):,} launches"
         )
-    peaks = _memory_peaks(parsed.memory, events)
+    peaks = _memory_peaks(memory, events)
     for row in peaks.itertuples():
         if row.device < 0 and row.peak < 2**20:
             continue  # host samples of a few bytes: not worth a line

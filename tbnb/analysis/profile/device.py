@@ -62,9 +62,12 @@ def _device(events: pd.DataFrame) -> pd.DataFrame:
     return events[(events["device"] >= 0) & events["kind"].isin(_DEVICE_KINDS)]
 
 
-def _mode(values: pd.Series) -> str:
-    counts = values.astype(str).value_counts()
-    return str(counts.index[0]) if len(counts) else ""
+def _modes(names: pd.Series, values: pd.Series) -> pd.Series:
+    """The most common value per name (first seen on ties), in one grouping."""
+    pairs = pd.DataFrame({"name": names.to_numpy(), "value": values.astype(str).to_numpy()})
+    counts = pairs.groupby(["name", "value"], sort=False).size().reset_index(name="n")
+    best = counts.sort_values("n", ascending=False, kind="stable").drop_duplicates("name")
+    return best.set_index("name")["value"]
 
 
 def kernel_table(events: pd.DataFrame) -> pd.DataFrame:
@@ -77,8 +80,8 @@ def kernel_table(events: pd.DataFrame) -> pd.DataFrame:
     table = grouped["dur"].agg(calls="count", total="sum", mean="mean", max="max", min="min")
     table["kind"] = grouped["kind"].first().astype(str)
     table["share"] = table["total"] / table["total"].sum()
-    table["grid"] = grouped["grid"].agg(_mode)
-    table["block"] = grouped["block"].agg(_mode)
+    table["grid"] = _modes(names, device["grid"]).reindex(table.index)
+    table["block"] = _modes(names, device["block"]).reindex(table.index)
     for column in ("registers", "shared_memory", "occupancy"):
         table[column] = grouped[column].mean()
     table = table.rename_axis("name").reset_index()
