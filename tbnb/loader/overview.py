@@ -189,9 +189,7 @@ def explain_empty(exp: Experiment) -> str | None:
 
 def _has_files(exp: Experiment) -> bool:
     """Whether a kind read from files beside the event files found any."""
-    return any(
-        len(exp.frame(key)) > 0 for key, kind in KINDS.items() if kind.storage == "files"
-    )
+    return any(len(exp.frame(key)) > 0 for key, kind in KINDS.items() if kind.storage == "files")
 
 
 def _any_value(exp: Experiment) -> bool:

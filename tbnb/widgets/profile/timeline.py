@@ -82,7 +82,7 @@ class TimelineIndex:
             hi = a + int(np.searchsorted(self.start[a:b], t1, side="left"))
             if hi <= lo:
                 continue
-            picked, count, begin, end = self._thin(lo, hi, t0, resolution)
+            picked, count, begin, end = self._thin(lo, hi, t0, t1, resolution)
             parts.append(picked)
             counts.append(count)
             starts.append(begin)
@@ -112,11 +112,15 @@ class TimelineIndex:
         }
 
     def _thin(
-        self, lo: int, hi: int, t0: float, resolution: float
+        self, lo: int, hi: int, t0: float, t1: float, resolution: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Positions ``lo..hi`` of one row, spans under a pixel merged per pixel."""
+        """Spans of positions ``lo..hi`` of one row that overlap ``[t0, t1]``, those under
+        a pixel merged per pixel."""
         index = np.arange(lo, hi)
-        start, end = self.start[lo:hi], self.end[lo:hi]
+        inside = (self.end[lo:hi] > t0) & (self.start[lo:hi] < t1)
+        if not inside.all():  # a long span earlier in the row keeps ended ones in range
+            index = index[inside]
+        start, end = self.start[index], self.end[index]
         tiny = (end - start) < resolution
         if not tiny.any():
             return index, np.ones(len(index), np.int64), start, end
