@@ -1,12 +1,14 @@
 """Chrome-trace events (torch.profiler / Kineto, TF's trace.json.gz) to trace columns.
 
-Layer ``kinds``. Each batch of event dicts from :class:`~tbnb.kinds.profile_json.TraceJson`
-becomes columns at once (one list comprehension per field, strings interned by the
-:class:`~tbnb.kinds.profile_trace.TraceBuilder`), so a batch's dicts are dropped before
-the next is read. Complete events (``ph: X``) are spans; ``B``/``E`` pairs are matched
-per thread into spans; torch's ``[memory]`` instant events are allocator samples;
-``M`` events name processes and threads. Everything else (flows, counters, other
-instants) is counted in ``metadata["skipped"]``.
+Layer ``kinds``. Events are decoded straight into :class:`Event` records (msgspec: only
+the fields read here, unknown ones skipped, no dict per event) by
+:class:`~tbnb.kinds.profile_json.TraceJson`, and each batch becomes columns at once (one
+list comprehension per field, strings interned by the
+:class:`~tbnb.kinds.profile_trace.TraceBuilder`), so a batch is dropped before the next
+is read. Complete events (``ph: X``) are spans; ``B``/``E`` pairs are matched per thread
+into spans; torch's ``[memory]`` instant events are allocator samples; ``M`` events name
+processes and threads. Everything else (flows, counters, other instants) is counted in
+``metadata["skipped"]``.
 
 Examples
 --------
@@ -23,25 +25,73 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, BinaryIO
 
+import msgspec
 import numpy as np
 import pandas as pd
 
 from tbnb.kinds.profile_json import BLOCK, TraceJson
 from tbnb.kinds.profile_trace import Trace, TraceBuilder
 
-__all__ = ["read_chrome"]
+__all__ = ["Args", "Event", "read_chrome"]
 
-_EMPTY: dict[str, Any] = {}
+_RAW = msgspec.Raw
+
+
+def _field(name: str) -> Any:
+    return msgspec.field(default=None, name=name)
+
+
+class Args(msgspec.Struct):
+    """The arguments of an event that tbnb reads (any type: checked when read)."""
+
+    correlation: Any = None
+    correlation_id: Any = None
+    external_id: Any = _field("External id")
+    input_dims: _RAW = msgspec.field(default_factory=_RAW, name="Input Dims")
+    grid: _RAW = msgspec.field(default_factory=_RAW)
+    block: _RAW = msgspec.field(default_factory=_RAW)
+    registers: Any = _field("registers per thread")
+    shared_memory: Any = _field("shared memory")
+    occupancy: Any = _field("est. achieved occupancy %")
+    bytes: Any = None
+    stream: Any = None
+    device: Any = None
+    step_num: Any = None
+    name: Any = None
+    labels: Any = None
+    total_allocated: Any = _field("Total Allocated")
+    total_reserved: Any = _field("Total Reserved")
+    alloc_bytes: Any = _field("Bytes")
+    device_id: Any = _field("Device Id")
+    device_type: Any = _field("Device Type")
+    address: Any = _field("Addr")
+
+
+class Event(msgspec.Struct):
+    """One trace event, the fields tbnb reads."""
+
+    ph: Any = None
+    cat: Any = ""
+    name: Any = ""
+    pid: Any = None
+    tid: Any = None
+    ts: Any = None
+    dur: Any = None
+    args: Args | None = None
+
+
+_DECODER = msgspec.json.Decoder(list[Event])
+_NO_ARGS = Args()
 _FLOAT_ARGS = ("registers", "shared_memory", "occupancy", "bytes")
-_NUMERIC_ARGS = {
-    "correlation": ("correlation", "correlation_id"),
-    "external_id": ("External id",),
-    "registers": ("registers per thread",),
-    "shared_memory": ("shared memory",),
-    "occupancy": ("est. achieved occupancy %",),
-    "bytes": ("bytes",),
-    "step_num": ("step_num",),
-}
+_NUMERIC_ARGS = (
+    "correlation",
+    "external_id",
+    "registers",
+    "shared_memory",
+    "occupancy",
+    "bytes",
+    "step_num",
+)
 
 
 def _number(value: Any, default: float) -> float:
@@ -66,12 +116,12 @@ def _numbers(values: list[Any], default: float) -> np.ndarray:
     return out
 
 
-def _text(value: Any) -> str:
-    if value is None or value == "":
-        return ""
-    if isinstance(value, list) and all(not isinstance(v, list) for v in value):
-        return ",".join(str(v) for v in value)
-    return str(value)
+def _raw_text(raw: msgspec.Raw) -> str:
+    """``[227, 1, 1]`` as ``227,1,1``; other JSON values as their text."""
+    text = bytes(raw).decode("utf-8", "replace")
+    if text.startswith("[") and "[" not in text[1:] and '"' not in text:
+        return text[1:-1].replace(" ", "")
+    return text.strip('"') if text.startswith('"') and text.count('"') == 2 else text
 
 
 class _Lanes:
@@ -81,12 +131,11 @@ class _Lanes:
         self.builder = builder
         self.ids: dict[tuple[Any, Any], int] = {}
 
-    def of(self, pid: Any, tid: Any, args: dict[str, Any]) -> int:
+    def of(self, pid: Any, tid: Any, args: Args) -> int:
         key = (pid, tid)
         lane = self.ids.get(key)
         if lane is None:
-            stream = args.get("stream")
-            device = args.get("device")
+            stream, device = args.stream, args.device
             if isinstance(stream, int) and not isinstance(stream, bool):
                 lane = self.builder.lane(
                     pid,
@@ -102,12 +151,9 @@ class _Lanes:
             self.ids[key] = lane
         return lane
 
-    def column(self, events: list[dict[str, Any]], args: list[dict[str, Any]]) -> np.ndarray:
+    def column(self, events: list[Event], args: list[Args]) -> np.ndarray:
         """The lane of each event: pairs factorised at C speed, new lanes made once."""
-        pairs = pd.Series(
-            list(zip([e.get("pid") for e in events], [e.get("tid") for e in events], strict=True)),
-            dtype=object,
-        )
+        pairs = pd.Series(list(zip([e.pid for e in events], [e.tid for e in events], strict=True)))
         codes, uniques = pd.factorize(pairs)
         first = np.zeros(len(uniques), dtype=np.int64)
         first[codes[::-1]] = np.arange(len(codes))[::-1]
@@ -119,85 +165,72 @@ class _Lanes:
         return out
 
 
-def _metadata(builder: TraceBuilder, events: list[dict[str, Any]]) -> None:
+def _metadata(builder: TraceBuilder, events: list[Event]) -> None:
     for e in events:
-        args = e.get("args") or _EMPTY
-        name, pid, tid = e.get("name"), e.get("pid"), e.get("tid")
-        label = args.get("name") if name in ("process_name", "thread_name") else args.get("labels")
+        args = e.args or _NO_ARGS
+        name = e.name
+        label = args.name if name in ("process_name", "thread_name") else args.labels
         if not isinstance(label, str):
             continue
         if name == "thread_name":
-            builder.label(pid, tid, thread=label.strip())
+            builder.label(e.pid, e.tid, thread=label.strip())
         elif name in ("process_name", "process_labels"):
             key = "process_name" if name == "process_name" else "labels"
-            builder.label(pid, None, **{key: label.strip()})
+            builder.label(e.pid, None, **{key: label.strip()})
 
 
-def _spans(builder: TraceBuilder, lanes: _Lanes, xs: list[dict[str, Any]]) -> None:
-    args = [e.get("args") or _EMPTY for e in xs]
+def _spans(builder: TraceBuilder, lanes: _Lanes, xs: list[Event]) -> None:
+    args = [e.args or _NO_ARGS for e in xs]
     columns: dict[str, Any] = {}
-    for column, keys in _NUMERIC_ARGS.items():
-        default = np.nan if column in _FLOAT_ARGS else -1
-        values = [a.get(keys[0]) for a in args]
-        for other in keys[1:]:
-            if any(v is None for v in values):
-                values = [
-                    v if v is not None else a.get(other) for v, a in zip(values, args, strict=True)
-                ]
+    for column in _NUMERIC_ARGS:
+        values = [getattr(a, column) for a in args]
+        if column == "correlation" and any(v is None for v in values):
+            values = [
+                v if v is not None else a.correlation_id for v, a in zip(values, args, strict=True)
+            ]
         if any(v is not None for v in values):
-            columns[column] = _numbers(values, default)
-    dims = [a.get("Input Dims") for a in args]
-    if any(d is not None for d in dims):
-        columns["input_dims"] = [str(d) if d is not None else "" for d in dims]
-    for key in ("grid", "block"):
-        values = [a.get(key) for a in args]
-        if any(v is not None for v in values):
-            columns[key] = [_text(v) for v in values]
+            columns[column] = _numbers(values, np.nan if column in _FLOAT_ARGS else -1)
+    for key in ("input_dims", "grid", "block"):
+        raws = [getattr(a, key) for a in args]
+        if any(raw for raw in raws):
+            columns[key] = [_raw_text(raw) if raw else "" for raw in raws]
     builder.add(
-        [e.get("name", "") for e in xs],
-        [e.get("cat", "") for e in xs],
+        [e.name for e in xs],
+        [e.cat for e in xs],
         lanes.column(xs, args),
-        _numbers([e.get("ts") for e in xs], np.nan),
-        _numbers([e.get("dur") for e in xs], 0.0),
+        _numbers([e.ts for e in xs], np.nan),
+        _numbers([e.dur for e in xs], 0.0),
         **columns,
     )
 
 
-def _memory(builder: TraceBuilder, lanes: _Lanes, samples: list[dict[str, Any]]) -> None:
-    args = [e.get("args") or _EMPTY for e in samples]
-    device_type = [_number(a.get("Device Type"), 0) for a in args]
-    device = [
-        _number(a.get("Device Id"), -1) if t != 0 else -1
-        for a, t in zip(args, device_type, strict=True)
-    ]
+def _memory(builder: TraceBuilder, lanes: _Lanes, samples: list[Event]) -> None:
+    args = [e.args or _NO_ARGS for e in samples]
+    kind = _numbers([a.device_type for a in args], 0)
+    device = np.where(kind != 0, _numbers([a.device_id for a in args], -1), -1)
     builder.add_memory(
-        time=[_number(e.get("ts"), np.nan) for e in samples],
+        time=_numbers([e.ts for e in samples], np.nan),
         device=device,
-        bytes=[_number(a.get("Bytes"), 0) for a in args],
-        allocated=[_number(a.get("Total Allocated"), np.nan) for a in args],
-        reserved=[_number(a.get("Total Reserved"), np.nan) for a in args],
-        lane=[lanes.of(e.get("pid"), e.get("tid"), _EMPTY) for e in samples],
-        address=[_number(a.get("Addr"), -1) for a in args],
+        bytes=_numbers([a.alloc_bytes for a in args], 0),
+        allocated=_numbers([a.total_allocated for a in args], np.nan),
+        reserved=_numbers([a.total_reserved for a in args], np.nan),
+        lane=[lanes.of(e.pid, e.tid, _NO_ARGS) for e in samples],
+        address=_numbers([a.address for a in args], -1),
     )
 
 
 def _begin_end(
-    builder: TraceBuilder,
-    lanes: _Lanes,
-    events: list[dict[str, Any]],
-    open_: dict[Any, list[dict[str, Any]]],
+    builder: TraceBuilder, lanes: _Lanes, events: list[Event], open_: dict[Any, list[Event]]
 ) -> None:
-    done: list[dict[str, Any]] = []
+    done: list[Event] = []
     for e in events:
-        key = (e.get("pid"), e.get("tid"))
-        if e.get("ph") == "B":
+        key = (e.pid, e.tid)
+        if e.ph == "B":
             open_.setdefault(key, []).append(e)
         elif open_.get(key):
-            b = open_[key].pop()
-            span = dict(b)
-            span["dur"] = _number(e.get("ts"), np.nan) - _number(b.get("ts"), np.nan)
-            span["args"] = {**(b.get("args") or {}), **(e.get("args") or {})}
-            done.append(span)
+            begin = open_[key].pop()
+            dur = _number(e.ts, np.nan) - _number(begin.ts, np.nan)
+            done.append(msgspec.structs.replace(begin, dur=dur, args=begin.args or e.args))
     if done:
         _spans(builder, lanes, done)
 
@@ -206,27 +239,25 @@ def read_chrome(stream: BinaryIO, path: str, *, block: int = BLOCK) -> Trace:
     """Read one Chrome-trace JSON stream (decompressed) into a :class:`Trace`."""
     builder = TraceBuilder(path, "chrome")
     lanes = _Lanes(builder)
-    reader = TraceJson(stream, path, block=block)
+    reader = TraceJson(stream, path, block=block, decode=_DECODER.decode)
     skipped: Counter[str] = Counter()
-    open_: dict[Any, list[dict[str, Any]]] = {}
+    open_: dict[Any, list[Event]] = {}
     for batch in reader.batches():
-        phase = [e.get("ph") for e in batch]
-        xs = [e for e, p in zip(batch, phase, strict=True) if p == "X"]
+        xs = [e for e in batch if e.ph == "X"]
         if xs:
             _spans(builder, lanes, xs)
-        meta = [e for e, p in zip(batch, phase, strict=True) if p == "M"]
-        if meta:
-            _metadata(builder, meta)
-        samples = [
-            e for e, p in zip(batch, phase, strict=True) if p == "i" and e.get("name") == "[memory]"
-        ]
-        if samples:
-            _memory(builder, lanes, samples)
-        pairs = [e for e, p in zip(batch, phase, strict=True) if p in ("B", "E")]
-        if pairs:
-            _begin_end(builder, lanes, pairs, open_)
-        skipped.update(str(p) for p in phase if p not in ("X", "M", "B", "E") and p != "i")
-        del batch, phase, xs, meta, samples
+        if len(xs) < len(batch):
+            meta = [e for e in batch if e.ph == "M"]
+            if meta:
+                _metadata(builder, meta)
+            samples = [e for e in batch if e.ph == "i" and e.name == "[memory]"]
+            if samples:
+                _memory(builder, lanes, samples)
+            pairs = [e for e in batch if e.ph in ("B", "E")]
+            if pairs:
+                _begin_end(builder, lanes, pairs, open_)
+            skipped.update(str(e.ph) for e in batch if e.ph not in ("X", "M", "B", "E", "i"))
+        del batch, xs
     unclosed = sum(len(v) for v in open_.values())
     if unclosed:
         builder.problems.append(f"{path}: {unclosed:,} begin events never end; left out")

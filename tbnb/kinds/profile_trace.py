@@ -163,6 +163,36 @@ def nesting(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.nd
     return depth, parent
 
 
+class _Growing:
+    """A column grown batch by batch in place: capacity doubles when full (the untouched
+    tail of a large array is never resident), so the frame's column is a view of it and
+    no batch is copied twice."""
+
+    def __init__(self, dtype: Any, fill: Any) -> None:
+        self.data = np.empty(1 << 14, dtype=dtype)
+        self.fill_value = fill
+        self.n = 0
+
+    def _room(self, more: int) -> None:
+        if self.n + more > len(self.data):
+            bigger = np.empty(max(2 * len(self.data), self.n + more), dtype=self.data.dtype)
+            bigger[: self.n] = self.data[: self.n]
+            self.data = bigger
+
+    def extend(self, values: np.ndarray) -> None:
+        self._room(len(values))
+        self.data[self.n : self.n + len(values)] = values
+        self.n += len(values)
+
+    def fill(self, count: int) -> None:
+        self._room(count)
+        self.data[self.n : self.n + count] = self.fill_value
+        self.n += count
+
+    def view(self) -> np.ndarray:
+        return self.data[: self.n]
+
+
 class _Interner:
     def __init__(self) -> None:
         self.ids: dict[Any, int] = {}
@@ -210,7 +240,8 @@ class TraceBuilder:
         self._cats = _Interner()
         self._args = {key: _Interner() for key, v in _ARG_COLUMNS.items() if v == ""}
         self._lanes: dict[tuple[str, str], dict[str, Any]] = {}
-        self._chunks: list[dict[str, np.ndarray]] = []
+        self._columns: dict[str, _Growing] = {}
+        self._n = 0
         self._memory: list[dict[str, np.ndarray]] = []
         self.metadata: dict[str, Any] = {}
         self.problems: list[str] = []
@@ -260,24 +291,39 @@ class TraceBuilder:
     ) -> None:
         """Add a batch of spans; ``args`` are columns of :data:`_ARG_COLUMNS` (or absent)."""
         n = len(names)
-        chunk: dict[str, np.ndarray] = {
+        given: dict[str, np.ndarray] = {
             "name": self._names.codes(names),
             "category": self._cats.codes(categories),
             "lane": np.asarray(lanes, dtype=np.int32),
             "start": np.asarray(start, dtype=np.float64),
             "dur": np.asarray(dur, dtype=np.float64),
         }
-        for key, default in _ARG_COLUMNS.items():
+        for key in _ARG_COLUMNS:
             values = args.get(key)
             if values is None:
                 continue
-            if key in self._args:
-                chunk[key] = self._args[key].codes(list(values))
-            else:
-                dtype = np.int64 if isinstance(default, int) else np.float64
-                chunk[key] = np.asarray(values, dtype=dtype)
-        chunk["_n"] = np.array([n])
-        self._chunks.append(chunk)
+            given[key] = (
+                self._args[key].codes(list(values)) if key in self._args else np.asarray(values)
+            )
+        for key, values in given.items():
+            column = self._columns.get(key)
+            if column is None:
+                column = self._columns[key] = _Growing(*self._kind_of(key))
+                column.fill(self._n)
+            column.extend(values)
+        for key, column in self._columns.items():
+            if key not in given:
+                column.fill(n)
+        self._n += n
+
+    def _kind_of(self, key: str) -> tuple[Any, Any]:
+        """dtype and fill value of a column."""
+        if key in ("name", "category", "lane"):
+            return np.int32, -1
+        if key in self._args:
+            return np.int32, self._args[key].ids.setdefault("", len(self._args[key].ids))
+        default = _ARG_COLUMNS.get(key, np.nan)
+        return (np.int64, default) if isinstance(default, int) else (np.float64, default)
 
     def add_memory(self, **columns: list[Any] | np.ndarray) -> None:
         """Add allocator samples: the columns of :data:`MEMORY_COLUMNS`."""
@@ -288,18 +334,11 @@ class TraceBuilder:
         self.problems.extend(_check(self.path, events))
 
     def _column(self, key: str, default: Any) -> np.ndarray:
-        parts = []
-        for chunk in self._chunks:
-            n = int(chunk["_n"][0])
-            if key in chunk:
-                parts.append(chunk[key])
-            elif key in self._args:
-                interner = self._args[key]
-                parts.append(np.full(n, interner.ids.setdefault("", len(interner.ids)), np.int32))
-            else:
-                dtype = np.int64 if isinstance(default, int) else np.float64
-                parts.append(np.full(n, default, dtype=dtype))
-        return np.concatenate(parts) if parts else np.empty(0)
+        column = self._columns.get(key)
+        if column is None:
+            dtype, fill = self._kind_of(key)
+            return np.full(self._n, fill, dtype=dtype)
+        return column.view()
 
     def finish(self) -> Trace:
         """The trace's frames (see :data:`EVENT_COLUMNS`), problems checked."""
@@ -331,8 +370,12 @@ class TraceBuilder:
         events = pd.DataFrame(
             {
                 "lane": lane,
-                "process": lanes["process"].to_numpy(dtype=object)[lane],
-                "thread": lanes["thread"].to_numpy(dtype=object)[lane],
+                "process": pd.Categorical.from_codes(lane, lanes["process"].tolist())
+                if lanes["process"].is_unique
+                else lanes["process"].to_numpy(dtype=object)[lane],
+                "thread": pd.Categorical.from_codes(lane, lanes["thread"].tolist())
+                if lanes["thread"].is_unique
+                else lanes["thread"].to_numpy(dtype=object)[lane],
                 "device": lanes["device"].to_numpy(dtype=np.int16)[lane],
                 "stream": lanes["stream"].to_numpy(dtype=np.int32)[lane],
                 "category": cats,
@@ -342,7 +385,8 @@ class TraceBuilder:
                 "dur": dur,
                 "depth": depth.astype(np.int16),
                 "step": np.full(len(lane), -1, dtype=np.int32),
-            }
+            },
+            copy=False,
         )
         for key, values in cols.items():
             if key in self._args:
