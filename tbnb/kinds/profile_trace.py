@@ -23,13 +23,21 @@ Examples
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from tbnb.kinds.profile_events import (
+    CATEGORY_KINDS,
+    DEVICE_PROCESS,
+    KINDS_OF_EVENT,
+    check_timing,
+    kinds_of,
+    steps_of,
+)
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -39,48 +47,6 @@ __all__ = [
     "TraceBuilder",
     "nesting",
 ]
-
-KINDS_OF_EVENT = (
-    "kernel",
-    "memcpy",
-    "memset",
-    "runtime",
-    "data_loading",
-    "cpu_op",
-    "annotation",
-    "step",
-    "python",
-    "other",
-)
-"""The ``kind`` of an event, whatever its writer called its category."""
-
-_BY_CATEGORY = {
-    "kernel": "kernel",
-    "gpu_memcpy": "memcpy",
-    "gpu_memset": "memset",
-    "cuda_runtime": "runtime",
-    "cuda_driver": "runtime",
-    "hip_runtime": "runtime",
-    "cpu_op": "cpu_op",
-    "operator": "cpu_op",
-    "user_annotation": "annotation",
-    "gpu_user_annotation": "annotation",
-    "python_function": "python",
-    "trace": "other",
-    "overhead": "other",
-    "cpu_instant_event": "other",
-    "ac2g": "other",
-    "fwdbwd": "other",
-    "mtia_runtime": "runtime",
-    "privateuse1_runtime": "runtime",
-    "privateuse1_driver": "runtime",
-    "xplane_host": "cpu_op",
-    "xplane_device": "other",
-    "": "other",
-}
-_DEVICE_PROCESS = re.compile(r"^/device:(?:GPU|TPU|XPU):(\d+)")
-_STEP = re.compile(r"^ProfilerStep#(\d+)$")
-_DATA = re.compile(r"DataLoader|dataloader|data_loader|IteratorGetNext|Iterator::")
 
 EVENT_COLUMNS = [
     "lane",
@@ -331,7 +297,7 @@ class TraceBuilder:
 
     # ------------------------------------------------------------------ finishing
     def _check(self, events: pd.DataFrame) -> None:
-        self.problems.extend(_check(self.path, events))
+        self.problems.extend(check_timing(self.path, events))
 
     def _column(self, key: str, default: Any) -> np.ndarray:
         column = self._columns.get(key)
@@ -344,7 +310,7 @@ class TraceBuilder:
         """The trace's frames (see :data:`EVENT_COLUMNS`), problems checked."""
         for pid, labels in self.metadata.pop("process_labels", {}).items():
             name = labels.get("process_name", "")
-            device = _DEVICE_PROCESS.match(name)
+            device = DEVICE_PROCESS.match(name)
             for entry in self._lanes.values():
                 if entry["pid"] != pid or entry["where"] != "host" or not name:
                     continue
@@ -365,7 +331,7 @@ class TraceBuilder:
         names = self._names.categorical(self._column("name", -1).astype(np.int32))
         cats = self._cats.categorical(self._column("category", -1).astype(np.int32))
         step_num = cols.pop("step_num")
-        kind = _kinds(cats, names, lanes, lane, step_num)
+        kind = kinds_of(cats, names, lanes, lane, step_num)
         depth, _parent = nesting(lane, start, start + dur)
         events = pd.DataFrame(
             {
@@ -395,8 +361,8 @@ class TraceBuilder:
                 events[key] = values
         events["process"] = events["process"].astype("category")
         events["thread"] = events["thread"].astype("category")
-        events["step"] = _steps(events, step_num)
-        unknown = Counter(str(c) for c in cats.categories if str(c).lower() not in _BY_CATEGORY)
+        events["step"] = steps_of(events, step_num)
+        unknown = Counter(str(c) for c in cats.categories if str(c).lower() not in CATEGORY_KINDS)
         if unknown and self.format == "chrome":
             counts = events["category"].value_counts()
             listed = ", ".join(f"{c!r} ({counts.get(c, 0):,})" for c in sorted(unknown))
@@ -414,104 +380,3 @@ class TraceBuilder:
             "time", kind="stable", ignore_index=True
         )
         return Trace(self.path, self.format, events, lanes, memory, self.metadata, self.problems)
-
-
-SKEW_US = 1.0
-"""A device event starting this much before its launch means the clocks disagree."""
-
-
-def _check(path: str, events: pd.DataFrame) -> list[str]:
-    """What a trace's timing says is wrong: no device activity, clock skew."""
-    problems = []
-    device = events["device"].to_numpy() >= 0
-    if len(events) and not device.any():
-        problems.append(
-            f"{path}: no device activity (a CPU-only trace, or the profiler could not see "
-            "the GPU): the step breakdown has CPU and idle time only"
-        )
-    corr = events["correlation"].to_numpy()
-    launches = ~device & (corr >= 0)
-    if device.any() and launches.any():
-        first = pd.Series(events["start"].to_numpy()[launches], index=corr[launches])
-        first = first[~first.index.duplicated(keep="first")]
-        on_device = device & (corr >= 0)
-        launched = first.reindex(corr[on_device]).to_numpy()
-        early = launched - events["start"].to_numpy()[on_device]
-        skewed = early > SKEW_US
-        if skewed.any():
-            problems.append(
-                f"{path}: {int(skewed.sum()):,} device events start before their launch "
-                f"(by up to {float(np.nanmax(early)):,.1f} us): the host and device clocks "
-                "disagree; launch delays and the idle split are unreliable"
-            )
-    return problems
-
-
-def _kinds(
-    cats: pd.Categorical,
-    names: pd.Categorical,
-    lanes: pd.DataFrame,
-    lane: np.ndarray,
-    step_num: np.ndarray,
-) -> pd.Categorical:
-    """Each event's kind from its category, name and lane (a vectorised lookup by code)."""
-    cat_kind = np.array(
-        [_BY_CATEGORY.get(str(c).lower(), "other") for c in cats.categories], dtype=object
-    )
-    out = cat_kind[cats.codes] if len(cat_kind) else np.empty(len(lane), dtype=object)
-    name_list = [str(n) for n in names.categories]
-    is_step = np.array([bool(_STEP.match(n)) for n in name_list], dtype=bool)
-    is_data = np.array([bool(_DATA.search(n)) for n in name_list], dtype=bool)
-    is_copy = np.array([n.startswith(("Memcpy", "memcpy")) for n in name_list], dtype=bool)
-    is_set = np.array([n.startswith(("Memset", "memset")) for n in name_list], dtype=bool)
-    is_api = np.array([bool(re.match(r"^cu[A-Z]|^cuda[A-Z]|^hip[A-Z]", n)) for n in name_list])
-    is_py = np.array([n.startswith("$") for n in name_list], dtype=bool)
-    codes = names.codes
-    on_device = (lanes["where"].to_numpy() == "device")[lane] if len(lanes) else np.zeros(0, bool)
-    if name_list:
-        out = np.where(is_step[codes] & (out == "annotation") & ~on_device, "step", out)
-        out = np.where((step_num >= 0) & ~on_device, "step", out)
-        loading = is_data[codes] & ((out == "cpu_op") | (out == "annotation")) & ~on_device
-        out = np.where(loading, "data_loading", out)
-        generic = out == "other"
-        out = np.where(generic & on_device & is_copy[codes], "memcpy", out)
-        out = np.where(generic & on_device & is_set[codes], "memset", out)
-        out = np.where((out == "other") & on_device, "kernel", out)
-        unnamed = np.array([str(c) == "" for c in cats.categories], dtype=bool)
-        if unnamed.any():  # TF/JAX Chrome exports give host events no category
-            out = np.where(generic & ~on_device & unnamed[cats.codes], "cpu_op", out)
-        host_op = (out == "cpu_op") & ~on_device
-        out = np.where((generic | host_op) & ~on_device & is_api[codes], "runtime", out)
-        host_op = (out == "cpu_op") & ~on_device
-        out = np.where(host_op & is_py[codes], "python", out)
-    return pd.Categorical(out, categories=list(KINDS_OF_EVENT))
-
-
-def _steps(events: pd.DataFrame, step_num: np.ndarray) -> np.ndarray:
-    """The step each event belongs to: host events by time within a step span, device
-    events by the step of the launch their correlation id names."""
-    out = np.full(len(events), -1, dtype=np.int32)
-    is_step = (events["kind"] == "step").to_numpy()
-    steps = events[is_step]
-    if not len(steps):
-        return out
-    named = steps["name"].astype(str).str.extract(_STEP)[0].astype(float).to_numpy()
-    numbers = np.where(step_num[is_step] >= 0, step_num[is_step], named).astype(np.int64)
-    order = np.argsort(steps["start"].to_numpy(), kind="stable")
-    s_start = steps["start"].to_numpy()[order]
-    s_end = s_start + steps["dur"].to_numpy()[order]
-    s_num = numbers[order]
-    host = events["device"].to_numpy() < 0
-    start = events["start"].to_numpy()
-    at = np.searchsorted(s_start, start, side="right") - 1
-    inside = (at >= 0) & (start < s_end[np.maximum(at, 0)])
-    out[host & inside] = s_num[at[host & inside]]
-    corr = events["correlation"].to_numpy()
-    launches = host & (corr >= 0)
-    table = pd.Series(out[launches], index=corr[launches])
-    table = table[~table.index.duplicated(keep="first")]
-    device = ~host & (corr >= 0)
-    if device.any() and len(table):
-        found = table.reindex(corr[device]).to_numpy()
-        out[device] = np.where(np.isnan(found.astype(float)), -1, found).astype(np.int32)
-    return out
