@@ -177,7 +177,7 @@ def _frames(widget_path: Path, moves: int = 40) -> dict[str, float]:
         page.wait_for_function(
             "el => el.__tbnbProfile.timeline.draws > 0", arg=root.element_handle()
         )
-        root.locator("canvas.tbnb-prof-canvas").click(position={"x": 600, "y": 60})
+        root.locator(".tbnb-prof-canvas canvas").click(position={"x": 600, "y": 60})
         times = []
         keys = "wwwwsadadws"
         for i in range(moves):

@@ -40,6 +40,7 @@ from tbnb.kinds.profile_events import (
 )
 
 __all__ = [
+    "ARG_COLUMNS",
     "EVENT_COLUMNS",
     "KINDS_OF_EVENT",
     "MEMORY_COLUMNS",
@@ -80,7 +81,7 @@ MEMORY_COLUMNS = ["time", "device", "bytes", "allocated", "reserved", "lane", "a
 """Columns of a trace's ``memory`` frame: one row per allocation (bytes > 0) or free,
 with the allocator's totals after it; ``device`` -1 is host memory."""
 
-_ARG_COLUMNS = {
+ARG_COLUMNS = {
     "correlation": -1,
     "external_id": -1,
     "input_dims": "",
@@ -92,6 +93,8 @@ _ARG_COLUMNS = {
     "bytes": np.nan,
     "step_num": -1,
 }
+"""The arguments a reader may give per span, with the value of a span without it
+(``step_num`` is read into ``step`` and not kept)."""
 
 
 def nesting(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +207,7 @@ class TraceBuilder:
         self.format = fmt
         self._names = _Interner()
         self._cats = _Interner()
-        self._args = {key: _Interner() for key, v in _ARG_COLUMNS.items() if v == ""}
+        self._args = {key: _Interner() for key, v in ARG_COLUMNS.items() if v == ""}
         self._lanes: dict[tuple[str, str], dict[str, Any]] = {}
         self._columns: dict[str, _Growing] = {}
         self._n = 0
@@ -255,7 +258,7 @@ class TraceBuilder:
         dur: list[float] | np.ndarray,
         **args: list[Any] | np.ndarray,
     ) -> None:
-        """Add a batch of spans; ``args`` are columns of :data:`_ARG_COLUMNS` (or absent)."""
+        """Add a batch of spans; ``args`` are columns of :data:`ARG_COLUMNS` (or absent)."""
         n = len(names)
         given: dict[str, np.ndarray] = {
             "name": self._names.codes(names),
@@ -264,7 +267,7 @@ class TraceBuilder:
             "start": np.asarray(start, dtype=np.float64),
             "dur": np.asarray(dur, dtype=np.float64),
         }
-        for key in _ARG_COLUMNS:
+        for key in ARG_COLUMNS:
             values = args.get(key)
             if values is None:
                 continue
@@ -288,7 +291,7 @@ class TraceBuilder:
             return np.int32, -1
         if key in self._args:
             return np.int32, self._args[key].ids.setdefault("", len(self._args[key].ids))
-        default = _ARG_COLUMNS.get(key, np.nan)
+        default = ARG_COLUMNS.get(key, np.nan)
         return (np.int64, default) if isinstance(default, int) else (np.float64, default)
 
     def add_memory(self, **columns: list[Any] | np.ndarray) -> None:
@@ -324,7 +327,7 @@ class TraceBuilder:
             list(self._lanes.values()),
             columns=["lane", "pid", "tid", "where", "process", "thread", "device", "stream"],
         )
-        cols = {key: self._column(key, default) for key, default in _ARG_COLUMNS.items()}
+        cols = {key: self._column(key, default) for key, default in ARG_COLUMNS.items()}
         lane = self._column("lane", -1).astype(np.int32)
         start = self._column("start", np.nan)
         dur = np.maximum(self._column("dur", np.nan), 0.0)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from tbnb._proto import message_class
-from tbnb.kinds.profile_trace import Trace, TraceBuilder
+from tbnb.kinds.profile_trace import ARG_COLUMNS, Trace, TraceBuilder
 
 __all__ = ["read_xplane"]
 
@@ -111,22 +111,8 @@ def _line(
     device: int,
 ) -> None:
     base_ps = line.timestamp_ns * 1000
-    rows: dict[str, list[Any]] = {
-        key: []
-        for key in (
-            "name",
-            "start",
-            "dur",
-            "correlation",
-            "step_num",
-            "grid",
-            "block",
-            "registers",
-            "shared_memory",
-            "occupancy",
-            "bytes",
-        )
-    }
+    columns = [key for key in ARG_COLUMNS if key not in ("external_id", "input_dims")]
+    rows: dict[str, list[Any]] = {key: [] for key in ("name", "start", "dur", *columns)}
     memory: dict[str, list[Any]] = {
         "time": [],
         "device": [],

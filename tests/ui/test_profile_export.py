@@ -99,7 +99,7 @@ def test_overview_shows_steps_and_findings(resnet_page: ProfilePage) -> None:
     findings = p.root.locator(".tbnb-prof-findings li").all_text_contents()
     assert any(f.startswith("GPU idle 61% of step 4") for f in findings), findings
     assert any("aten::convolution_backward" in f for f in findings), findings
-    assert not _blank_canvas(p.page, "canvas.tbnb-prof-steps")
+    assert not _blank_canvas(p.page, ".tbnb-prof-steps canvas")
     summary = p.root.locator(".tbnb-prof-overview .tbnb-prof-hint").first.text_content() or ""
     assert summary.startswith("3 steps")
     p.shot("01_overview")
@@ -133,9 +133,9 @@ def test_timeline_zooms_and_pans_without_a_kernel(resnet_page: ProfilePage) -> N
     p.page.wait_for_function(
         "el => el.__tbnbProfile.timeline.draws > 0", arg=p.root.element_handle()
     )
-    assert not _blank_canvas(p.page, "canvas.tbnb-prof-canvas")
+    assert not _blank_canvas(p.page, ".tbnb-prof-canvas canvas")
     v0, v1 = p.timeline("[t.v0, t.v1]")
-    canvas = p.root.locator("canvas.tbnb-prof-canvas")
+    canvas = p.root.locator(".tbnb-prof-canvas canvas")
     canvas.click(position={"x": 400, "y": 60})
     p.page.keyboard.press("w")
     p.page.keyboard.press("w")

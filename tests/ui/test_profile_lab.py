@@ -91,7 +91,7 @@ def test_lab_timeline_asks_the_kernel_for_each_zoom(lab: Lab) -> None:
         "el => el.__tbnbProfile.timeline.draws > 0", arg=root.element_handle()
     )
     whole = lab.timeline(root, "t.win.t1 - t.win.t0")
-    canvas = root.locator("canvas.tbnb-prof-canvas")
+    canvas = root.locator(".tbnb-prof-canvas canvas")
     canvas.click(position={"x": 500, "y": 40})
     for _ in range(8):
         lab.page.keyboard.press("w")

@@ -21,7 +21,7 @@ import pandas as pd
 
 from tbnb.analysis.profile import device, operators, steps, trace_findings
 from tbnb.analysis.profile.memory import memory_peaks
-from tbnb.kinds.profile_trace import KINDS_OF_EVENT
+from tbnb.kinds.profile_trace import ARG_COLUMNS, KINDS_OF_EVENT
 
 __all__ = [
     "compare_payload",
@@ -141,17 +141,7 @@ def compare_payload(profile: Any, a: str, b: str) -> dict[str, Any]:
     }
 
 
-_ARGS = (
-    "input_dims",
-    "grid",
-    "block",
-    "registers",
-    "shared_memory",
-    "occupancy",
-    "bytes",
-    "correlation",
-    "external_id",
-)
+_ARGS = tuple(key for key in ARG_COLUMNS if key != "step_num")
 
 
 def span_details(trace: Any, row: int, limit: int = 200) -> dict[str, Any]:

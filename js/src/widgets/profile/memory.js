@@ -1,5 +1,6 @@
 // The memory tab: allocated (and reserved) bytes over time per device, the peak marked and
 // the operator running at it named (as text).
+import { CanvasStack } from "../../chart/surface.js";
 import { DataTable } from "../../controls/table.js";
 import { el } from "../../core/dom.js";
 import { decodeTable, formatDuration } from "./data.js";
@@ -20,17 +21,11 @@ export function formatBytes(b) {
 export class Memory {
   /** @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void}} options */
   constructor(options) {
-    this.canvas = el("canvas", { class: "tbnb-prof-memory", role: "img", "aria-label": "memory over time" });
+    this.chart = el("div", { class: "tbnb-prof-chart", role: "img", "aria-label": "memory over time" });
+    this.surface = new CanvasStack(this.chart, { height: 240, className: "tbnb-prof-memory" });
     this.peaks = new DataTable({ on: options.on });
     this.note = el("div", { class: "tbnb-prof-hint" });
-    this.node = el(
-      "div",
-      {},
-      el("div", { class: "tbnb-prof-chart" }, this.canvas),
-      this.note,
-      el("h4", { text: "Peaks" }),
-      this.peaks.node,
-    );
+    this.node = el("div", {}, this.chart, this.note, el("h4", { text: "Peaks" }), this.peaks.node);
     /** @type {any} */
     this.payload = null;
     this.width = 600;
@@ -63,16 +58,11 @@ export class Memory {
 
   draw() {
     const curves = this.payload?.curves || [];
-    const dpr = globalThis.devicePixelRatio || 1;
     const width = this.width;
-    const height = 240;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.canvas.style.height = `${height}px`;
-    const ctx = this.canvas.getContext("2d");
+    const height = this.surface.height;
+    this.surface.resize(width);
+    const ctx = this.surface.context(0);
     if (!ctx || !curves.length) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     let t0 = Infinity;
     let t1 = -Infinity;
     let top = 0;

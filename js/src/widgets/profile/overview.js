@@ -1,5 +1,6 @@
 // The overview tab: each step's time stacked by category (canvas), the findings with their
 // numbers, and the top operators and kernels. Every string from the trace is DOM text.
+import { CanvasStack } from "../../chart/surface.js";
 import { DataTable } from "../../controls/table.js";
 import { el, setText } from "../../core/dom.js";
 import { formatNumber } from "../../core/format.js";
@@ -60,7 +61,8 @@ export class Overview {
   /** @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void, onSpan: (name: string) => void}} options */
   constructor(options) {
     this.options = options;
-    this.canvas = el("canvas", { class: "tbnb-prof-steps", role: "img", "aria-label": "step time by category" });
+    this.chart = el("div", { class: "tbnb-prof-chart", role: "img", "aria-label": "step time by category" });
+    this.surface = new CanvasStack(this.chart, { height: 200, className: "tbnb-prof-steps" });
     this.legend = el("div", { class: "tbnb-prof-legend" });
     this.findings = el("ul", { class: "tbnb-prof-findings" });
     this.problems = el("ul", { class: "tbnb-prof-problems" });
@@ -82,7 +84,7 @@ export class Overview {
           { class: "tbnb-prof-card" },
           el("h4", { text: "Step time by category" }),
           this.legend,
-          el("div", { class: "tbnb-prof-chart" }, this.canvas),
+          this.chart,
           this.summary,
         ),
         el(
@@ -159,17 +161,11 @@ export class Overview {
   draw() {
     const steps = decodeTable(this.payload?.steps);
     const categories = /** @type {string[]} */ (this.payload?.categories || []);
-    const dpr = globalThis.devicePixelRatio || 1;
     const width = this.width;
-    const height = 200;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.canvas.style.height = `${height}px`;
-    const ctx = this.canvas.getContext("2d");
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
-    if (!steps.length) return;
+    const height = this.surface.height;
+    this.surface.resize(width);
+    const ctx = this.surface.context(0);
+    if (!ctx || !steps.length) return;
     let top = 0;
     for (let i = 0; i < steps.length; i++) top = Math.max(top, steps.number("duration", i));
     const left = 56;

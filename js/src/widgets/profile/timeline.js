@@ -4,6 +4,7 @@
 // Drawn from the window's binary columns; after each move the kernel is asked for what is
 // in view at this resolution ("window" requests), and until it answers (or where there is
 // no kernel: a saved notebook, an exported page) the last data is drawn at the new scale.
+import { CanvasStack } from "../../chart/surface.js";
 import { el, setText } from "../../core/dom.js";
 import { formatDuration } from "./data.js";
 import { drawFrame } from "./draw.js";
@@ -24,8 +25,9 @@ export class Timeline {
   /** @param {TimelineHost} host */
   constructor(host) {
     this.host = host;
-    this.canvas = el("canvas", { class: "tbnb-prof-canvas", "aria-label": "timeline" });
-    this.stage = el("div", { class: "tbnb-prof-stage", tabindex: "0" }, this.canvas);
+    this.stage = el("div", { class: "tbnb-prof-stage", tabindex: "0", "aria-label": "timeline" });
+    this.surface = new CanvasStack(this.stage, { height: 420, className: "tbnb-prof-canvas" });
+    this.canvas = this.surface.top;
     this.status = el("div", { class: "tbnb-prof-status" });
     this.hint = el("div", {
       class: "tbnb-prof-hint",
@@ -75,21 +77,16 @@ export class Timeline {
   resize(width, height) {
     this.width = Math.max(240, Math.floor(width));
     this.height = Math.max(160, Math.floor(height));
-    const dpr = globalThis.devicePixelRatio || 1;
-    this.canvas.width = Math.round(this.width * dpr);
-    this.canvas.height = Math.round(this.height * dpr);
-    this.canvas.style.width = `${this.width}px`;
-    this.canvas.style.height = `${this.height}px`;
+    this.surface.resize(this.width, this.height);
     this.frames.request();
     this.fetch();
   }
 
   draw() {
-    const ctx = this.canvas.getContext("2d");
-    if (!ctx || !this.payload) return;
+    if (!this.payload) return;
     const began = performance.now();
-    const dpr = globalThis.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const ctx = this.surface.context(0);
+    if (!ctx) return;
     drawFrame({
       ctx,
       width: this.width,
