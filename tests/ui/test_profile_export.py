@@ -76,7 +76,8 @@ def resnet_page(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
         widget = tbnb.profiler(resnet, tab="overview")
-        widget.tab = "operators"  # the saved page holds the tables too
+        widget.tab = "operators"  # the saved page holds the tables and memory too
+        widget.tab = "memory"
         widget.tab = "overview"
     page = _open(chromium, widget, tmp_path_factory.mktemp("pp") / "profile.html", out_dir)
     yield page
@@ -154,6 +155,19 @@ def test_timeline_zooms_and_pans_without_a_kernel(resnet_page: ProfilePage) -> N
     assert p.timeline("t.online") is False  # the page has no kernel: the saved window
     p.shot("04_timeline")
     assert not p.browser.log.page_errors, p.browser.log.page_errors
+
+
+def test_memory_curve_marks_the_peak(resnet_page: ProfilePage) -> None:
+    p = resnet_page
+    p.tab("memory")
+    assert not _blank_canvas(p.page, ".tbnb-prof-memory canvas")
+    cells = p.root.locator(".tbnb-prof-memory-panel tbody tr").first.locator("td")
+    texts = cells.all_text_contents()
+    assert texts[0] == "-1"  # host first, then GPU 0
+    gpu = p.root.locator(".tbnb-prof-memory-panel tbody tr").nth(1).locator("td")
+    assert gpu.all_text_contents()[1] == "848.87 MiB"
+    assert gpu.all_text_contents()[4] == "aten::cudnn_convolution"
+    p.shot("06_memory")
 
 
 @pytest.fixture(scope="module")

@@ -124,6 +124,8 @@ def memory_payload(trace: Any, pixels: int = 1600) -> dict[str, Any]:
             {"device": int(dev), "time": time, "allocated": allocated, "reserved": reserved}
         )
     peaks = memory_peaks(trace.memory, trace.events)
+    origin = float(trace.events["start"].min()) if len(trace.events) else 0.0
+    peaks = peaks.assign(time=peaks["time"] - origin).rename(columns={"time": "time_from_start"})
     return {"curves": curves, "peaks": table_payload(peaks)}
 
 

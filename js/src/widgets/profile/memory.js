@@ -35,7 +35,7 @@ export class Memory {
   set(payload) {
     this.payload = payload;
     const peaks = decodeTable(payload?.peaks);
-    const columns = tableColumns(peaks).map((c) =>
+    const columns = tableColumns(peaks, {}, new Set(["time_from_start"])).map((c) =>
       c.key === "peak" || c.key === "reserved"
         ? { ...c, text: (/** @type {number} */ r) => formatBytes(peaks.number(c.key, r)) }
         : c,
