@@ -40,7 +40,7 @@ from tbnb.notebook import sample_kinds
 __all__ = ["SAMPLE_VERSION", "SampleSpec", "cache_dir", "sample_logdir", "write_sample"]
 
 #: Bumped whenever the generated content changes, so stale caches are not reused.
-SAMPLE_VERSION = 4
+SAMPLE_VERSION = 5
 
 _COMPLETE = ".tbnb-sample-complete"
 
@@ -274,6 +274,7 @@ def _write_run(
 
     if first:  # the layout is written once, by the first run, as scripts do
         sample_kinds.write_layout(writer, wall(0))
+        sample_kinds.write_profile(writer.file_writer.get_logdir(), rng, wall(1))
     sample_kinds.write_graph(writer, wall(0))
     writer.add_text("config", _config_markdown(lr, seed), 0, walltime=wall(0))
     val_at = {int(s): i for i, s in enumerate(curves["val_steps"])}

@@ -22,8 +22,8 @@ import pytest
 
 import tbnb
 from tbnb.kinds.profile import is_trace_file, list_traces, profile
-from tbnb.kinds.profile_chrome import read_chrome
-from tbnb.kinds.profile_json import TraceJson
+from tbnb.kinds.profile.chrome import read_chrome
+from tbnb.kinds.profile.stream import TraceJson
 from tbnb.warnings import DataWarning
 from tests.writers_profile import extract_gpu_traces, write_jax_profile, write_torch_profile
 

@@ -15,7 +15,7 @@
 
 Examples
 --------
->>> from tbnb.kinds.profile_trace import TraceBuilder
+>>> from tbnb.kinds.profile.trace import TraceBuilder
 >>> b = TraceBuilder("t")
 >>> host, gpu = b.lane(1, 1), b.lane(0, 7, "device", "GPU 0", "stream 7", 0, 7)
 >>> b.add(["cudaLaunchKernel", "cudaLaunchKernel", "k", "k"],

@@ -58,8 +58,11 @@ def step_findings(steps: pd.DataFrame, idle: pd.DataFrame) -> list[str]:
             f"of step time, idle {_pct(float(steps['idle'].sum()), total)}"
         )
     whole = float(steps["duration"].sum())
-    for column, label in (("data_loading", "Data loading"), ("runtime", "CUDA runtime calls")):
+    for column, label in (
+        ("data_loading", "Data loading takes"),
+        ("runtime", "CUDA runtime calls take"),
+    ):
         fraction = float(steps[column].sum()) / whole if whole else 0.0
         if fraction >= 0.05:
-            out.append(f"{label} take {_pct(fraction, 1.0)} of step time")
+            out.append(f"{label} {_pct(fraction, 1.0)} of step time")
     return out

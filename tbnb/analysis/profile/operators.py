@@ -10,7 +10,7 @@ operator above it.
 
 Examples
 --------
->>> from tbnb.kinds.profile_trace import TraceBuilder
+>>> from tbnb.kinds.profile.trace import TraceBuilder
 >>> b = TraceBuilder("t")
 >>> host, gpu = b.lane(1, 1), b.lane(0, 7, "device", "GPU 0", "stream 7", 0, 7)
 >>> b.add(["aten::linear", "aten::mm", "cudaLaunchKernel", "gemm"],
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.profile_trace import nesting
+from tbnb.kinds.profile.trace import nesting
 
 __all__ = ["OPERATOR_COLUMNS", "launched_by", "operator_spans", "operator_table"]
 

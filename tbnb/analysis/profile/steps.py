@@ -11,7 +11,7 @@ work (operators and annotations on the host), idle (none of them).
 Examples
 --------
 >>> import pandas as pd
->>> from tbnb.kinds.profile_trace import TraceBuilder
+>>> from tbnb.kinds.profile.trace import TraceBuilder
 >>> b = TraceBuilder("t")
 >>> host, gpu = b.lane(1, 1), b.lane(0, 7, "device", "GPU 0", "stream 7", 0, 7)
 >>> b.add(["ProfilerStep#1", "aten::mm", "cudaLaunchKernel", "gemm"],

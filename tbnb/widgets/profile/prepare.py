@@ -21,7 +21,7 @@ import pandas as pd
 
 from tbnb.analysis.profile import device, operators, steps, trace_findings
 from tbnb.analysis.profile.memory import memory_peaks
-from tbnb.kinds.profile_trace import ARG_COLUMNS, KINDS_OF_EVENT
+from tbnb.kinds.profile.trace import ARG_COLUMNS, KINDS_OF_EVENT
 
 __all__ = [
     "compare_payload",

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.profile_trace import KINDS_OF_EVENT
+from tbnb.kinds.profile.trace import KINDS_OF_EVENT
 
 __all__ = ["MAX_SPANS", "TimelineIndex"]
 
@@ -68,7 +68,7 @@ class TimelineIndex:
         """Spans overlapping ``[t0, t1]`` at ``pixels`` across (see the module docstring).
 
         Columns: ``lane``, ``depth``, ``start``, ``dur``, ``name`` (code), ``kind`` (code
-        into :data:`~tbnb.kinds.profile_trace.KINDS_OF_EVENT`), ``row`` (the event's row,
+        into :data:`~tbnb.kinds.profile.trace.KINDS_OF_EVENT`), ``row`` (the event's row,
         -1 for merged spans), ``count`` (spans drawn as one), ``correlation``.
         """
         t0, t1 = float(t0), float(max(t1, t0 + 1e-9))

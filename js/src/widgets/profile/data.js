@@ -45,7 +45,7 @@ export const CATEGORY_STYLE = {
   idle: { label: "idle", color: "#dddddd" },
 };
 
-/** Span kinds (tbnb/kinds/profile_trace.py KINDS_OF_EVENT order): fill colours. */
+/** Span kinds (tbnb/kinds/profile/trace.py KINDS_OF_EVENT order): fill colours. */
 export const KIND_COLORS = {
   kernel: "#4477aa",
   memcpy: "#ee7733",

@@ -2,9 +2,9 @@
 
 Layer ``kinds``. Events are decoded straight into :class:`Event` records (msgspec: only
 the fields read here, unknown ones skipped, no dict per event) by
-:class:`~tbnb.kinds.profile_json.TraceJson`, and each batch becomes columns at once (one
+:class:`~tbnb.kinds.profile.stream.TraceJson`, and each batch becomes columns at once (one
 list comprehension per field, strings interned by the
-:class:`~tbnb.kinds.profile_trace.TraceBuilder`), so a batch is dropped before the next
+:class:`~tbnb.kinds.profile.trace.TraceBuilder`), so a batch is dropped before the next
 is read. Complete events (``ph: X``) are spans; ``B``/``E`` pairs are matched per thread
 into spans; torch's ``[memory]`` instant events are allocator samples; ``M`` events name
 processes and threads. Everything else (flows, counters, other instants) is counted in
@@ -29,8 +29,8 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.profile_json import BLOCK, TraceJson
-from tbnb.kinds.profile_trace import Trace, TraceBuilder
+from tbnb.kinds.profile.stream import BLOCK, TraceJson
+from tbnb.kinds.profile.trace import Trace, TraceBuilder
 
 __all__ = ["Args", "Event", "read_chrome"]
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from tbnb._proto import message_class
-from tbnb.kinds.profile_trace import ARG_COLUMNS, Trace, TraceBuilder
+from tbnb.kinds.profile.trace import ARG_COLUMNS, Trace, TraceBuilder
 
 __all__ = ["read_xplane"]
 

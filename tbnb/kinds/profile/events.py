@@ -1,6 +1,6 @@
 """What a profiler event is: its kind, its step, and what its timing says is wrong.
 
-Layer ``kinds`` (used by :class:`~tbnb.kinds.profile_trace.TraceBuilder`). Writers name
+Layer ``kinds`` (used by :class:`~tbnb.kinds.profile.trace.TraceBuilder`). Writers name
 categories their own way (Kineto's ``cpu_op``, ``kernel``, ``cuda_runtime``; XPlane has
 none, TF's Chrome export none either): every event gets one ``kind`` of
 :data:`KINDS_OF_EVENT` from its category, name and lane; steps come from

@@ -1,7 +1,7 @@
 """One profiler trace as columns: the events, lanes and memory frames every reader builds.
 
-Layer ``kinds``. Both readers (Chrome-trace JSON, :mod:`tbnb.kinds.profile_json`, and
-XPlane, :mod:`tbnb.kinds.profile_xplane`) hand batches of spans to a
+Layer ``kinds``. Both readers (Chrome-trace JSON, :mod:`tbnb.kinds.profile.stream`, and
+XPlane, :mod:`tbnb.kinds.profile.xplane`) hand batches of spans to a
 :class:`TraceBuilder`, which interns strings as it goes (a gigabyte trace names a few
 thousand operators over and over: memory stays bounded by the distinct names) and turns
 them into a :class:`Trace` once: the ``events`` frame (one row per timed span: lane,
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.profile_events import (
+from tbnb.kinds.profile.events import (
     CATEGORY_KINDS,
     DEVICE_PROCESS,
     KINDS_OF_EVENT,

@@ -44,9 +44,9 @@ import pandas as pd
 
 from tbnb.io.logdir import run_name
 from tbnb.kinds.base import Kind, Tab
-from tbnb.kinds.profile_chrome import read_chrome
-from tbnb.kinds.profile_trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace
-from tbnb.kinds.profile_xplane import read_xplane
+from tbnb.kinds.profile.chrome import read_chrome
+from tbnb.kinds.profile.trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace
+from tbnb.kinds.profile.xplane import read_xplane
 from tbnb.warnings import DataWarning
 
 __all__ = ["KIND", "TRACE_COLUMNS", "ProfileSet", "is_trace_file", "list_traces", "profile"]
@@ -280,7 +280,7 @@ class ProfileSet:
 
     @property
     def events(self) -> pd.DataFrame:
-        """Every timed span of every trace (see :data:`~tbnb.kinds.profile_trace.EVENT_COLUMNS`)."""
+        """Every timed span of every trace (see :data:`~tbnb.kinds.profile.trace.EVENT_COLUMNS`)."""
         return self._joined("events", ["trace", "run", *EVENT_COLUMNS])
 
     @property
@@ -290,7 +290,7 @@ class ProfileSet:
 
     @property
     def memory(self) -> pd.DataFrame:
-        """Allocator samples of every trace (:data:`tbnb.kinds.profile_trace.MEMORY_COLUMNS`)."""
+        """Allocator samples of every trace (:data:`tbnb.kinds.profile.trace.MEMORY_COLUMNS`)."""
         return self._joined("memory", ["trace", "run", *MEMORY_COLUMNS])
 
     def analysis(self, name: str, *args: Any, **kwargs: Any) -> Any:
