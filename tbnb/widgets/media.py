@@ -195,14 +195,7 @@ class MediaWidget(LiveWidget):
         self._refresh_held()
 
     def _problems(self, frame: pd.DataFrame, cards: CardIndex) -> list[str]:
-        out = self._row_problems(frame)
-        for (run, tag), steps in cards.duplicates.items():
-            shown = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-            out.append(
-                f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
-                "showing the value written last"
-            )
-        return out
+        return self._row_problems(frame)
 
     def _report(self, problems: list[str]) -> None:
         for message in problems:
