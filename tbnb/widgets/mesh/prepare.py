@@ -136,7 +136,7 @@ def mesh_payload(row: Mapping[str, Any], max_points: int = MAX_POINTS) -> dict[s
         vertices = vertices[keep]
         colors = None if colors is None else np.asarray(colors)[keep]
         notes.append(f"a uniform sample of {max_points:,} of the {n_logged:,} points")
-    finite = np.isfinite(vertices).all(axis=1)
+    finite = np.asarray(np.isfinite(vertices).all(axis=1))
     low = vertices[finite].min(axis=0) if finite.any() else np.zeros(3, np.float32)
     high = vertices[finite].max(axis=0) if finite.any() else np.ones(3, np.float32)
     scale = (high.astype(np.float64) - low).astype(np.float64)
@@ -185,4 +185,5 @@ def decode_positions(payload: Mapping[str, Any]) -> np.ndarray:
     offset, count = payload["layout"]["positions"]
     data = np.asarray(payload["data"], dtype=np.uint8)
     q = data[offset : offset + 2 * count].view("<u2").reshape(-1, 3)
-    return np.asarray(payload["origin"]) + q / _LEVELS * np.asarray(payload["scale"])
+    out: np.ndarray = np.asarray(payload["origin"]) + q / _LEVELS * np.asarray(payload["scale"])
+    return out
