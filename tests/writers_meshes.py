@@ -63,7 +63,7 @@ def _pytorch_style(logdir: str, module: str) -> None:
                 global_step=step,
                 walltime=WALL0 + step,
             )
-        points, colors = cloud(500, seed=len(run))
+        points, colors = cloud(500, seed=ord(run))
         w.add_mesh("scan/points", points, colors=colors, global_step=1, walltime=WALL0)
         # a tag logged twice at one step: two meshes of that step
         w.add_mesh("twice", tetrahedron(8)[0], global_step=3, walltime=WALL0)

@@ -325,6 +325,8 @@ export class MeshView extends MediaView {
  * @param {HTMLCanvasElement} target @param {HTMLCanvasElement | OffscreenCanvas} source
  */
 function present(target, source) {
+  if (target.width !== source.width) target.width = source.width;
+  if (target.height !== source.height) target.height = source.height;
   if (typeof OffscreenCanvas !== "undefined" && source instanceof OffscreenCanvas) {
     const ctx = target.getContext("bitmaprenderer");
     if (ctx) {
@@ -332,8 +334,6 @@ function present(target, source) {
       return;
     }
   }
-  if (target.width !== source.width) target.width = source.width;
-  if (target.height !== source.height) target.height = source.height;
   const ctx = target.getContext("2d");
   if (!ctx) return;
   ctx.clearRect(0, 0, target.width, target.height);
