@@ -79,6 +79,14 @@ MESH_ORBIT_JS = """async (moves) => {
 }"""
 
 
+TB_CANVAS_JS = """() => {
+  const all = [];
+  const walk = (root) => { for (const e of root.querySelectorAll('*')) {
+    if (e.tagName === 'CANVAS') all.push(e); if (e.shadowRoot) walk(e.shadowRoot); } };
+  walk(document);
+  return all.some((c) => c.getBoundingClientRect().height > 100);
+}"""
+
 TB_ORBIT_JS = """async (moves) => {
   const all = [];
   const walk = (root) => { for (const e of root.querySelectorAll('*')) {
@@ -186,7 +194,9 @@ def orbit_pages(
                     keys = ("frame_ms", "frame_p90", "js_ms", "drawn", "rest_ms")
                 else:
                     page.goto(f"{tb_url}/#mesh")
-                    page.wait_for_timeout(5000)  # the dashboard fetches and draws the cloud
+                    page.wait_for_function(TB_CANVAS_JS)  # the dashboard fetched the cloud
+                    page.wait_for_timeout(3000)
+                    out["tensorboard_first_draw_s"] = time.perf_counter() - t
                     runs = [page.evaluate(TB_ORBIT_JS, tb_moves) for _ in range(repeat)]
                     keys = ("frame_ms", "frame_p90")
                 for key in keys:

@@ -1,12 +1,12 @@
 // The meshes widget's view: a card per run and tag on the media kit (step and sample
 // sliders, the global step, meshes fetched on request or saved with the notebook), each
 // drawing its mesh with WebGL2. One context draws every card (a page allows few WebGL
-// contexts): a card's frame is drawn on a shared canvas and copied into the card's own.
+// contexts): a card's frame is drawn on a shared canvas and handed to the card's own.
 //
 // Every card turns together: drag to orbit, the wheel zooms, a double click fits the view
-// again; the camera is saved to the `camera` trait when a move ends. While the view moves a
-// point cloud draws a uniform sample sized to the frame budget (all of it on a fast GPU),
-// and every point once it rests.
+// again; the camera is saved to the `camera` trait when a move ends. While the view moves, a
+// point cloud draws a uniform sample sized to the frame budget (all of it on a fast GPU) at
+// half resolution; once it rests, every point, sharp.
 import { el, setText } from "../../core/dom.js";
 import { boundsOf, OrbitCamera } from "../../gl/camera.js";
 import { FrameBudget, MIN_MOVING_POINTS } from "../../gl/frame-budget.js";
@@ -257,7 +257,9 @@ export class MeshView extends MediaView {
       if (gpu.owned.length === 0) continue; // released (dropped from the fetcher's cache)
       cards.push(cv);
     }
-    const dpr = window.devicePixelRatio || 1;
+    // a moving frame of a large card is drawn at half resolution (a quarter of the pixels to
+    // fill on a software rasteriser) and stretched; the frame at rest is sharp again
+    const dpr = (window.devicePixelRatio || 1) * (moving ? 0.5 : 1);
     const mode = /** @type {"solid" | "wireframe" | "points"} */ (this.model.get("mode") || "solid");
     const size = Number(this.model.get("point_size") || 2);
     const colors = this.model.get("run_colors") || {};
