@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tests.tensorboard_plugins import plugin_routes
 from tests.writers import WALL0, _TF2Writer
 
 CONFIG = {"camera": {"cls": "PerspectiveCamera", "fov": 75}, "material": {"size": 0.05}}
@@ -138,29 +139,9 @@ def tensorboard_meshes(logdir: str) -> list[dict[str, Any]]:
     plugin's ``/data`` route (float32, int32, uint8, reshaped ``[-1, 3]``; absent parts
     ``None``), ``wall_time`` and ``config`` (its JSON text) from ``/meshes``.
     """
-    from tensorboard.backend.event_processing import data_provider as dp
-    from tensorboard.backend.event_processing import plugin_event_multiplexer as pem
-    from tensorboard.plugins import base_plugin
     from tensorboard.plugins.mesh import mesh_plugin
-    from werkzeug.test import Client
-    from werkzeug.wrappers import Response
 
-    multiplexer = pem.EventMultiplexer(tensor_size_guidance={"mesh": 0})
-    multiplexer.AddRunsFromDirectory(logdir)
-    multiplexer.Reload()
-    context = base_plugin.TBContext(
-        logdir=logdir,
-        data_provider=dp.MultiplexerDataProvider(multiplexer, logdir),
-        multiplexer=multiplexer,
-        sampling_hints={"mesh": 10**9},
-    )
-    apps = mesh_plugin.MeshPlugin(context).get_plugin_apps()
-
-    def get(route: str, **query: Any) -> bytes:
-        response = Client(apps[route], Response).get(route, query_string=query)
-        assert response.status_code == 200, (route, query, response.data[:200])
-        return bytes(response.data)
-
+    get = plugin_routes(logdir, mesh_plugin.MeshPlugin, "mesh")
     types = {"VERTEX": np.float32, "FACE": np.int32, "COLOR": np.uint8}
     out = []
     for run, tags in json.loads(get("/tags")).items():
