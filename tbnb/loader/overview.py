@@ -24,6 +24,7 @@ from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
 from tbnb.loader.report import plural
+from tbnb.loader.writers import infer_writer
 from tbnb.warnings import EmptyResultWarning
 
 if TYPE_CHECKING:
@@ -58,7 +59,13 @@ def run_table(exp: Experiment) -> pd.DataFrame:
             {
                 "run": run,
                 "files": len(states),
-                "writer": ", ".join(sorted({s.writer for s in states if s.writer})),
+                "writer": infer_writer(
+                    run,
+                    [s.path for s in states],
+                    [s.writer for s in states],
+                    {r["kind"] for r in exp._records[run].get("graphs", [])},
+                ),
+                "source_writer": ", ".join(sorted({s.writer for s in states if s.writer})),
                 "file_version": ", ".join(sorted({s.version for s in states if s.version})),
                 "host": ", ".join(sorted({s.host for s in states if s.host})),
                 "first_wall_time": min(firsts) if firsts else np.nan,
