@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from tbnb.io.artifacts import describe_artifacts
 from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
@@ -168,9 +169,10 @@ def explain_empty(exp: Experiment) -> str | None:
         listing = _listing(exp)
         if not listing:
             return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
+        found = describe_artifacts(listing)
         return (
             f"tbnb: {where} holds no event files (names containing 'tfevents'); "
-            f"it holds {_names(listing)}"
+            f"it holds {_names(listing)}" + (f": {found}" if found else "")
         )
     if not exp.runs:
         return (
