@@ -393,6 +393,15 @@ class MediaWidget(LiveWidget):
         order = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         return self._frame.iloc[order].reset_index(drop=True)
 
+    def shown_titles(self) -> list[str]:
+        """A title per shown item (``run · tag · step N[ #sample]``), in display order."""
+        titles = []
+        for card, step, sample in self._shown_items():
+            run, tag = self._cards.cards[card]
+            extra = f" #{sample}" if self._cards.card_counts(card).max() > 1 else ""
+            titles.append(f"{run} · {tag} · step {step}{extra}")
+        return titles
+
     def pin(self, run: str, tag: str, step: int | None = None, sample: int = 0) -> None:
         """Move one card on its own (``step=None``: back to following the global step)."""
         if (run, tag) not in self._cards.lookup:

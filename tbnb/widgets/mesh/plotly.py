@@ -83,11 +83,7 @@ def meshes_figure(widget: MeshWidget) -> go.Figure:
     shown = widget._shown_items()
     ncols = min(3, max(len(shown), 1))
     nrows = max(math.ceil(len(shown) / ncols), 1)
-    titles = []
-    for card, step, sample in shown:
-        run, tag = widget._cards.cards[card]
-        extra = f" #{sample}" if widget._cards.card_counts(card).max() > 1 else ""
-        titles.append(f"{run} · {tag} · step {step}{extra}")
+    titles = widget.shown_titles()
     specs = [[{"type": "scene"}] * ncols for _ in range(nrows)]
     fig = make_subplots(rows=nrows, cols=ncols, specs=specs, subplot_titles=titles or None)
     for i, (card, step, sample) in enumerate(shown):
