@@ -13,6 +13,8 @@ import { unpackPage } from "./data.js";
 
 /** Prefix of a saved `_esm` replaced by a module index (tbnb/notebook/export.py: _ESM_REF). */
 const ESM_REF = "tbnb-esm:";
+/** Prefix of a saved `_esm` replaced by a widget key: its view in the one bundle (_VIEW_REF). */
+const VIEW_REF = "tbnb-view:";
 
 const CSS_PROPS = new Set([
   "width",
@@ -147,7 +149,7 @@ class Model {
 
 class Manager {
   /**
-   * @param {{state: Record<string, any>, modules: string[], views: string[]}} payload
+   * @param {{state: Record<string, any>, modules: string[], bundle?: number | null, views: string[]}} payload
    * @param {Uint8Array[]} buffers
    */
   constructor(payload, buffers) {
@@ -155,6 +157,10 @@ class Manager {
     this.models = new Map();
     /** @type {Map<string, Promise<any>>} */
     this.modules = new Map();
+    /** @type {Map<string, Promise<any>>} widget definitions by `_esm` */
+    this.definitions = new Map();
+    /** The one bundle's source (tbnb/static/tbnb.js: every tbnb view by key), if the page has it. */
+    this.bundle = payload.bundle == null ? null : payload.modules[payload.bundle];
     /** @type {Set<string>} */
     this.cssDone = new Set();
     for (const [id, spec] of Object.entries(payload.state)) {
@@ -196,31 +202,63 @@ class Manager {
     };
   }
 
+  /**
+   * A module from its source, imported once per page.
+   * @param {string} source
+   * @returns {Promise<any>}
+   */
+  module(source) {
+    let mod = this.modules.get(source);
+    if (!mod) {
+      mod = (async () => {
+        const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+        try {
+          return await import(/* @vite-ignore */ url);
+        } finally {
+          URL.revokeObjectURL(url);
+        }
+      })();
+      this.modules.set(source, mod);
+    }
+    return mod;
+  }
+
+  /**
+   * The widget definition ({initialize?, render}) of an anywidget model: its view in the
+   * one bundle, or its own module.
+   * @param {string} esm
+   */
+  definition(esm) {
+    let def = this.definitions.get(esm);
+    if (!def) {
+      def = this.define(esm);
+      this.definitions.set(esm, def);
+    }
+    return def;
+  }
+
+  /** @param {string} esm */
+  async define(esm) {
+    if (esm.startsWith(VIEW_REF)) {
+      const key = esm.slice(VIEW_REF.length);
+      const view = this.bundle === null ? undefined : (await this.module(this.bundle)).views[key];
+      if (!view) throw new Error(`the page holds no view "${key}"`);
+      return view;
+    }
+    const mod = await this.module(esm);
+    const def = mod.render ? { render: mod.render } : mod.default;
+    return typeof def === "function" ? await def() : def;
+  }
+
   /** @param {Model} model */
   async loadAnywidget(model) {
     const esm = model.get("_esm");
-    if (!this.modules.has(esm)) {
-      this.modules.set(
-        esm,
-        (async () => {
-          const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
-          try {
-            const mod = await import(/* @vite-ignore */ url);
-            let def = mod.render ? { render: mod.render } : mod.default;
-            if (typeof def === "function") def = await def();
-            return def;
-          } finally {
-            URL.revokeObjectURL(url);
-          }
-        })(),
-      );
-    }
     const css = model.get("_css");
     if (typeof css === "string" && css && !this.cssDone.has(css)) {
       this.cssDone.add(css);
       document.head.append(el("style", { text: css }));
     }
-    const def = await this.modules.get(esm);
+    const def = await this.definition(esm);
     if (!model.initialized) {
       model.initialized = true;
       await def.initialize?.({ model, experimental: this.experimental, signal: new AbortController().signal });
