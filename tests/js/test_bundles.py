@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "js"
@@ -38,8 +39,12 @@ def _modules_on_disk() -> dict[str, set[str]]:
 
 def test_the_readme_lists_every_module_and_no_other() -> None:
     listed, found = _listed_modules(), _modules_on_disk()
-    missing = {f: sorted(m - listed.get(f, set())) for f, m in found.items() if m - listed.get(f, set())}
-    stale = {f: sorted(m - found.get(f, set())) for f, m in listed.items() if m - found.get(f, set())}
+    missing = {
+        f: sorted(m - listed.get(f, set())) for f, m in found.items() if m - listed.get(f, set())
+    }
+    stale = {
+        f: sorted(m - found.get(f, set())) for f, m in listed.items() if m - found.get(f, set())
+    }
     assert missing == {}, f"modules js/README.md does not list: {missing}"
     assert stale == {}, f"js/README.md lists modules that do not exist: {stale}"
 
@@ -63,3 +68,29 @@ def test_the_build_hook_checks_the_manifest_alone() -> None:
     assert hook["skip-if-exists"] == ["tbnb/static/bundles.json"]
     manifest = json.loads((STATIC / "bundles.json").read_text(encoding="utf-8"))
     assert set(manifest["bundles"]) == {p.name for p in STATIC.glob("*.js")}
+
+
+def _imports(path: Path) -> list[Path]:
+    """Modules ``path`` imports (static, dynamic and JSDoc ``import("...")`` types)."""
+    text = path.read_text(encoding="utf-8")
+    specs = re.findall(
+        r"""(?:from\s+|import\s*\(\s*|^import\s+)["'](\.{1,2}/[^"'?]+)""", text, re.M
+    )
+    return [(path.parent / spec).resolve() for spec in specs]
+
+
+def test_no_widget_folder_imports_another_and_the_kit_no_widget() -> None:
+    """What two widgets share lives in the kit: no widget folder imports another's."""
+    src = (JS / "src").resolve()
+    widgets = src / "widgets"
+    crossing = []
+    for path in sorted(src.rglob("*.js")):
+        home = path.resolve().relative_to(src).parts
+        for target in _imports(path):
+            inside = target.is_relative_to(widgets)
+            if home[0] == "widgets":
+                if inside and target.relative_to(widgets).parts[0] != home[1]:
+                    crossing.append(f"{path.relative_to(JS)} -> {target.relative_to(src)}")
+            elif inside:
+                crossing.append(f"{path.relative_to(JS)} -> {target.relative_to(src)}")
+    assert crossing == []

@@ -6,7 +6,7 @@ import { saveImageButton } from "../../controls/save-image.js";
 import { el, isFocused } from "../../core/dom.js";
 
 /** @typedef {import("./model").ChartSpec} ChartSpec */
-/** @typedef {import("./store").SeriesRecord} SeriesRecord */
+/** @typedef {import("../../series/store").SeriesRecord} SeriesRecord */
 /** @typedef {import("../../core/types").Numbers} Numbers */
 
 /**
