@@ -159,6 +159,7 @@ class Manager {
     this.modules = new Map();
     /** @type {Map<string, Promise<any>>} widget definitions by `_esm` */
     this.definitions = new Map();
+    this.lastPaint = performance.now();
     /** The one bundle's source (tbnb/static/tbnb.js: every tbnb view by key), if the page has it. */
     this.bundle = payload.bundle == null ? null : payload.modules[payload.bundle];
     /** @type {Set<string>} */
@@ -266,6 +267,21 @@ class Manager {
     return def;
   }
 
+  /**
+   * Let the browser paint (`now`, or once the widgets built since it last did took 50 ms):
+   * with every view in one module there is no import to wait for between them, and the
+   * first chart would otherwise show only once every tab is built.
+   * @param {boolean} [now]
+   */
+  async breathe(now = false) {
+    if (!now && performance.now() - this.lastPaint < 50) return;
+    // after the next frame (a hidden page gets none: a task then)
+    await new Promise((resolve) =>
+      document.hidden ? setTimeout(resolve, 0) : requestAnimationFrame(() => setTimeout(resolve, 0)),
+    );
+    this.lastPaint = performance.now();
+  }
+
   /** @param {Model} model @param {HTMLElement} node */
   applyLayout(model, node) {
     const layout = model.get("layout") && this.model(model.get("layout"));
@@ -296,6 +312,7 @@ class Manager {
       if (model.module === "anywidget") {
         const def = await this.loadAnywidget(model);
         await def.render?.({ model, el: node, experimental: this.experimental, signal: new AbortController().signal });
+        await this.breathe();
       } else if (/^(V|H|Grid)?BoxModel$/.test(model.name)) {
         node.classList.add(model.name === "HBoxModel" ? "tbnb-export-hbox" : "tbnb-export-vbox");
         for (const child of model.get("children") || []) await this.render(child, node);
@@ -362,8 +379,16 @@ class Manager {
       });
       node.append(panel);
       panels.push(panel);
-      await this.render(children[i], panel);
     }
+    // The selected tab's widget first, shown before the others are built (every view comes
+    // from one module, so nothing else makes room for the browser to paint it).
+    const initial = model.get("selected_index");
+    const first = Number.isInteger(initial) && initial >= 0 && initial < children.length ? initial : 0;
+    if (children.length) {
+      await this.render(children[first], panels[first]);
+      for (let frame = 0; frame < 3; frame++) await this.breathe(true); // seen, scheduled, drawn
+    }
+    for (let i = 0; i < children.length; i++) if (i !== first) await this.render(children[i], panels[i]);
     bar.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
       const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (e.target));
       if (at < 0) return;
@@ -373,8 +398,7 @@ class Manager {
       e.preventDefault();
       select(next % n, true);
     });
-    const initial = model.get("selected_index");
-    select(Number.isInteger(initial) ? initial : 0);
+    select(first);
   }
 }
 
