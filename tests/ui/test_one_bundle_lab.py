@@ -9,6 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import tbnb
 from tbnb.notebook.samples import sample_logdir
 from tbnb.widgets.bundle import ONE_BUNDLE, bundle_text, widget_keys
 from tests.ui._chromium import Chromium
@@ -38,6 +39,11 @@ def test_a_dashboard_imports_the_kit_once(
     from playwright.sync_api import expect
 
     logdir = sample_logdir()
+    sample = tbnb.Dashboard(logdir)
+    sample.build_all()
+    shown = {type(w)._widget_key for w in [sample.selection, *sample.views.built.values()]}
+    sample.close()
+    assert len(shown) == 12  # every view but meshes (the sample logs none)
     nb = tagged_notebook(
         "one bundle",
         {
@@ -58,7 +64,7 @@ def test_a_dashboard_imports_the_kit_once(
         cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
         wait_for_run_all(page, cells.nth(3), out_dir / "one_bundle_failed.png", lab)
         dash = cells.nth(1).locator(".tbnb-dashboard")
-        for key in widget_keys():
+        for key in shown:
             expect(dash.locator(f".tbnb-w-{key}").first).to_be_attached()
         expect(dash.locator(".tbnb-w-scalars .tbnb-chart canvas").first).to_be_visible()
         expect(cells.nth(2).locator('.tbnb-w-scalars .tbnb-chart[data-tag="lr"]')).to_be_visible()
