@@ -49,6 +49,9 @@ class Columns(ctypes.Structure):
             "tag_len",
             "vstep",
             "vwall",
+            "data_start",
+            "data_len",
+            "vindex",
         )
     ] + [("cap", c_int64)]
 
@@ -74,7 +77,7 @@ _SIGNATURES = {
             c_int64,
         ],
     ),
-    "tbnb_decode_scalars": (
+    "tbnb_decode_events": (
         c_int64,
         [
             c_void_p,
@@ -85,8 +88,25 @@ _SIGNATURES = {
             c_int64,
             POINTER(Columns),
             POINTER(c_int64),
+            c_int,
         ],
     ),
+    "tbnb_tensors": (
+        c_int,
+        [c_void_p, c_int64, c_void_p, c_void_p, c_int64, c_void_p, c_void_p, c_int64]
+        + [c_void_p] * 1
+        + [c_int64],
+    ),
+    "tbnb_histograms": (
+        c_int,
+        [c_void_p, c_int64, c_void_p, c_void_p, c_void_p, c_int64, c_int64]
+        + [c_void_p] * 6
+        + [c_int64]
+        + [c_void_p] * 3,
+    ),
+    "tbnb_media": (None, [c_void_p, c_int64, c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
+    "tbnb_image_format": (c_int, [c_void_p, c_int64, c_int64]),
+    "tbnb_gather": (None, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_intern_tags": (c_int64, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_count_tags": (None, [c_void_p, c_int64, c_void_p]),
     "tbnb_scatter_points": (
