@@ -60,7 +60,15 @@ import numpy as np
 
 from tbnb.io.crc32c import crc32c_ranges, mask
 
-__all__ = ["KERNELS", "RecordProblem", "RecordScan", "as_uint8", "read_from", "scan_records"]
+__all__ = [
+    "KERNELS",
+    "RecordProblem",
+    "RecordScan",
+    "as_uint8",
+    "read_from",
+    "record_size",
+    "scan_records",
+]
 
 KERNELS = ("numpy", "native")
 """The implementations of :func:`scan_records` (and of the event decoder)."""
@@ -250,6 +258,27 @@ def _scan_numpy(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), pos, problems
     return np.concatenate(starts), np.concatenate(lengths), pos, problems
+
+
+def record_size(buf: bytes | np.ndarray) -> int | None:
+    """The size of the record whose header starts ``buf`` (header, data and footer), or
+    None when ``buf`` does not start with a valid header (too short, a bad length CRC, a
+    length of ``2**48`` or more).
+
+    Examples
+    --------
+    >>> import struct
+    >>> from tbnb.io.crc32c import masked_crc32c
+    >>> head = struct.pack("<Q", 100)
+    >>> record_size(head + struct.pack("<I", masked_crc32c(head)))
+    116
+    >>> record_size(b"garbage")
+    """
+    arr = as_uint8(buf)
+    if arr.size < HEADER_BYTES or not _headers_ok(arr, np.array([0]))[0]:
+        return None
+    length = _length(arr[:8].tobytes(), 0)
+    return None if length < 0 else HEADER_BYTES + length + FOOTER_BYTES
 
 
 def as_uint8(buf: bytes | bytearray | memoryview | np.ndarray) -> np.ndarray:

@@ -86,6 +86,7 @@ class RunAccumulator:
         self.decoder = "numpy"
         self.window: np.ndarray | None = None  # the native path's reused read buffer
         self.protobuf_records = 0  # records the fast decoder left to protobuf
+        self.reset = False  # the run is read again from the start
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)
@@ -146,6 +147,7 @@ class RunAccumulator:
             decoder=self.decoder,
             grouped=grouped,
             protobuf_records=self.protobuf_records,
+            reset=self.reset,
         )
 
 

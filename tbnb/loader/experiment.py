@@ -213,6 +213,8 @@ class Experiment(RunSet):
         self, result: RunResult, report: ReloadReport, copies: Executor | None = None
     ) -> None:
         run = result.run
+        if result.reset:  # a file was truncated, replaced or deleted: the run read anew
+            report.points_purged += self._drop_values(run)
         self._files[run] = result.files
         self._tag_meta[run] = result.tag_meta
         self._seen_tags.update(result.seen_tags)
@@ -242,6 +244,16 @@ class Experiment(RunSet):
             report.values_added[key] = report.values_added.get(key, 0) + len(values)
         if copies is not None:  # a large load: what the run's decoding used, given back
             release_free_memory()
+
+    def _drop_values(self, run: str) -> int:
+        dropped = 0
+        if self._store is not None:
+            dropped += self._store.purge(run, np.iinfo(np.int64).min)
+            self._store.run_tags.pop(run, None)
+        dropped += sum(len(rows) for rows in self._records.pop(run, {}).values())
+        for key, values in self._raw.items():
+            self._raw[key] = [v for v in values if v[0] != run]
+        return dropped
 
     # ------------------------------------------------------------------ frames
     def frame(self, key: str) -> Any:

@@ -44,7 +44,7 @@ from google.protobuf.message import DecodeError
 from tbnb._proto import Event, SummaryMetadata
 from tbnb.decode.scalars import decode_events
 from tbnb.io.files import read_window, read_window_into
-from tbnb.io.records import scan_records
+from tbnb.io.records import record_size, scan_records
 from tbnb.io.remote import is_storage_error
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
@@ -91,7 +91,12 @@ def load_run(task: RunTask) -> RunResult:
     acc = RunAccumulator(task)
     acc.backend = task.options.backend or choose_backend(task.options.decoder)
     acc.decoder = acc.backend.name
+    if _files_changed(task, acc):
+        acc.reset = True
+        acc.tag_meta.clear()
     for state in task.files:
+        if state.tail_reported:
+            continue  # a cut record followed by a newer file: final, not read again
         try:
             _load_file(state, acc)
         except Exception as error:
@@ -102,6 +107,56 @@ def load_run(task: RunTask) -> RunResult:
             )
     _report_lost_tails(task.files, acc)
     return acc.result()
+
+
+HEAD_BYTES = 64
+"""Bytes of a file's start kept to recognise it: a file replaced under the same name (a
+writer restarted within the same second truncates the earlier file) starts otherwise,
+its first event's wall time at least."""
+
+
+def _files_changed(task: RunTask, acc: RunAccumulator) -> bool:
+    """Whether a file read before was deleted, truncated or replaced; if so, every file of
+    the run is to be read again from its start (said in a warning). Deleted files are
+    forgotten."""
+    changed: list[str] = []
+    kept: list[FileState] = []
+    for state in task.files:
+        if state.offset == 0 and state.pending == 0:
+            kept.append(state)
+            continue
+        try:
+            size = int(task.fs.size(state.path))
+        except Exception as error:
+            if not is_storage_error(error):
+                raise
+            if isinstance(error, FileNotFoundError):
+                changed.append(f"{state.path} was deleted (its values are dropped)")
+                continue
+            kept.append(state)  # unreadable now: said when it is read
+            continue
+        kept.append(state)
+        if size < state.offset:
+            changed.append(
+                f"{state.path} shrank from {state.offset + state.pending} to {size} bytes"
+            )
+        elif state.head and size > state.offset + state.pending:
+            head = read_window(task.fs, state.path, 0, len(state.head))
+            if head != state.head:
+                changed.append(f"{state.path} was replaced")
+    if not changed:
+        return False
+    task.files[:] = kept
+    for rank, state in enumerate(kept):
+        state.reset(rank)
+    acc.warnings.append(
+        (
+            LogdirWarning,
+            f"tbnb: run {task.run!r}: {'; '.join(changed)}; its files were read again from "
+            "the start",
+        )
+    )
+    return True
 
 
 def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
@@ -145,6 +200,8 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
             break
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
+        if state.offset == 0:
+            state.head = bytes(buf[:HEAD_BYTES])
         scan = scan_records(
             data, base_offset=state.offset, verify_crc=acc.options.verify_crc, kernels=kernels
         )
@@ -159,8 +216,11 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         state.pending = len(data) - scan.end
         if len(data) < window:
             break  # reached the current end of the file
-        if scan.end == 0:
-            window *= 2  # one record larger than the window
+        if scan.end == 0:  # one record larger than the window: read it whole, if it is there
+            size = record_size(data)
+            if size is not None and size > _file_size(fs, state.path) - state.offset:
+                break  # a tail still being written (or a length no file holds): wait for it
+            window = max(2 * window, size or 0)
     if problems:
         shown = "; ".join(problems[:5]) + (
             f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
@@ -182,6 +242,15 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
                 f"tbnb: {state.path}: {len(undecodable)} value(s) could not be decoded ({shown})",
             )
         )
+
+
+def _file_size(fs: Any, path: str) -> int:
+    try:
+        return int(fs.size(path))
+    except Exception as error:
+        if not is_storage_error(error):
+            raise
+        return 0
 
 
 def _decode_window(

@@ -43,6 +43,13 @@ class FileState:
     last_wall_time: float = math.nan
     pending: int = 0
     tail_reported: bool = False
+    head: bytes = b""
+
+    def reset(self, rank: int) -> None:
+        """Forget what was read: the file is read again from its start."""
+        self.rank, self.offset, self.pending, self.records, self.corrupt_records = rank, 0, 0, 0, 0
+        self.first_wall_time = self.last_wall_time = math.nan
+        self.tail_reported, self.head = False, b""
 
     @property
     def host(self) -> str:
@@ -108,7 +115,9 @@ class RunResult:
     ``raw`` the ``(tag, step, data)`` of raw kinds (hparams), ``starts`` the
     ``SessionLog.START`` restarts as ``(seq, step)``, ``seen_tags`` every tag met
     (kept by the tag filter or not), ``decoder`` the backend that read them and
-    ``protobuf_records`` how many records it left to protobuf.
+    ``protobuf_records`` how many records it left to protobuf. ``reset``: a file of the
+    run was truncated, replaced or deleted since the last read, so the run was read again
+    from the start: its earlier values must be dropped before these are added.
     ``scalar_pieces`` hold each tag's points together (tags in order) if ``grouped``;
     the native decoder leaves that to the copy into the frame.
     """
@@ -127,6 +136,7 @@ class RunResult:
     decoder: str = "numpy"
     grouped: bool = True
     protobuf_records: int = 0
+    reset: bool = False
 
     @property
     def hparams_values(self) -> list[tuple[str, int, Any]]:

@@ -115,6 +115,8 @@ def index_values(
     pick = ~(scalar_tensor & plain)
     candidate, kinds, scalar_tensor = candidate[pick], kinds[pick], scalar_tensor[pick]
     to_protobuf = scalar_tensor.copy()  # a scalar tensor some other kind claims
+    tag_names = np.array(fast.tags, dtype=object)
+    kept_tags = np.array([options.keep_tag(t) for t in fast.tags], dtype=bool)
     for key in dict.fromkeys(kinds[~scalar_tensor].tolist()):
         kind = KINDS[key]
         mine = np.flatnonzero((kinds == key) & ~scalar_tensor)
@@ -122,21 +124,21 @@ def index_values(
             to_protobuf[mine] = True
             continue
         values = candidate[mine]
-        tags = np.array(fast.tags, dtype=object)[fast.tag_id[values]]
         if not kind.always:
-            wanted = key in options.kinds
-            keep = np.array([wanted and options.keep_tag(t) for t in tags.tolist()], dtype=bool)
-            values, tags, mine = values[keep], tags[keep], mine[keep]
+            keep = kept_tags[fast.tag_id[values]] & (key in options.kinds)
+            values, mine = values[keep], mine[keep]
         if values.size == 0:
             continue
         rec = fast.rec[values]
+        tag_id = fast.tag_id[values]
+        tags = tag_names[tag_id]
         batch = Batch(
             buf,
             fast.dtype[values],
             fast.data_start[values],
             fast.data_len[values],
             tags,
-            meta={t: acc.tag_meta.get(t) for t in dict.fromkeys(tags.tolist())},
+            meta={fast.tags[t]: acc.tag_meta.get(fast.tags[t]) for t in np.unique(tag_id).tolist()},
             value_index=fast.value_index[values],
             record_offset=base + starts[rec],
             record_length=lengths[rec],

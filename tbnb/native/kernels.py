@@ -171,7 +171,7 @@ def decode_kernel(
         )
         if r == nrec:
             break
-        cap = 2 * cap + 16  # out of room: grow as the numba kernel does, and resume
+        cap = 2 * cap + 16  # out of room: grow, and resume
         for name, array in cols.items():
             grown = np.empty(cap, dtype=array.dtype)
             grown[: nv.value] = array[: nv.value]

@@ -3,7 +3,7 @@
 The library is used only when its embedded source hash equals the hash of the C
 sources shipped beside it; a library built from other sources (an editable install
 whose sources changed since) is refused with one warning, and the loader keeps to
-its numba/numpy kernels. ``TBNB_NATIVE=0`` disables the library (to compare with the
+its numpy reference. ``TBNB_NATIVE=0`` disables the library (to compare with the
 other kernels); ``TBNB_NATIVE_LIBRARY`` names another build of the same sources (e.g.
 one with sanitizers). ``ctypes.CDLL`` releases the GIL around every call, so the
 loader's threads run the kernels in parallel.

@@ -1,5 +1,6 @@
-/* Validators mirroring protobuf's acceptance rules for the fields the decoder reads
- * (tbnb/decode/compiled/validate.py and wire.py's valid_utf8). */
+/* Validators mirroring protobuf's acceptance rules for the fields the decoder reads:
+ * UTF-8 of strings, metadata, and every message a summary value holds (anything they
+ * do not accept goes to protobuf, which decides). */
 #include "wire.h"
 
 /* Whether b[i:end] is well-formed UTF-8 (no surrogates, no overlong forms). */

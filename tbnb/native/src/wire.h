@@ -1,4 +1,4 @@
-/* Protocol-buffer wire primitives, exactly as tbnb/decode/compiled/wire.py reads them.
+/* Protocol-buffer wire primitives, reading what protobuf's parser reads.
  *
  * Every position is checked against the end of its message before a byte is read;
  * a function returns -1 (or a start of -1) where protobuf would reject the bytes.
