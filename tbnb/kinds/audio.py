@@ -99,28 +99,21 @@ def _tensor_audio(array: np.ndarray) -> list[dict[str, Any]]:
 
 def batch(values: Batch) -> BatchRows:
     """A window's audio clips (legacy ``Summary.Audio`` and TF2 string tensors) natively."""
-    from tbnb.native.kernels import media_kernel
-
     buf = values.buf
     samples: list[list[dict[str, Any]] | None] = [None] * len(values)
-    legacy = np.flatnonzero(values.code == 7)
-    if legacy.size:
-        info = media_kernel(buf, values.start[legacy], values.length[legacy], values.code[legacy])
-        for i, (rate_bits, channels, frames, start, size, t_start, t_size, _) in zip(
-            legacy.tolist(), info.tolist(), strict=True
-        ):
-            rate = float(np.array(rate_bits, dtype=np.uint32).view(np.float32))
-            content_type = buf[t_start : t_start + t_size].tobytes().decode() if t_size else ""
-            sample = _audio_sample(
-                buf[start : start + size].tobytes() if not rate else b"",
-                content_type,
-                rate,
-                channels,
-                frames,
-            )
-            if rate:
-                sample["nbytes"] = size  # the bytes were not read: only their length
-            samples[i] = [{k: v for k, v in sample.items() if k != "data"}]
+    for i, (rate_bits, channels, frames, start, size, t_start, t_size, _) in values.legacy_media(7):
+        rate = float(np.array(rate_bits, dtype=np.uint32).view(np.float32))
+        content_type = buf[t_start : t_start + t_size].tobytes().decode() if t_size else ""
+        sample = _audio_sample(
+            buf[start : start + size].tobytes() if not rate else b"",
+            content_type,
+            rate,
+            channels,
+            frames,
+        )
+        if rate:
+            sample["nbytes"] = size  # the bytes were not read: only their length
+        samples[i] = [{k: v for k, v in sample.items() if k != "data"}]
     tensor = np.flatnonzero(values.code == 4)
     if tensor.size:
         arrays = tensor_arrays(values.subset(tensor))

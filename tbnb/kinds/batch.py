@@ -131,6 +131,17 @@ class Batch:
             int(self.value_index[i]),
         )
 
+    def legacy_media(self, code: int) -> list[tuple[int, list[int]]]:
+        """``(value, tbnb_media's info row)`` of each value of ``code`` (6 legacy image,
+        7 legacy audio)."""
+        from tbnb.native.kernels import media_kernel
+
+        which = np.flatnonzero(self.code == code)
+        if which.size == 0:
+            return []
+        info = media_kernel(self.buf, self.start[which], self.length[which], self.code[which])
+        return list(zip(which.tolist(), info.tolist(), strict=True))
+
     def tensors(self) -> TensorIndex:
         """Every value's ``TensorProto`` indexed (once)."""
         if self._tensors is None:

@@ -163,17 +163,10 @@ def sample_batch(kind: str, values: Batch, samples: list[list[dict[str, Any]] | 
 def batch(values: Batch) -> BatchRows:
     """A window's images (legacy ``Summary.Image`` and TF2 string tensors), indexed
     natively: sizes and formats read from the file, the bytes left where they are."""
-    from tbnb.native.kernels import media_kernel
-
     buf = values.buf
     samples: list[list[dict[str, Any]] | None] = [None] * len(values)
-    legacy = np.flatnonzero(values.code == 6)
-    if legacy.size:
-        info = media_kernel(buf, values.start[legacy], values.length[legacy], values.code[legacy])
-        for i, (height, width, _, start, size, _, _, form) in zip(
-            legacy.tolist(), info.tolist(), strict=True
-        ):
-            samples[i] = [_indexed_sample(buf, start, size, form, width, height)]
+    for i, (height, width, _, start, size, _, _, form) in values.legacy_media(6):
+        samples[i] = [_indexed_sample(buf, start, size, form, width, height)]
     tensor = np.flatnonzero(values.code == 4)
     if tensor.size:
         index = values.subset(tensor).tensors()
