@@ -35,7 +35,6 @@ Examples
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -50,6 +49,7 @@ from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
 from tbnb.loader.backend import choose_backend
+from tbnb.loader.changes import HEAD_BYTES, files_changed, report_lost_tails
 from tbnb.loader.events import EventPosition, add_event
 from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.values import index_values
@@ -91,7 +91,7 @@ def load_run(task: RunTask) -> RunResult:
     acc = RunAccumulator(task)
     acc.backend = task.options.backend or choose_backend(task.options.decoder)
     acc.decoder = acc.backend.name
-    if _files_changed(task, acc):
+    if files_changed(task, acc):
         acc.reset = True
         acc.tag_meta.clear()
     for state in task.files:
@@ -105,82 +105,8 @@ def load_run(task: RunTask) -> RunResult:
             acc.warnings.append(
                 (LogdirWarning, f"tbnb: cannot read {state.path}: {type(error).__name__}: {error}")
             )
-    _report_lost_tails(task.files, acc)
+    report_lost_tails(task.files, acc)
     return acc.result()
-
-
-HEAD_BYTES = 64
-"""Bytes of a file's start kept to recognise it: a file replaced under the same name (a
-writer restarted within the same second truncates the earlier file) starts otherwise,
-its first event's wall time at least."""
-
-
-def _files_changed(task: RunTask, acc: RunAccumulator) -> bool:
-    """Whether a file read before was deleted, truncated or replaced; if so, every file of
-    the run is to be read again from its start (said in a warning). Deleted files are
-    forgotten."""
-    changed: list[str] = []
-    kept: list[FileState] = []
-    for state in task.files:
-        if state.offset == 0 and state.pending == 0:
-            kept.append(state)
-            continue
-        try:
-            size = int(task.fs.size(state.path))
-        except Exception as error:
-            if not is_storage_error(error):
-                raise
-            if isinstance(error, FileNotFoundError):
-                changed.append(f"{state.path} was deleted (its values are dropped)")
-                continue
-            kept.append(state)  # unreadable now: said when it is read
-            continue
-        kept.append(state)
-        if size < state.offset:
-            changed.append(
-                f"{state.path} shrank from {state.offset + state.pending} to {size} bytes"
-            )
-        elif state.head and size > state.offset + state.pending:
-            head = read_window(task.fs, state.path, 0, len(state.head))
-            if head != state.head:
-                changed.append(f"{state.path} was replaced")
-    if not changed:
-        return False
-    task.files[:] = kept
-    for rank, state in enumerate(kept):
-        state.reset(rank)
-    acc.warnings.append(
-        (
-            LogdirWarning,
-            f"tbnb: run {task.run!r}: {'; '.join(changed)}; its files were read again from "
-            "the start",
-        )
-    )
-    return True
-
-
-def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
-    """Say so when a file ends in a partial record and a newer file of the run follows.
-
-    A partial last record is normally a file still being written, kept for the next
-    reload; once a newer file follows, its writer has moved on and the record is lost
-    (the writer was killed mid-record). Reported once per file.
-    """
-    for state, newer in pairwise(files):
-        if state.pending and not state.tail_reported and (newer.offset or newer.pending):
-            state.tail_reported = True
-            acc.warnings.append(
-                (
-                    CorruptRecordWarning,
-                    (
-                        f"tbnb: {state.path}: its last {state.pending} bytes are a record cut "
-                        f"short, and a newer file of the run follows "
-                        f"({newer.path.rsplit('/', 1)[-1]}): "
-                        "that record was lost (its writer stopped mid-record); everything "
-                        "before it was kept"
-                    ),
-                )
-            )
 
 
 def _load_file(state: FileState, acc: RunAccumulator) -> None:

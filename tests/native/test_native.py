@@ -28,7 +28,7 @@ from tbnb.io.crc32c import crc32c as tbnb_crc32c
 from tbnb.io.crc32c import masked_crc32c
 from tbnb.io.records import scan_records
 from tbnb.native import kernels
-from tests.fuzz_values import summary_event
+from tests.fuzz_values import field, summary_event, varint
 
 pytestmark = pytest.mark.skipif(
     not native.available(), reason=f"native kernels not available: {native.problem()}"
@@ -145,22 +145,6 @@ def test_scan_with_many_problems_grows_its_problem_list() -> None:
 
 
 # --- the scalar decoder -------------------------------------------------------------
-
-
-def varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def field(number: int, wire: int, body: bytes) -> bytes:
-    key = varint(number << 3 | wire)
-    return key + (varint(len(body)) + body if wire == 2 else body)
 
 
 FLOATS = st.sampled_from(
