@@ -1,7 +1,7 @@
 """The byte layouts writers use for one scalar per event, matched by numpy: all at once.
 
 torch and tensorboardX write ``simple_value`` events and TF2 rank-0 tensor events with
-one-byte lengths in a fixed order (:func:`tbnb.decode.compiled.patterns.match_simple`
+one-byte lengths in a fixed order (``match_simple`` in ``tbnb/native/src/decode.c``
 describes them byte by byte). Here every record of a window is checked against those
 layouts together, with array operations, so that decoding needs no compiler; records
 that do not match exactly (another layout, or anything protobuf might read
