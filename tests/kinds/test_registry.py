@@ -19,7 +19,7 @@ KIND_MODULES = sorted(
     p.stem
     for p in (Path(tbnb.__file__).parent / "kinds").iterdir()
     if (p.suffix == ".py" or (p / "__init__.py").exists())  # a kind may be a package
-    and p.stem not in ("__init__", "base", "blob")
+    and p.stem not in ("__init__", "base", "blob", "batch")
 )
 
 

@@ -134,7 +134,11 @@ export class Timeline {
     }, DEBOUNCE_MS);
   }
 
-  /** Set the view to `[v0, v1]` (clamped to the trace, at least 1 ns wide). */
+  /**
+   * Set the view to `[v0, v1]` (clamped to the trace, at least 1 ns wide).
+   * @param {number} v0
+   * @param {number} v1
+   */
   view(v0, v1) {
     const t0 = Number(this.payload?.t0 ?? 0);
     const t1 = Number(this.payload?.t1 ?? 1);
@@ -147,7 +151,11 @@ export class Timeline {
     this.fetch();
   }
 
-  /** Zoom by `factor` (< 1 zooms in) keeping time `at` under the same pixel. */
+  /**
+   * Zoom by `factor` (< 1 zooms in) keeping time `at` under the same pixel.
+   * @param {number} factor
+   * @param {number} [at]
+   */
   zoom(factor, at = (this.v0 + this.v1) / 2) {
     this.view(at - (at - this.v0) * factor, at + (this.v1 - at) * factor);
   }
@@ -158,7 +166,13 @@ export class Timeline {
     this.view(this.v0 + d, this.v1 + d);
   }
 
-  /** Centre on `[start, start + dur]`, zoomed so it takes a third of the view. */
+  /**
+   * Centre on `[start, start + dur]`, zoomed so it takes a third of the view.
+   * @param {number} start
+   * @param {number} dur
+   * @param {number} [lane]
+   * @param {number} [depth]
+   */
   reveal(start, dur, lane = -1, depth = 0) {
     const span = Math.max(dur * 3, 1);
     this.view(start + dur / 2 - span / 2, start + dur / 2 + span / 2);
