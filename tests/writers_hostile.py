@@ -199,6 +199,57 @@ def make_case(name: str, directory: Path | None = None) -> Path:
     return logdir
 
 
+PAYLOAD = "<html><body><script>window.__pwned=1;document.title='pwned'</script></body></html>"
+"""Script that sets ``window.__pwned`` wherever it runs."""
+
+
+def wav_html_polyglot() -> bytes:
+    """A WAV file that plays (a tone) and is an HTML page with a script: its last chunk,
+    which WAV readers skip, holds :data:`PAYLOAD`."""
+    from tests.writers_media import chirp
+
+    wav = writers.wav_bytes(chirp(800, 8000, 300.0), 8000)
+    html = PAYLOAD.encode()
+    chunk = b"html" + struct.pack("<I", len(html)) + html + b"\0" * (len(html) & 1)
+    body = wav[8:] + chunk
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def write_media_types(logdir: Path) -> None:
+    """tensorboardX run ``m``: a normal clip, the WAV/HTML polyglot logged with
+    ``content_type="text/html"``, an HTML page logged as ``audio/wav``, a PNG and an SVG
+    image holding a script (tags ``audio/ok``, ``audio/polyglot``, ``audio/html``,
+    ``image/png``, ``image/svg``)."""
+    from tensorboardX import SummaryWriter
+    from tensorboardX.proto.summary_pb2 import Summary
+
+    from tests.writers_media import chirp
+
+    ok = writers.wav_bytes(chirp(800, 8000, 440.0), 8000)
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1">{PAYLOAD}</svg>'
+    with SummaryWriter(str(logdir / "m")) as writer:
+        file_writer = writer._get_file_writer()
+        for tag, data, claimed in (
+            ("audio/ok", ok, "audio/wav"),
+            ("audio/polyglot", wav_html_polyglot(), "text/html"),
+            ("audio/html", PAYLOAD.encode(), "audio/wav"),
+        ):
+            clip = Summary.Audio(
+                sample_rate=8000,
+                num_channels=1,
+                length_frames=800,
+                encoded_audio_string=data,
+                content_type=claimed,
+            )
+            file_writer.add_summary(Summary(value=[Summary.Value(tag=tag, audio=clip)]), 0)
+        for tag, data in (
+            ("image/png", writers.png_bytes(writers.image_chw(1).transpose(1, 2, 0))),
+            ("image/svg", svg.encode()),
+        ):
+            image = Summary.Image(height=6, width=8, colorspace=3, encoded_image_string=data)
+            file_writer.add_summary(Summary(value=[Summary.Value(tag=tag, image=image)]), 0)
+
+
 def load_report(logdir: str) -> dict[str, Any]:
     """Load ``logdir`` and read everything a dashboard reads; return what came back."""
     import numpy as np
