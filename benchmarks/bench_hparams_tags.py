@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -94,14 +95,6 @@ def run_case(root: str, runs: int, tags: int, steps: int, limit: float) -> dict[
     return result
 
 
-def _loadavg() -> str:
-    """The 1-minute load average (the machine may be shared)."""
-    try:
-        return Path("/proc/loadavg").read_text().split()[0]
-    except OSError:
-        return "?"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tags", default="1000,4000,10000", help="comma-separated tag counts")
@@ -132,7 +125,7 @@ def main() -> None:
                 results.append(out)
                 if out is None:
                     break  # past the limit: once is enough
-            load = _loadavg()
+            load = f"{os.getloadavg()[0]:.2f}"
             if any(r is None for r in results):
                 past = f">{args.limit:.0f}"
                 print(f"{tags:>7} {case:>7} {past:>9} {'':>30} {'':>9}  {load}")

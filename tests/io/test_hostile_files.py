@@ -33,13 +33,13 @@ LOADER_BOUNDS = pytest.mark.xfail(
 )
 
 
-def child(logdir: str | Path) -> dict[str, Any]:
-    """What :func:`tests.writers_hostile.load_report` returns for ``logdir``, run in a
-    child process; the test fails if it does not finish in time."""
+def _python(*args: str) -> str:
+    """Run ``python *args`` from the repository with the time limit; its stdout (the
+    test fails if it does not finish in time or fails)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "tests.writers_hostile", str(logdir), "--cap-gib", str(CAP_GIB)],
+            [sys.executable, *args],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -48,9 +48,16 @@ def child(logdir: str | Path) -> dict[str, Any]:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        pytest.fail(f"loading {logdir} did not finish in {TIME_LIMIT_S} s")
+        pytest.fail(f"did not finish in {TIME_LIMIT_S} s: python {' '.join(args)[:200]}")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return proc.stdout
+
+
+def child(logdir: str | Path) -> dict[str, Any]:
+    """What :func:`tests.writers_hostile.load_report` returns for ``logdir``, in a child
+    process capped at :data:`CAP_GIB` of address space."""
+    out = _python("-m", "tests.writers_hostile", str(logdir), "--cap-gib", str(CAP_GIB))
+    report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return report
 
 
@@ -104,25 +111,6 @@ def test_a_config_that_is_not_a_regular_file_is_a_note(case: Path, what: str) ->
     assert _warned(report, "run 'bad'", "not read", what)  # exp.info says so too
 
 
-def _python(code: str) -> str:
-    """Run ``code`` in a child process with the time limit; return its stdout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TIME_LIMIT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"did not finish in {TIME_LIMIT_S} s: {code}")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
-
-
 @pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "fifo"])
 @pytest.mark.parametrize("reader", ["LocalFiles", "LocalFileSystem"])
 def test_side_files_read_only_regular_files(tmp_path: Path, target: str, reader: str) -> None:
@@ -133,11 +121,12 @@ def test_side_files_read_only_regular_files(tmp_path: Path, target: str, reader:
     else:
         path.symlink_to(target)
     out = _python(
+        "-c",
         "from tbnb.io.files import read_side_file\n"
         "from tbnb.io.local import LocalFiles\n"
         "from fsspec.implementations.local import LocalFileSystem\n"
         f"try:\n    read_side_file({reader}(), {str(path)!r}, limit=1 << 30)\n"
-        "except OSError as error:\n    print(type(error).__name__, error)\n"
+        "except OSError as error:\n    print(type(error).__name__, error)\n",
     )
     assert out.startswith("NotRegularFileError")
     assert str(path) in out

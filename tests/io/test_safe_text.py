@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import shutil
-import subprocess
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 
 import tbnb
 from tbnb.io.safe_text import neutralise_cell, neutralise_frame, to_csv, visible_controls
+from tests.js.test_js import run_node
 
-ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
 
 CODE_POINTS = [
@@ -96,17 +95,7 @@ def test_python_and_the_browser_apply_the_same_rules() -> None:
     process.stdout.write(JSON.stringify({
       csv: cells.map(neutraliseCell), shown: cells.map(visibleControls) }));
     """
-    proc = subprocess.run(
-        [str(NODE), "--input-type=module", "-e", script],
-        input=json.dumps(cells),
-        capture_output=True,
-        text=True,
-        cwd=ROOT / "js",
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    browser = json.loads(proc.stdout)
+    browser: Any = run_node(script, cells)
     python_csv = [neutralise_cell(c) for c in cells]
     python_shown = [visible_controls(c) for c in cells]
     csv_diff = [c for c, a, b in zip(cells, python_csv, browser["csv"], strict=True) if a != b]

@@ -10,17 +10,15 @@ gets one.
 from __future__ import annotations
 
 import io
-import json
 import shutil
-import subprocess
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tbnb.kinds.blob import media_type
 from tests import writers, writers_hostile
+from tests.js.test_js import run_node
 
-ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
 
 
@@ -70,15 +68,5 @@ def test_python_and_the_browser_type_the_same_bytes() -> None:
     const cases = JSON.parse(chunks.join(""));
     process.stdout.write(JSON.stringify(cases.map((h) => sniffMediaType(Buffer.from(h, "hex")))));
     """
-    proc = subprocess.run(
-        [str(NODE), "--input-type=module", "-e", script],
-        input=json.dumps([c.hex() for c in cases]),
-        capture_output=True,
-        text=True,
-        cwd=ROOT / "js",
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    browser = json.loads(proc.stdout)
+    browser: Any = run_node(script, [c.hex() for c in cases])
     assert browser == [media_type(c) for c in cases]
