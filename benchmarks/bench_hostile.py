@@ -34,9 +34,16 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
+FIXTURES = [sys.executable, "-m", "tests.writers_hostile"]
+"""Fixtures are made and listed by a child: this process stays small, so the peak RSS
+Linux reports for each load (which counts the parent's memory at fork) is the load's."""
 
-from tests import writers_hostile as hostile  # noqa: E402
+
+def _fixtures(*args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [*FIXTURES, *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def run_once(root: Path, logdir: Path, limit: float, cap_gib: float) -> dict[str, Any]:
@@ -72,6 +79,7 @@ def run_once(root: Path, logdir: Path, limit: float, cap_gib: float) -> dict[str
     else:
         result = json.loads(text)
         out.update(status="ok", load_s=result["load_s"], warnings=len(result["warnings"]))
+        out["peak_rss"] = result.get("vm_hwm") or out["peak_rss"]  # the child's own VmHWM
     return out
 
 
@@ -83,14 +91,15 @@ def main() -> None:
     parser.add_argument("--tbnb-root", default=str(ROOT), help="the checkout measured")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()
-    names = [""] + (args.cases.split(",") if args.cases else list(hostile.CASES))
+    cases: dict[str, str] = json.loads(_fixtures("--list"))
+    names = [""] + (args.cases.split(",") if args.cases else list(cases))
     root = Path(args.tbnb_root).resolve()
     print(f"tbnb at {root}; limit {args.limit:.0f} s, address space {args.cap_gib:g} GiB")
-    header = f"{'case':<38} {'status':<26} {'wall s':>7} {'load s':>7} {'peak RSS':>9}  loadavg"
+    header = f"{'case':<46} {'status':<26} {'wall s':>7} {'load s':>7} {'peak RSS':>9}  loadavg"
     print(header)
     with tempfile.TemporaryDirectory(prefix="tbnb-bench-hostile-") as tmp:
         for name in names:
-            logdir = hostile.make_case(name, Path(tmp) / f"case{names.index(name)}")
+            logdir = Path(_fixtures("--make", name, str(Path(tmp) / f"case{names.index(name)}")))
             runs = []
             for _ in range(args.repeat):
                 runs.append(run_once(root, logdir, args.limit, args.cap_gib))
@@ -101,11 +110,11 @@ def main() -> None:
             wall = statistics.median(r["wall"] for r in shown)
             load = f"{statistics.median(r['load_s'] for r in ok):7.2f}" if ok else f"{'-':>7}"
             rss = statistics.median(r["peak_rss"] for r in shown) / (1 << 20)
-            where = hostile.CASES[name][0] if name else ""
+            where = cases[name] if name else ""
             label = f"{name or '(base logdir)'}" + (f" [{where}]" if where else "")
             status = runs[-1]["status"]
             now = os.getloadavg()[0]
-            print(f"{label:<38} {status:<26} {wall:7.2f} {load} {rss:7.0f} MB  {now:.2f}")
+            print(f"{label:<46} {status:<26} {wall:7.2f} {load} {rss:7.0f} MB  {now:.2f}")
 
 
 if __name__ == "__main__":

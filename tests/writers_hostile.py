@@ -292,16 +292,40 @@ def load_report(logdir: str) -> dict[str, Any]:
     return out
 
 
-if __name__ == "__main__":  # python -m tests.writers_hostile LOGDIR [--report FILE] [--cap-gib N]
-    args = sys.argv[1:]
+def main(args: list[str]) -> None:
+    """``LOGDIR [--report FILE] [--cap-gib N]``: :func:`load_report` as JSON;
+    ``--list``: the cases as JSON ``{name: where}``; ``--make NAME DIR``: make a case,
+    print its logdir (a benchmark's parent stays small: the fixtures are made here)."""
+    if args[0] == "--list":
+        print(json.dumps({name: where for name, (where, _) in CASES.items()}))
+        return
+    if args[0] == "--make":
+        print(make_case(args[1], Path(args[2])))
+        return
     if "--cap-gib" in args:
         import resource
 
         cap = int(float(args[args.index("--cap-gib") + 1]) * (1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     report = load_report(args[0])
+    report["vm_hwm"] = _high_water()
     text = json.dumps(report)
     if "--report" in args:
         Path(args[args.index("--report") + 1]).write_text(text)
     else:
         print(text)
+
+
+def _high_water() -> int:
+    """This process's peak RSS in bytes since it started (``VmHWM``; 0 where unknown)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
