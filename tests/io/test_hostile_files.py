@@ -26,12 +26,6 @@ CAP_GIB = 3
 """Address space of a child: enough for tbnb and its imports, far below what the
 claimed sizes of the in-record cases would take."""
 
-LOADER_BOUNDS = pytest.mark.xfail(
-    reason="bounded in the decoder by the loader branch (issue 25's in-record items, "
-    "issue 27): remove this mark when that branch is merged",
-    strict=True,
-)
-
 
 def _python(*args: str) -> str:
     """Run ``python *args`` from the repository with the time limit; its stdout (the
@@ -200,7 +194,6 @@ def test_a_projector_config_that_is_a_fifo_is_named(case: Path) -> None:
     assert _warned(report, "projector_config.pbtxt", "FIFO")
 
 
-@LOADER_BOUNDS
 @pytest.mark.parametrize(
     ("case", "tag"),
     [
