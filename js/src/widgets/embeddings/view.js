@@ -11,6 +11,7 @@ import { el } from "../../core/dom.js";
 import { compileFilter } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
+import { mediaBlob } from "../../media/media-type.js";
 import { colorPoints } from "./coloring.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { csvRows, decorate } from "./overlay.js";
@@ -188,7 +189,7 @@ export class ProjectorView extends View {
       return;
     }
     try {
-      const image = await createImageBitmap(new Blob([raw.png], { type: "image/png" }));
+      const image = await createImageBitmap(mediaBlob(raw.png, "image"));
       if (this.disposed) return;
       const why = this.scene.renderer.setSprite(image, Number(raw.width), Number(raw.height));
       this.panel.setMessage(why);
