@@ -27,6 +27,9 @@ from tbnb.analysis.projection.params import params_dict
 from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
+    default_color,
+    default_label,
+    default_point_size,
     encode_metadata,
     positions_payload,
     search_mask,
@@ -67,9 +70,12 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n : int
         Categories coloured before the rest is "other".
     point_size, opacity : float
-        Point diameter in CSS pixels, and opacity in [0.05, 1].
+        Point diameter in CSS pixels (by default larger for fewer points: see
+        :func:`~tbnb.widgets.embeddings.prepare.default_point_size`), and opacity in
+        [0.05, 1].
     sprites : bool
-        Draw each point's sprite image (when the embedding has a sprite).
+        Draw each point's sprite image (when the embedding has a sprite); by default only
+        when no column colours the points (a sprite hides its point's colour).
     search, search_column : str
         Case-insensitive regex matched against the metadata (one column, or all).
     focus : int
@@ -98,7 +104,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n = t.Int(20).tag(sync=True)
     point_size = t.Float(5.0).tag(sync=True)
     opacity = t.Float(0.8).tag(sync=True)
-    sprites = t.Bool(True).tag(sync=True)
+    sprites = t.Bool(False).tag(sync=True)
     search = t.Unicode("").tag(sync=True)
     search_column = t.Unicode("").tag(sync=True)
     focus = t.Int(-1).tag(sync=True)
@@ -123,7 +129,10 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         self._version = 0
         self._runner = LayoutRunner(self._set_status, self._set_positions)
         self._showing = False
+        self._automatic = {"sprites", "point_size"}  # chosen for the data until a user sets them
+        self._defaulting = False
         self.observe(self._on_show, ["method", "dims"])
+        self.observe(self._on_style, ["sprites", "point_size"])
 
     # ----------------------------------------------------------------- validation
     @t.validate("method")
@@ -167,6 +176,36 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         if value not in ("cosine", "euclidean"):
             raise t.TraitError(f"neighbor_metric must be 'cosine' or 'euclidean', got {value!r}")
         return value
+
+    # ----------------------------------------------------------------- defaults
+    def _on_style(self, change: Any) -> None:
+        if not self._defaulting:
+            self._automatic.discard(change["name"])
+
+    def _choose_defaults(self, color: str | None = None, label: str | None = None) -> None:
+        """Colour and label columns (``None``: kept if the data has them, else chosen),
+        then the sprites and point size nobody chose, for the data shown."""
+        frame = self._frame
+        columns = set(map(str, frame.columns))
+        self._defaulting = True
+        try:
+            with self.hold_sync():
+                if color is None:
+                    color = self.color_by if self.color_by in columns else default_color(frame)
+                self.color_by = color
+                if label is None:
+                    label = (
+                        self.label_by
+                        if self.label_by in columns
+                        else default_label(frame, self.color_by)
+                    )
+                self.label_by = label
+                if "sprites" in self._automatic:
+                    self.sprites = not self.color_by
+                if "point_size" in self._automatic:
+                    self.point_size = default_point_size(len(frame))
+        finally:
+            self._defaulting = False
 
     # ----------------------------------------------------------------- data
     def _set_data(
@@ -263,6 +302,19 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     def _request_cancel(self, _content: dict[str, Any]) -> dict[str, Any]:
         return {"cancelled": self._runner.cancel()}
 
+    def _request_embedding(self, content: dict[str, Any]) -> dict[str, Any]:
+        """``{index}`` from the picker: read that embedding of the experiment and show it."""
+        if self._source is None:
+            raise ValueError("these vectors were given directly: there is no other embedding")
+        index = int(content["index"])
+        listed = list(self.embeddings)
+        if not 0 <= index < len(listed):
+            raise IndexError(f"embedding {index} does not exist: there are {len(listed)}")
+        if listed[index].get("note"):
+            raise ValueError(str(listed[index]["note"]))
+        self.embedding = index  # reads and shows it (the observer below)
+        return {"embedding": index, "title": self.title}
+
     def _request_neighbors(self, content: dict[str, Any]) -> dict[str, Any]:
         index = int(content["index"])
         k = int(content.get("k", self.neighbors_k))
@@ -297,6 +349,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         vectors, meta, sprite, title = read_listed(self._source, index)
         self.title = title
         self._set_data(vectors, meta, sprite)
+        self._choose_defaults()
 
     def _on_reload(self, _report: Any = None) -> None:
         """List the experiment's embeddings again (a run may have written new ones)."""

@@ -206,6 +206,7 @@ export class ProjectorView extends View {
       palette: this.model.get("palette") || "default",
     });
     this.scene.renderer.setColors(coloring.rgba);
+    this.scene.style = { ...this.scene.style, frame: coloring.kind !== "none" };
     this.panel.setLegend(coloring);
     const t = this.toolbar;
     if (t.color.value !== (this.model.get("color_by") || "")) t.color.value = this.model.get("color_by") || "";
@@ -221,7 +222,7 @@ export class ProjectorView extends View {
     t.size.value = String(size);
     t.opacity.value = String(opacity);
     t.sprites.checked = this.model.get("sprites") !== false;
-    this.scene.style = { size, opacity, dim: 0.2, sprites: t.sprites.checked };
+    this.scene.style = { ...this.scene.style, size, opacity, dim: 0.2, sprites: t.sprites.checked };
     this.scene.frames.request();
   }
 
