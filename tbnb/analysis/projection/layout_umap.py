@@ -212,6 +212,9 @@ def warm() -> None:
 
     ensure()
 
+    from tbnb.analysis.projection.descent import approximate_knn, rerank
+
     points = np.random.default_rng(0).normal(size=(20, 3)).astype(np.float32)
+    rerank(points, None, approximate_knn(points, 5, workers=1, trees=1)[0], 5, workers=1)
     indices, distances = knn_graph(points, 5, workers=1)
     UMAPOptimizer(fuzzy_graph(indices, distances), points[:, :2], n_epochs=2).step(2)
