@@ -56,8 +56,8 @@ def test_the_approximate_graph_finds_nine_in_ten_of_the_exact_neighbours(
     assert abs(graph.recall - measured) < 0.05, (graph.recall, measured)  # what the status says
     # distances are the original space's, exactly, for the neighbours found
     some = rows[:20]
-    exact = np.linalg.norm(X[some, None, :] - X[graph.indices[some]], axis=2)
-    np.testing.assert_allclose(graph.distances[some], exact, rtol=1e-4, atol=1e-4)
+    measured_d = np.linalg.norm(X[some, None, :] - X[graph.indices[some]], axis=2)
+    np.testing.assert_allclose(graph.distances[some], measured_d, rtol=1e-4, atol=1e-4)
     assert any("random-projection tree" in m for m in phases)
     assert any("neighbour descent" in m for m in phases)
     assert "recall@10" in graph.describe()
