@@ -188,7 +188,8 @@ def neighbor_graph(
     original space (the reduction blurs the order of close points) and the ``k``
     nearest kept. Recall against the exact neighbours of the original space is measured
     on a sample (:func:`~tbnb.analysis.projection.descent.recall_at`) whenever the graph
-    was not found exactly there.
+    was not found exactly there. Where torch has a CUDA device, every pair is measured
+    there in the original space instead (:func:`~tbnb.analysis.projection.device.knn_on`).
 
     Examples
     --------
@@ -211,6 +212,14 @@ def neighbor_graph(
     if k <= 0:
         return Graph(np.zeros((n, 0), np.int32), np.zeros((n, 0), np.float32), "exact", 1.0)
     scale = unit_scale(vectors) if metric == "cosine" else None
+    from tbnb.analysis.projection.device import device, knn_on
+
+    where = device(n, vectors.shape[1], float(n) * n * vectors.shape[1])
+    if where is not None:  # a GPU measures every pair in the original space
+        if progress is not None:
+            progress.update("neighbours", 0, 1, f"exact {k} nearest neighbours on {where}")
+        found, distances = knn_on(vectors, k, where, scale=scale)
+        return Graph(found, distances, f"exact ({where})", 1.0)
     full = reduced.shape[1] >= vectors.shape[1]  # nothing was reduced: no second look
     wanted = k if full else candidates_needed(k, n)
     if n <= EXACT_POINTS:
