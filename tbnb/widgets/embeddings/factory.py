@@ -35,6 +35,7 @@ class ProjectorOptions(TypedDict, total=False):
     opacity: float
     top_n: int
     sprites: bool
+    density: bool
     search: str
     neighbors_k: int
     neighbor_metric: str
@@ -90,7 +91,7 @@ def projector(
         ``run`` (with ``embedding``: the run holding it), ``point_size`` (default:
         larger for fewer points), ``opacity``, ``top_n`` (categories coloured before
         "other", default 20), ``sprites`` (default: drawn when no column colours the
-        points),
+        points), ``density`` (contours and region labels at low zoom, default True),
         ``search`` (regex), ``neighbors_k`` (10), ``neighbor_metric`` (``"cosine"``),
         ``palette``, ``height`` (pixels, 520), ``params`` (method -> parameters, e.g.
         ``{"umap": {"n_neighbors": 30}}``). Anything else raises ``TypeError``.
@@ -116,6 +117,7 @@ def projector(
         layout_params(name, given)
     widget = ProjectorWidget(
         opacity=kw.get("opacity", 0.8),
+        density=kw.get("density", True),
         top_n=kw.get("top_n", 20),
         neighbors_k=kw.get("neighbors_k", 10),
         neighbor_metric=kw.get("neighbor_metric", "cosine"),

@@ -76,6 +76,13 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     sprites : bool
         Draw each point's sprite image (when the embedding has a sprite); by default only
         when no column colours the points (a sprite hides its point's colour).
+    density : bool
+        In 2-D at low zoom: density contours, and a label per dense region naming its
+        most frequent value of the colour column (of the label column when the colour
+        one does not group points).
+    histogram_by : str
+        The column whose distribution the side panel shows, the selection's beside all
+        points' (``""``: the colour column); a click on a bar selects its points.
     search, search_column : str
         Case-insensitive regex matched against the metadata (one column, or all).
     focus : int
@@ -105,6 +112,8 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     point_size = t.Float(5.0).tag(sync=True)
     opacity = t.Float(0.8).tag(sync=True)
     sprites = t.Bool(False).tag(sync=True)
+    density = t.Bool(True).tag(sync=True)
+    histogram_by = t.Unicode("").tag(sync=True)
     search = t.Unicode("").tag(sync=True)
     search_column = t.Unicode("").tag(sync=True)
     focus = t.Int(-1).tag(sync=True)
@@ -153,7 +162,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             raise t.TraitError(f"dims must be 2 or 3, got {value}")
         return value
 
-    @t.validate("color_by", "label_by", "search_column")
+    @t.validate("color_by", "label_by", "search_column", "histogram_by")
     def _valid_column(self, proposal: Any) -> str:
         value = str(proposal["value"])
         if value and len(self._frame.columns) and value not in self._frame.columns:

@@ -56,6 +56,8 @@ export class Scene {
     this.frames = view.scheduler(() => this.draw());
     this.frameCount = 0;
     this.budget = new FrameBudget();
+    /** The 2-D camera's scale when the view was last fitted (zoom 1). */
+    this.fitScale = 1;
     this.movedAt = Number.NEGATIVE_INFINITY;
     this.restTimer = 0;
     /** A pan or orbit drag is under way: frames stay sampled until it ends, however slowly
@@ -201,6 +203,7 @@ export class Scene {
     const bounds = boundsOf(this.positions, this.dims);
     if (this.dims === 3) this.camera3.fit(bounds);
     else this.camera2.fit(bounds, this.width, this.height);
+    this.fitScale = this.camera2.scale;
     this.version++;
     this.frames.request();
   }
@@ -216,7 +219,9 @@ export class Scene {
     if (w === this.width && h === this.height && dpr === this.dpr) return;
     const first = this.width === 400 && this.height === 300;
     if (this.dims === 2 && !first) {
-      this.camera2.scale *= Math.min(w / this.width, h / this.height);
+      const factor = Math.min(w / this.width, h / this.height);
+      this.camera2.scale *= factor;
+      this.fitScale *= factor;
     }
     this.width = w;
     this.height = h;
@@ -230,6 +235,11 @@ export class Scene {
     this.version++;
     if (first) this.fit();
     this.frames.request();
+  }
+
+  /** How far the 2-D view is zoomed in from the fitted one (1: fitted). */
+  zoom() {
+    return this.camera2.scale / (this.fitScale || this.camera2.scale || 1);
   }
 
   matrix() {

@@ -12,6 +12,7 @@ import { compileFilter } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { colorPoints } from "./coloring.js";
+import { densityMap, named } from "./density-layer.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { csvRows, decorate } from "./overlay.js";
 import { Panel } from "./panel.js";
@@ -33,6 +34,7 @@ export class ProjectorView extends View {
     this.shownMethod = "";
     this.userMoved = false;
     this.selected = new Uint8Array(0);
+    this.selectedCount = 0;
     /** @type {Uint8Array<ArrayBufferLike>} */
     this.matched = new Uint8Array(0);
     this.hoverIndex = -1;
@@ -43,6 +45,10 @@ export class ProjectorView extends View {
     this.flagged = new Uint8Array(0);
     /** @type {number[]} */
     this.hoverAt = [0, 0];
+    /** @type {import("./density-layer").DensityMap | null} contours and region labels (2-D) */
+    this.map = null;
+    this.mapAt = 0;
+    this.dark = false;
     const on = this.on.bind(this);
     this.toolbar = buildToolbar({
       on,
@@ -59,7 +65,14 @@ export class ProjectorView extends View {
       },
     });
     this.scene.decorate = (ctx) => this.decorate(ctx);
-    this.panel = new Panel({ on, focus: (i) => this.focusPoint(i) });
+    this.panel = new Panel({
+      on,
+      focus: (i) => this.focusPoint(i),
+      select: (indices, additive) => this.selectPoints(indices, additive),
+      column: (name) => this.save({ histogram_by: name }),
+    });
+    /** @type {{image: ImageBitmap, width: number, height: number, columns: number} | null} */
+    this.sprite = null;
     this.runSelector = new RunSelector(this, { onChange: () => this.renderPicker(), noun: "runs" });
     this.panel.runs.append(this.runSelector.node);
     this.main = el("div", { class: "tbnb-pj-main" }, this.scene.node, this.panel.node);
@@ -86,7 +99,12 @@ export class ProjectorView extends View {
     this.listen("change:_meta", () => this.onMeta());
     this.listen("change:_sprite", () => this.onSprite());
     this.listen("change:color_by change:top_n change:palette", () => this.recolor());
-    this.listen("change:label_by", () => this.scene.frames.request());
+    this.listen("change:label_by change:color_by", () => this.rename());
+    this.listen("change:histogram_by change:color_by", () => this.renderHistogram());
+    this.listen("change:density", () => {
+      this.toolbar.density.checked = this.model.get("density") !== false;
+      this.remap(true);
+    });
     this.listen("change:point_size change:opacity change:sprites", () => this.restyle());
     this.listen("change:search change:search_column", () => this.onSearch());
     this.listen("change:_selection", () => this.onSelection());
@@ -101,6 +119,7 @@ export class ProjectorView extends View {
     });
     seen?.observe(this.scene.node);
     this.scene.resize(Math.max(this.main.clientWidth - 262, 320), this.model.get("height") || 520);
+    this.toolbar.density.checked = this.model.get("density") !== false;
     this.onMeta();
     this.onPositions();
     this.onSprite();
@@ -122,6 +141,7 @@ export class ProjectorView extends View {
     on(t.size, "input", () => this.save({ point_size: Number(t.size.value) }));
     on(t.opacity, "input", () => this.save({ opacity: Number(t.opacity.value) }));
     on(t.sprites, "change", () => this.save({ sprites: t.sprites.checked }));
+    on(t.density, "change", () => this.save({ density: t.density.checked }));
     on(t.searchColumn, "change", () => this.save({ search_column: t.searchColumn.value }));
     for (const button of [t.pan, t.lasso, t.box]) {
       on(button, "click", () => this.setMode(/** @type {any} */ (button.getAttribute("data-mode"))));
@@ -162,6 +182,43 @@ export class ProjectorView extends View {
     this.root.setAttribute("data-version", String(raw.version ?? 0));
     this.root.setAttribute("data-final", String(Boolean(raw.final)));
     this.setMode(/** @type {any} */ (this.scene.mode));
+    this.remap(Boolean(raw.final) || newLayout);
+  }
+
+  /** The column naming dense regions: the colour column if it groups points, else the label one. */
+  regionColumn() {
+    const columns = this.meta.columns;
+    const color = columns.get(this.model.get("color_by") || "");
+    if (color?.labels && color.codes) return color;
+    return columns.get(this.model.get("label_by") || "");
+  }
+
+  /**
+   * Density contours and region labels of the layout shown (at most every 0.4 s while a
+   * layout streams in, and always for a final one).
+   * @param {boolean} now
+   */
+  remap(now) {
+    const stamp = performance.now();
+    if (!now && stamp - this.mapAt < 400) return;
+    this.mapAt = stamp;
+    const color = getComputedStyle(this.root)
+      .color.match(/\d+(\.\d+)?/g)
+      ?.map(Number) || [0, 0, 0];
+    this.dark = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2] > 128;
+    this.map =
+      this.model.get("density") === false ? null : densityMap(this.coords, this.dims, this.regionColumn(), this.meta.n);
+    this.root.setAttribute(
+      "data-contours",
+      String(this.map ? this.map.lines.reduce((a, l) => a + l.length / 4, 0) : 0),
+    );
+    this.scene.frames.request();
+  }
+
+  /** Name the regions again (the colour or label column changed). */
+  rename() {
+    if (this.map) Object.assign(this.map, named(this.map.density, this.regionColumn(), this.meta.n));
+    this.scene.frames.request();
   }
 
   onMeta() {
@@ -185,12 +242,18 @@ export class ProjectorView extends View {
     t.spritesLabel.hidden = !raw.png;
     if (!raw.png || typeof createImageBitmap === "undefined") {
       this.scene.renderer.setSprite(null);
+      this.sprite = null;
       return;
     }
     try {
       const image = await createImageBitmap(new Blob([raw.png], { type: "image/png" }));
       if (this.disposed) return;
       const why = this.scene.renderer.setSprite(image, Number(raw.width), Number(raw.height));
+      const width = Number(raw.width) || 1;
+      this.sprite = why
+        ? null
+        : { image, width, height: Number(raw.height) || 1, columns: Math.max(Math.floor(image.width / width), 1) };
+      this.onNeighbors();
       this.panel.setMessage(why);
       this.root.setAttribute("data-sprite", why ? "too-large" : "ready");
     } catch (err) {
@@ -246,7 +309,9 @@ export class ProjectorView extends View {
     const n = this.meta.n;
     const { mask, count } = selectionMask(/** @type {number[]} */ (raw.indices || []), n);
     this.selected = mask;
+    this.selectedCount = count;
     this.panel.setSelection(count, n);
+    this.renderHistogram();
     this.root.setAttribute("data-selected", String(count));
     this.reflag();
   }
@@ -261,7 +326,14 @@ export class ProjectorView extends View {
       this.found = null;
     }
     const label = (/** @type {number} */ i) => this.labelOf(i);
-    this.panel.setNeighbors(focus < this.meta.n ? focus : -1, this.found, label, this.note);
+    this.panel.setNeighbors(
+      focus < this.meta.n ? focus : -1,
+      this.found,
+      label,
+      this.note,
+      (i) => this.thumb(i),
+      (i) => this.detailOf(i),
+    );
     this.root.setAttribute("data-focus", String(focus));
     this.reflag();
   }
@@ -350,9 +422,37 @@ export class ProjectorView extends View {
     if (i === this.hoverIndex) return;
     this.hoverIndex = i;
     this.hoverAt = [x, y];
-    this.panel.setHover(i, this.meta.columns);
+    this.panel.setHover(i, this.meta.columns, (k) => this.thumb(k));
     this.root.setAttribute("data-hover", String(i));
     this.scene.frames.request();
+  }
+
+  /** The side panel's distribution of `histogram_by` (or the colour column). */
+  renderHistogram() {
+    const names = [...this.meta.columns.keys()];
+    const name = this.model.get("histogram_by") || this.model.get("color_by") || names[0] || "";
+    const count = this.selectedCount || 0;
+    this.panel.setHistogram(this.meta.columns.get(name), names, this.meta.n, this.selected, count);
+  }
+
+  /** Point `i`'s sprite image in a small canvas (null without a sprite). @param {number} i */
+  thumb(i) {
+    const sprite = this.sprite;
+    if (!sprite || i < 0) return null;
+    const canvas = el("canvas", { class: "tbnb-pj-thumb", width: "28", height: "28" });
+    const x = (i % sprite.columns) * sprite.width;
+    const y = Math.floor(i / sprite.columns) * sprite.height;
+    if (y + sprite.height > sprite.image.height) return null;
+    canvas.getContext("2d")?.drawImage(sprite.image, x, y, sprite.width, sprite.height, 0, 0, 28, 28);
+    return canvas;
+  }
+
+  /** Point `i`'s colour-column value beside its label (`column: value`), or "". @param {number} i */
+  detailOf(i) {
+    const label = this.model.get("label_by") || "";
+    const name = this.model.get("color_by") || "";
+    const column = name && name !== label ? this.meta.columns.get(name) : undefined;
+    return column ? `${column.name}: ${textOf(column, i)}` : "";
   }
 
   /** Point `i`'s label: its `label_by` value, else its first column's. @param {number} i */
