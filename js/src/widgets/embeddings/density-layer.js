@@ -6,6 +6,8 @@ import { contourLines, densityOf, regionLabels } from "./density.js";
 /** Zoom (over the fitted view) up to which the layer is drawn in full; gone at twice this. */
 const FULL_ZOOM = 2.5;
 const MAX_REGION_LABELS = 24;
+/** Fewer points than this draw no density: each would be a ring of its own. */
+export const MIN_POINTS = 500;
 
 /**
  * @typedef {object} DensityMap
@@ -16,14 +18,15 @@ const MAX_REGION_LABELS = 24;
  */
 
 /**
- * The density, its contours and region labels of a 2-D layout (null in 3-D).
+ * The density, its contours and region labels of a 2-D layout (null in 3-D, or for fewer
+ * than MIN_POINTS points).
  * @param {Float32Array} coords @param {number} dims
  * @param {import("./metadata").Column | undefined} column  names the regions (a category column)
  * @param {number} n
  * @returns {DensityMap | null}
  */
 export function densityMap(coords, dims, column, n) {
-  if (dims !== 2) return null;
+  if (dims !== 2 || n < MIN_POINTS) return null;
   const density = densityOf(coords);
   if (!density) return null;
   return { density, lines: contourLines(density), ...named(density, column, n) };

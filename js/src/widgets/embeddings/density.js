@@ -4,7 +4,8 @@
 // (density-layer.js); everything here runs when the layout or the column changes.
 import { codeOf } from "./metadata.js";
 
-/** Grid cells along the longer side of the layout's bounding box. */
+/** Most grid cells along the longer side of the layout's bounding box (fewer for fewer
+ * points: `sqrt(n)`, at least 48, so that sparse points do not make a peak each). */
 export const GRID = 192;
 /** Contour levels, as fractions of the densest cell. */
 export const LEVELS = [0.04, 0.12, 0.3, 0.6];
@@ -47,7 +48,8 @@ export function densityOf(coords) {
   }
   if (!(maxX >= minX && maxY >= minY)) return null;
   const span = Math.max(maxX - minX, maxY - minY, 1e-12);
-  const cell = span / (GRID - 8);
+  const cells = Math.min(Math.max(Math.round(Math.sqrt(n)), 48), GRID);
+  const cell = span / (cells - 8);
   const x0 = minX - 4 * cell;
   const y0 = minY - 4 * cell;
   const w = Math.ceil((maxX - minX) / cell) + 9;

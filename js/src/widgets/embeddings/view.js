@@ -99,7 +99,10 @@ export class ProjectorView extends View {
     this.listen("change:_meta", () => this.onMeta());
     this.listen("change:_sprite", () => this.onSprite());
     this.listen("change:color_by change:top_n change:palette", () => this.recolor());
-    this.listen("change:label_by change:color_by", () => this.rename());
+    this.listen("change:label_by change:color_by", () => {
+      this.toolbar.label.value = this.model.get("label_by") || "";
+      this.rename();
+    });
     this.listen("change:histogram_by change:color_by", () => this.renderHistogram());
     this.listen("change:density", () => {
       this.toolbar.density.checked = this.model.get("density") !== false;
