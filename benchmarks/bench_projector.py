@@ -27,8 +27,10 @@ spin waiting for a core (``OPENBLAS_NUM_THREADS=1`` shows the single-thread cost
   (binary buffer -> ``widget.selected`` DataFrame and ``on_select``).
 
 Chromium (headless, ``--disable-gpu``: WebGL2 runs on SwiftShader, the CPU rasteriser,
-so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D, 40 pan
-moves, and of 100,000 points in 3-D, 40 orbit moves. Per move: ``js_ms`` (the scene's
+so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D (20
+groups named by a metadata column: density contours and region labels drawn every
+frame; ``page_mb``: the saved page), 40 pan moves, and of 100,000 points in 3-D, 40
+orbit moves. Per move: ``js_ms`` (the scene's
 own draw: WebGL calls and overlay, ``data-draw-ms``) and ``frame_ms`` (event to the
 drawn frame finished by the rasteriser: ``gl.finish`` after the animation frame);
 ``drawn``: points drawn per moving frame (the scene draws a uniform sample sized to its
@@ -258,10 +260,14 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     rng = np.random.default_rng(0)
+    import pandas as pd
+
+    groups = rng.integers(0, 20, 1_000_000)  # 20 groups of a 2-D map, named by a column
+    centres = rng.normal(scale=8.0, size=(20, 2))
+    cloud = (centres[groups] + rng.normal(size=(1_000_000, 2))).astype(np.float32)
+    names = pd.DataFrame({"group": [f"group {g:02d}" for g in range(20)]}).iloc[groups]
     pages = {
-        "pan_1m_2d": tbnb.projector(
-            rng.normal(size=(1_000_000, 2)).astype(np.float32), method="raw", dims=2
-        ),
+        "pan_1m_2d": tbnb.projector(cloud, names.reset_index(drop=True), method="raw", dims=2),
         "orbit_100k_3d": tbnb.projector(
             rng.normal(size=(100_000, 3)).astype(np.float32), method="raw", dims=3
         ),
@@ -276,7 +282,8 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 page.set_default_timeout(600_000)
                 t = time.perf_counter()
                 page.goto(path.as_uri())
-                print(f"{name}: page of {path.stat().st_size / 1e6:.1f} MB", flush=True)
+                out[f"{name}_page_mb"] = path.stat().st_size / 1e6
+                print(f"{name}: page of {out[f'{name}_page_mb']:.1f} MB", flush=True)
                 points = len(widget.vectors)
                 page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
                 page.wait_for_function(
@@ -290,6 +297,9 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 ]
                 for key in ("js_ms", "frame_ms", "frame_p90", "drawn", "rest_ms"):
                     out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
+                root = page.locator(".tbnb-w-embeddings")
+                out[f"{name}_region_labels"] = float(root.get_attribute("data-regions") or 0)
+                out[f"{name}_contour_segments"] = float(root.get_attribute("data-contours") or 0)
                 if name == "orbit_100k_3d":
                     lasso = [page.evaluate(LASSO_JS) for _ in range(repeat)]
                     out["lasso_100k_js_ms"] = statistics.median(r["ms"] for r in lasso)
