@@ -25,11 +25,9 @@ import traitlets as t
 from tbnb.analysis.projection import Job, Projection, layout_params, warm_up
 from tbnb.analysis.projection.params import params_dict
 from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.embeddings.defaults import ChosenDefaults
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
-    default_color,
-    default_label,
-    default_point_size,
     encode_metadata,
     positions_payload,
     search_mask,
@@ -48,7 +46,7 @@ __all__ = ["ProjectorWidget"]
 log = logging.getLogger(__name__)
 
 
-class ProjectorWidget(LiveWidget, Selectable, RunColored):
+class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
     """Embedding projector (build it with :func:`tbnb.projector`).
 
     Traits (synced with the browser)
@@ -138,10 +136,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         self._version = 0
         self._runner = LayoutRunner(self._set_status, self._set_positions)
         self._showing = False
-        self._automatic = {"sprites", "point_size"}  # chosen for the data until a user sets them
-        self._defaulting = False
         self.observe(self._on_show, ["method", "dims"])
-        self.observe(self._on_style, ["sprites", "point_size"])
 
     # ----------------------------------------------------------------- validation
     @t.validate("method")
@@ -185,36 +180,6 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         if value not in ("cosine", "euclidean"):
             raise t.TraitError(f"neighbor_metric must be 'cosine' or 'euclidean', got {value!r}")
         return value
-
-    # ----------------------------------------------------------------- defaults
-    def _on_style(self, change: Any) -> None:
-        if not self._defaulting:
-            self._automatic.discard(change["name"])
-
-    def _choose_defaults(self, color: str | None = None, label: str | None = None) -> None:
-        """Colour and label columns (``None``: kept if the data has them, else chosen),
-        then the sprites and point size nobody chose, for the data shown."""
-        frame = self._frame
-        columns = set(map(str, frame.columns))
-        self._defaulting = True
-        try:
-            with self.hold_sync():
-                if color is None:
-                    color = self.color_by if self.color_by in columns else default_color(frame)
-                self.color_by = color
-                if label is None:
-                    label = (
-                        self.label_by
-                        if self.label_by in columns
-                        else default_label(frame, self.color_by)
-                    )
-                self.label_by = label
-                if "sprites" in self._automatic:
-                    self.sprites = not self.color_by
-                if "point_size" in self._automatic:
-                    self.point_size = default_point_size(len(frame))
-        finally:
-            self._defaulting = False
 
     # ----------------------------------------------------------------- data
     def _set_data(

@@ -12,14 +12,14 @@ import { compileFilter } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { colorPoints } from "./coloring.js";
-import { densityMap, named } from "./density-layer.js";
+import { detailOf, loadSprite, remap, rename, renderHistogram, thumb } from "./explain.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { csvRows, decorate } from "./overlay.js";
 import { Panel } from "./panel.js";
 import { mergedSelection, pointFlags, selectionMask } from "./point-flags.js";
 import { Scene } from "./scene.js";
-import { renderPicker, renderStatus } from "./status.js";
-import { buildToolbar, fillSelect, readParams } from "./toolbar.js";
+import { chooseEmbedding, renderPicker, renderStatus, runLayout } from "./status.js";
+import { buildToolbar, fillSelect } from "./toolbar.js";
 
 /** @typedef {import("./model").ProjectorTraits} ProjectorTraits */
 
@@ -188,40 +188,27 @@ export class ProjectorView extends View {
     this.remap(Boolean(raw.final) || newLayout);
   }
 
-  /** The column naming dense regions: the colour column if it groups points, else the label one. */
-  regionColumn() {
-    const columns = this.meta.columns;
-    const color = columns.get(this.model.get("color_by") || "");
-    if (color?.labels && color.codes) return color;
-    return columns.get(this.model.get("label_by") || "");
-  }
-
-  /**
-   * Density contours and region labels of the layout shown (at most every 0.4 s while a
-   * layout streams in, and always for a final one).
-   * @param {boolean} now
-   */
+  /** @param {boolean} now */
   remap(now) {
-    const stamp = performance.now();
-    if (!now && stamp - this.mapAt < 400) return;
-    this.mapAt = stamp;
-    const color = getComputedStyle(this.root)
-      .color.match(/\d+(\.\d+)?/g)
-      ?.map(Number) || [0, 0, 0];
-    this.dark = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2] > 128;
-    this.map =
-      this.model.get("density") === false ? null : densityMap(this.coords, this.dims, this.regionColumn(), this.meta.n);
-    this.root.setAttribute(
-      "data-contours",
-      String(this.map ? this.map.lines.reduce((a, l) => a + l.length / 4, 0) : 0),
-    );
-    this.scene.frames.request();
+    remap(this, now);
   }
 
-  /** Name the regions again (the colour or label column changed). */
   rename() {
-    if (this.map) Object.assign(this.map, named(this.map.density, this.regionColumn(), this.meta.n));
-    this.scene.frames.request();
+    rename(this);
+  }
+
+  renderHistogram() {
+    renderHistogram(this);
+  }
+
+  /** @param {number} i */
+  thumb(i) {
+    return thumb(this, i);
+  }
+
+  /** @param {number} i */
+  detailOf(i) {
+    return detailOf(this, i);
   }
 
   onMeta() {
@@ -239,30 +226,8 @@ export class ProjectorView extends View {
     this.onNeighbors();
   }
 
-  async onSprite() {
-    const raw = decodeTree(this.model.get("_sprite") || {});
-    const t = this.toolbar;
-    t.spritesLabel.hidden = !raw.png;
-    if (!raw.png || typeof createImageBitmap === "undefined") {
-      this.scene.renderer.setSprite(null);
-      this.sprite = null;
-      return;
-    }
-    try {
-      const image = await createImageBitmap(new Blob([raw.png], { type: "image/png" }));
-      if (this.disposed) return;
-      const why = this.scene.renderer.setSprite(image, Number(raw.width), Number(raw.height));
-      const width = Number(raw.width) || 1;
-      this.sprite = why
-        ? null
-        : { image, width, height: Number(raw.height) || 1, columns: Math.max(Math.floor(image.width / width), 1) };
-      this.onNeighbors();
-      this.panel.setMessage(why);
-      this.root.setAttribute("data-sprite", why ? "too-large" : "ready");
-    } catch (err) {
-      this.panel.setMessage(`sprite could not be decoded: ${err}`);
-    }
-    this.scene.frames.request();
+  onSprite() {
+    return loadSprite(this);
   }
 
   recolor() {
@@ -351,35 +316,14 @@ export class ProjectorView extends View {
   }
 
   // ------------------------------------------------------------------ actions
-  /** Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`. */
+  /** Ask the kernel for a layout: the toolbar's choices, overridden by `change`. @param {Record<string, any>} change */
   run(change) {
-    const t = this.toolbar;
-    const method = change.method ?? t.method.value;
-    const dims = change.dims ?? Number(t.dims.value);
-    const params = method === "tsne" || method === "umap" ? { ...readParams(t.params), metric: t.metric.value } : {};
-    if (change.method && change.method !== this.model.get("method")) {
-      Object.assign(params, this.model.get("params")?.[method] || {});
-    }
-    this.request("run", { method, dims, params })
-      .then(() => this.panel.setMessage(""))
-      .catch((err) => {
-        if (this.disposed) return;
-        this.panel.setMessage(
-          err instanceof RequestError ? err.message : "computing a layout needs the running kernel",
-        );
-        this.renderStatus();
-      });
+    runLayout(this, change);
   }
 
   /** @param {number} index */
   chooseEmbedding(index) {
-    this.request("embedding", { index }, { timeout: 300_000 }).catch((err) => {
-      if (this.disposed) return;
-      this.panel.setMessage(
-        err instanceof RequestError ? err.message : "reading another embedding needs the running kernel",
-      );
-      this.renderPicker();
-    });
+    chooseEmbedding(this, index);
   }
 
   /** @param {number} i  a point, or -1 to clear */
@@ -428,34 +372,6 @@ export class ProjectorView extends View {
     this.panel.setHover(i, this.meta.columns, (k) => this.thumb(k));
     this.root.setAttribute("data-hover", String(i));
     this.scene.frames.request();
-  }
-
-  /** The side panel's distribution of `histogram_by` (or the colour column). */
-  renderHistogram() {
-    const names = [...this.meta.columns.keys()];
-    const name = this.model.get("histogram_by") || this.model.get("color_by") || names[0] || "";
-    const count = this.selectedCount || 0;
-    this.panel.setHistogram(this.meta.columns.get(name), names, this.meta.n, this.selected, count);
-  }
-
-  /** Point `i`'s sprite image in a small canvas (null without a sprite). @param {number} i */
-  thumb(i) {
-    const sprite = this.sprite;
-    if (!sprite || i < 0) return null;
-    const canvas = el("canvas", { class: "tbnb-pj-thumb", width: "28", height: "28" });
-    const x = (i % sprite.columns) * sprite.width;
-    const y = Math.floor(i / sprite.columns) * sprite.height;
-    if (y + sprite.height > sprite.image.height) return null;
-    canvas.getContext("2d")?.drawImage(sprite.image, x, y, sprite.width, sprite.height, 0, 0, 28, 28);
-    return canvas;
-  }
-
-  /** Point `i`'s colour-column value beside its label (`column: value`), or "". @param {number} i */
-  detailOf(i) {
-    const label = this.model.get("label_by") || "";
-    const name = this.model.get("color_by") || "";
-    const column = name && name !== label ? this.meta.columns.get(name) : undefined;
-    return column ? `${column.name}: ${textOf(column, i)}` : "";
   }
 
   /** Point `i`'s label: its `label_by` value, else its first column's. @param {number} i */
