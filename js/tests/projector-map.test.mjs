@@ -8,7 +8,10 @@ function twoGroups(n = 4000) {
   const coords = new Float32Array(2 * n);
   const codes = new Uint8Array(n);
   let s = 12345;
-  const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rand = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
   for (let i = 0; i < n; i++) {
     const g = i % 2;
     const r = Math.sqrt(-2 * Math.log(rand() + 1e-12));

@@ -316,7 +316,10 @@ export class ProjectorView extends View {
   }
 
   // ------------------------------------------------------------------ actions
-  /** Ask the kernel for a layout: the toolbar's choices, overridden by `change`. @param {Record<string, any>} change */
+  /**
+   * Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`.
+   * @param {{method?: string, dims?: number}} change
+   */
   run(change) {
     runLayout(this, change);
   }
