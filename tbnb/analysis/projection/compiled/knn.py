@@ -334,6 +334,7 @@ def _examples() -> list[tuple[object, tuple[object, ...]]]:
                 dists,
                 flags,
                 np.zeros(1, i32),
+                np.zeros(1, u8),
                 np.zeros(3, i64),
                 1,
                 0,
