@@ -31,6 +31,7 @@ _LAZY = {
     "histogram_percentiles": "tbnb.kinds.distributions",
     "link": "tbnb.widgets.hparams",
     "Dashboard": "tbnb.notebook.dashboard",
+    "to_csv": "tbnb.io.safe_text",
     "profile": "tbnb.kinds.profile",
     "ProfileSet": "tbnb.kinds.profile",
 }
@@ -54,6 +55,7 @@ __all__ = [
     "profile",
     "samples",
     "scalars",
+    "to_csv",
 ]
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.artifacts import describe_artifacts
+from tbnb.io.safe_text import visible_controls
 from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
@@ -242,9 +243,14 @@ def time_span(exp: Experiment) -> str:
 def html_summary(exp: Experiment) -> str:
     """The experiment's notebook summary: runs, kinds with counts, tags, time span.
 
-    Every name is escaped: run and tag names from logs never become markup.
+    Every name is escaped: run and tag names from logs never become markup, and their
+    bidi, invisible and control characters show as ``<U+XXXX>``
+    (:func:`~tbnb.io.safe_text.visible_controls`).
     """
-    esc = html.escape
+
+    def esc(text: str) -> str:
+        return html.escape(visible_controls(text))
+
     runs = exp.runs
     rows: list[tuple[str, str]] = [("logdir", esc(exp.logdir))]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))
