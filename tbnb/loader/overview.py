@@ -166,6 +166,8 @@ def explain_empty(exp: Experiment) -> str | None:
     """
     where = f"logdir {exp.logdir!r}"
     filters = exp.filters
+    if not exp._discovered and _has_files(exp):
+        return None  # files a kind reads without event files (profiler traces) to show
     if not exp._discovered:
         listing = _listing(exp)
         if not listing:
@@ -193,6 +195,16 @@ def explain_empty(exp: Experiment) -> str | None:
             f"({plural(len(exp.runs), 'run')} loaded)"
         )
     return None
+
+
+def _has_files(exp: Experiment) -> bool:
+    """Whether a kind read from files, whose tab says it has something to show (its
+    ``present``), found any: such a logdir is not empty without event files."""
+    return any(
+        kind.tab.present(exp)
+        for kind in KINDS.values()
+        if kind.storage == "files" and kind.tab is not None and kind.tab.present is not None
+    )
 
 
 def _any_value(exp: Experiment) -> bool:
