@@ -16,11 +16,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from importlib import resources
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anywidget
 
 from tbnb.widgets.serializers import pack, unpack
+from tbnb.widgets.traits import check_regexes
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "optional"]
 
@@ -105,6 +111,7 @@ class TbnbWidget(anywidget.AnyWidget):
             cls._esm = bundle_path(key).read_text(encoding="utf-8")
 
     def __init__(self, **kwargs: Any) -> None:
+        check_regexes(type(self), kwargs)
         super().__init__(**kwargs)
         self.on_msg(self._dispatch)
 
@@ -131,3 +138,13 @@ class TbnbWidget(anywidget.AnyWidget):
         except Exception as err:  # reported to the browser, which shows it
             log.exception("tbnb widget request %r failed", kind)
             return {**base, "error": f"{type(err).__name__}: {err}"}
+
+    def view_spec(self) -> ViewSpec:
+        """What the widget shows now, as data (:class:`~tbnb.widgets.spec.ViewSpec`)."""
+        raise NotImplementedError(f"{type(self).__name__} has no view spec")
+
+    def to_plotly(self) -> go.Figure:
+        """A ``plotly.graph_objects.Figure`` of what is shown (its :meth:`view_spec`)."""
+        from tbnb.widgets.plotly_figure import plotly_figure
+
+        return plotly_figure(self.view_spec())

@@ -24,7 +24,6 @@ Examples
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.widgets.scalars.prepare import natural_key
+from tbnb.widgets.ordering import matcher, natural_key
 
 __all__ = [
     "CardIndex",
@@ -42,8 +41,8 @@ __all__ = [
     "nearest_index",
     "parse_item_key",
     "position",
+    "read_bytes",
     "shown_cards",
-    "tag_matcher",
 ]
 
 Pins = Mapping[str, Mapping[str, Any]]
@@ -292,23 +291,6 @@ def position(
     return int(steps[j]), min(max(sample, 0), count - 1)
 
 
-def tag_matcher(pattern: str) -> re.Pattern[str] | None:
-    """The compiled tag filter (case-insensitive, searched); None for an empty or invalid one,
-    which the browser also ignores (it marks the box instead).
-
-    Examples
-    --------
-    >>> tag_matcher("^VAL").search("val/x") is not None, tag_matcher("(") is None
-    (True, True)
-    """
-    if not pattern:
-        return None
-    try:
-        return re.compile(pattern, re.IGNORECASE)
-    except re.error:
-        return None
-
-
 def shown_cards(index: CardIndex, selected_runs: Sequence[str], tag_filter: str) -> list[int]:
     """Cards shown: a selected run and a tag passing the filter, in display order.
 
@@ -320,9 +302,27 @@ def shown_cards(index: CardIndex, selected_runs: Sequence[str], tag_filter: str)
     [1]
     """
     selected = set(selected_runs)
-    matcher = tag_matcher(tag_filter)
+    tag_re = matcher(tag_filter)
     return [
         i
         for i, (run, tag) in enumerate(index.cards)
-        if run in selected and (matcher is None or matcher.search(tag))
+        if run in selected and (tag_re is None or tag_re.search(tag))
     ]
+
+
+def read_bytes(row: pd.Series) -> bytes:
+    """The encoded bytes of a frame row: its lazy ``blob`` (read now) or a ``data`` column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> read_bytes(pd.Series({"data": b"GIF89a..."}))
+    b'GIF89a...'
+    """
+    blob = row.get("blob")
+    if blob is not None and hasattr(blob, "read"):
+        return bytes(blob.read())
+    data = row.get("data")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise ValueError("the row has neither a blob nor data bytes")

@@ -41,7 +41,7 @@ from tbnb.widgets.cards import (
 )
 from tbnb.widgets.colors import PALETTES, run_colors
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.scalars.prepare import color_order, natural_key, pick
+from tbnb.widgets.ordering import color_order, natural_key, pick
 from tbnb.widgets.serializers import tree_serialization
 
 __all__ = ["DEFAULT_EMBED_BYTES", "MediaWidget"]

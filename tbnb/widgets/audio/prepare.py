@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.kinds.audio import wav_header
-from tbnb.widgets.images.prepare import read_bytes
+from tbnb.widgets.cards import read_bytes
 
 __all__ = ["audio_payload", "decode_wav", "envelope", "row_problems", "spectrogram"]
 

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from tbnb.kinds.images import image_format
-from tbnb.widgets.cards import CardIndex, nearest_index
+from tbnb.widgets.cards import CardIndex, nearest_index, read_bytes
 
 __all__ = [
     "COMPARE_MODES",
@@ -22,7 +22,6 @@ __all__ = [
     "compare_items",
     "image_payload",
     "mime_of",
-    "read_bytes",
     "row_problems",
 ]
 
@@ -41,24 +40,6 @@ COMPARE_MODES = ("side", "wipe")
 def mime_of(fmt: str) -> str | None:
     """The MIME type of an image format the browser decodes, or None."""
     return MIME.get(str(fmt))
-
-
-def read_bytes(row: pd.Series) -> bytes:
-    """The encoded bytes of a frame row: its lazy ``blob`` (read now) or a ``data`` column.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> read_bytes(pd.Series({"data": b"GIF89a..."}))
-    b'GIF89a...'
-    """
-    blob = row.get("blob")
-    if blob is not None and hasattr(blob, "read"):
-        return bytes(blob.read())
-    data = row.get("data")
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return bytes(data)
-    raise ValueError("the row has neither a blob nor data bytes")
 
 
 def image_payload(row: pd.Series) -> dict[str, Any]:
