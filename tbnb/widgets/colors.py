@@ -153,8 +153,8 @@ class RunColored(t.HasTraits):
     run order that decides the colours.
 
     A widget calls :meth:`color_runs` with the order (the experiment's run order, then
-    any other run it shows); changing ``palette`` recolours in that order, an unknown
-    palette is refused naming the choices.
+    any other run it shows); changing ``palette`` recolours in that order (or, before any,
+    in the order of ``run_colors``), an unknown palette is refused naming the choices.
 
     Examples
     --------
@@ -176,5 +176,5 @@ class RunColored(t.HasTraits):
 
     @t.observe("palette")
     def _on_palette(self, _change: Any) -> None:
-        if self._color_order is not None:
-            self.run_colors = run_colors(self._color_order, self.palette)
+        order = self._color_order if self._color_order is not None else list(self.run_colors)
+        self.run_colors = run_colors(order, self.palette)

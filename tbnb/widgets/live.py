@@ -55,9 +55,11 @@ class LiveWidget(TbnbWidget):
         """Send what changed (subclasses); called after every reload that found something."""
         raise NotImplementedError
 
-    def _open(self, source: Source | None, refresh: float | None, show: Callable[[], None]) -> None:
+    def _open(
+        self, source: Source | None, refresh: float | None, show: Callable[[Source], None]
+    ) -> None:
         """Open on ``source`` (what each widget's constructor calls): follow its
-        experiment, ``show()`` its data, then poll every ``refresh`` seconds."""
+        experiment, ``show(source)``, then poll every ``refresh`` seconds."""
         if source is None:
             if refresh is not None:
                 raise ValueError(REFRESH_NEEDS_RELOAD)
@@ -65,7 +67,7 @@ class LiveWidget(TbnbWidget):
         source.check_refresh(refresh)
         if source.live is not None:
             self.follow(source.live)
-        show()
+        show(source)
         if refresh is not None:
             self.start_refresh(float(refresh))
 

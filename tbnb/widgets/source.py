@@ -23,7 +23,7 @@ TypeError: source must be an Experiment, a logdir path or a frame like exp.text;
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +119,7 @@ def source_of(
     expected: str,
     columns: Sequence[str] = (),
     frame_type: type | tuple[type, ...] = pd.DataFrame,
+    read: Callable[[Any], Any] | None = None,
 ) -> Source:
     """The :class:`Source` of a builder's ``source`` argument.
 
@@ -136,6 +137,9 @@ def source_of(
         a frame missing one is a ``ValueError`` naming them.
     frame_type
         What the experiment's attribute must be (a DataFrame unless said otherwise).
+    read
+        ``read(experiment) -> data`` instead of the attribute ``kind`` (None when the
+        experiment cannot give it).
 
     Raises
     ------
@@ -146,7 +150,7 @@ def source_of(
     if isinstance(experiment, pd.DataFrame):
         resolved = Source(experiment)
     else:
-        data = getattr(experiment, kind, None)
+        data = getattr(experiment, kind, None) if read is None else read(experiment)
         if not isinstance(data, frame_type):
             raise TypeError(
                 f"source must be an Experiment, a logdir path or {expected}; "

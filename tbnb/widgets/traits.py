@@ -161,7 +161,7 @@ class IntRange(t.Int):  # type: ignore[type-arg]
         if value is None and self.allow_none:
             return None
         number = int(super().validate(obj, int(value) if isinstance(value, float) else value))
-        return int(_check(self.name, number, self.lo, self.hi, self.clip))
+        return int(_check(str(self.name), number, self.lo, self.hi, self.clip))
 
 
 class FloatRange(t.Float):  # type: ignore[type-arg]
@@ -191,7 +191,7 @@ class FloatRange(t.Float):  # type: ignore[type-arg]
 
     def validate(self, obj: Any, value: Any) -> float:
         number = float(super().validate(obj, float(value)))
-        return float(_check(self.name, number, self.lo, self.hi, self.clip))
+        return float(_check(str(self.name), number, self.lo, self.hi, self.clip))
 
 
 def _check(name: str, value: float, lo: float | None, hi: float | None, clip: bool) -> float:

@@ -105,7 +105,10 @@ def custom_scalars(
     check_kwargs("custom_scalars", dict(kw), CustomScalarsOptions.__annotations__)
     given = source_of(source, "scalars", expected="a scalars DataFrame")
     chosen, why = _layout_of(layout, given.experiment)
-    traits: dict[str, Any] = {k: list(v) if k == "log_y" else v for k, v in kw.items()}
+    traits: dict[str, Any] = {
+        k: list(v) if k == "log_y" else v  # type: ignore[call-overload]
+        for k, v in kw.items()
+    }
     return CustomScalarsWidget(
         source=given,
         layout=chosen,

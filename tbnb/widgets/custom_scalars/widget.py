@@ -105,7 +105,7 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
         self._margin: SeriesStore | None = None
         self._runs: list[str] = []
         self._build: dict[str, Any] = {"runs": runs}
-        self._open(source, refresh, lambda: self._show(source, layout or Layout(), why_empty))
+        self._open(source, refresh, lambda given: self._show(given, layout or Layout(), why_empty))
 
     def _show(self, source: Any, layout: Layout, why_empty: str) -> None:
         self._set_source(source.data, layout, initial=True)
@@ -199,7 +199,7 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
                 idx = minmax_indices(full["step"], full["value"], buckets)
                 cols = {k: v[idx] for k, v in full.items()}
             x = x_values(cols, self.x_axis)
-            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x, mode=self.smoothing_mode)  # type: ignore[arg-type]
+            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x, mode=self.smoothing_mode)
             parts.append((run, tag, cols))
             charts.extend([chart] * len(cols["value"]))
         if any("lo" in cols for _, _, cols in parts):

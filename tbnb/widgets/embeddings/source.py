@@ -20,24 +20,14 @@ import pandas as pd
 
 from tbnb.kinds.embeddings import read_sprite
 from tbnb.warnings import DataWarning
-from tbnb.widgets.colors import run_colors
 from tbnb.widgets.embeddings.prepare import listing
 
 __all__ = ["first_readable", "listing_of", "read_listed"]
 
 
-def listing_of(source: Any, palette: str = "default", widget: Any = None) -> list[dict[str, Any]]:
-    """The picker's list of ``source.embeddings``; sets the widget's run colours too."""
-    table = source.embeddings
-    entries = listing(table)
-    if widget is not None:
-        runs = list(getattr(source, "runs", []))
-        runs += sorted({e["run"] for e in entries} - set(runs))
-        widget.run_colors = run_colors(runs, palette)
-        present = sorted({e["run"] for e in entries}, key=runs.index)
-        if not widget.selected_runs or set(widget.selected_runs) - set(present):
-            widget.selected_runs = present
-    return entries
+def listing_of(source: Any) -> list[dict[str, Any]]:
+    """The picker's list of ``source.embeddings``."""
+    return listing(source.embeddings)
 
 
 def first_readable(entries: list[dict[str, Any]]) -> int:

@@ -131,7 +131,7 @@ class HistogramsWidget(LiveWidget, RunColored):
         self._build: dict[str, Any] = {"runs": runs, "tags": tags, "budget": int(state_budget)}
         self._legend: list[str] = []
         self._preview_due = False
-        self._open(source, refresh, lambda: self._show(source))
+        self._open(source, refresh, self._show)
 
     def _show(self, source: Source) -> None:
         empty = empty_reason(source.data, source.name, self._build["runs"], self._build["tags"])

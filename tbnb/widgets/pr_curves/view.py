@@ -76,8 +76,8 @@ def view_spec(
 
 
 def _hover(curve: pd.DataFrame) -> list[str]:
-    columns = ("threshold", "precision", "recall", "true_positives", "false_positives")
-    columns += ("true_negatives", "false_negatives")
+    columns = ["threshold", "precision", "recall", "true_positives", "false_positives"]
+    columns += ["true_negatives", "false_negatives"]
     return [
         f"threshold {t:.4g}<br>precision {p:.4g}<br>recall {r:.4g}<br>"
         f"TP {tp:g} FP {fp:g} TN {tn:g} FN {fn:g}"

@@ -105,7 +105,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
         self._runs: list[str] = []
         self._build: dict[str, Any] = {"runs": runs, "tags": tags}
         self._checked: set[tuple[str, str, int, float]] = set()
-        self._open(source, refresh, lambda: self._show(source))
+        self._open(source, refresh, self._show)
 
     def _show(self, source: Source) -> None:
         self._set_frame(source.data, initial=True)

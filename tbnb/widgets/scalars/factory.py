@@ -108,7 +108,7 @@ def scalars(
         if column is not None:
             group_by = column
     options: dict[str, Any] = {
-        k: list(v) if k in ("log_y", "ignore_outliers") else v
+        k: list(v) if k in ("log_y", "ignore_outliers") else v  # type: ignore[call-overload]
         for k, v in kw.items()
         if k not in ("charts", "band", "hparams")
     }

@@ -154,9 +154,10 @@ def view_spec(
             )
             legend_done.add(name)
         log = chart["key"] in log_y
-        rng = (y_range or {}).get(chart["key"])
-        fixed = rng is not None and rng[0] is not None and rng[1] is not None
-        y = Axis(log=log, range=(float(rng[0]), float(rng[1])) if fixed else None)
+        lo, hi = (y_range or {}).get(chart["key"]) or (None, None)
+        y = Axis(
+            log=log, range=(float(lo), float(hi)) if lo is not None and hi is not None else None
+        )
         panels.append(Panel(str(chart["key"]), marks, x=Axis(time=time), y=y))
     columns = min(3, max(len(panels), 1))
     rows = max(math.ceil(len(panels) / columns), 1)
@@ -165,6 +166,6 @@ def view_spec(
 
 def _chart_x(part: pd.DataFrame, x_axis: str) -> np.ndarray[Any, Any]:
     if x_axis.startswith("tag:"):
-        return part["x"].to_numpy()
+        return np.asarray(part["x"].to_numpy())
     columns = {"step": part["step"].to_numpy(), "wall_time": part["wall_time"].to_numpy()}
     return x_values(columns, x_axis)

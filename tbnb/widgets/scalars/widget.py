@@ -18,7 +18,6 @@ widget built from one experiment.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -149,7 +148,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             "charts": charts,
         }
         self._hidden: set[str] = set()
-        self._open(source, refresh, lambda: self._show(source))
+        self._open(source, refresh, self._show)
 
     def _show(self, source: Any) -> None:
         self._set_frame(source.data)
@@ -307,10 +306,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         selected = set(self.selected_runs)
         # A group (aggregating) is shown when it or any of its runs is selected.
         selected |= {g for g, runs in self._members.items() if selected.intersection(runs)}
-        try:
-            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
-        except re.error:
-            tag_re = None
+        tag_re = matcher(self.tag_filter)
         chart_tags = set(self._chart_tags())
         return [
             (i, run, tag)
@@ -365,7 +361,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
                 cols["value"],
                 self.smoothing,
                 x=x_values(cols, self.x_axis),
-                mode=self.smoothing_mode,  # type: ignore[arg-type]
+                mode=self.smoothing_mode,
             )
             parts.append((run, tag, cols))
         return series_frame(parts)
