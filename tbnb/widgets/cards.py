@@ -24,7 +24,7 @@ Examples
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,9 @@ __all__ = [
     "CardIndex",
     "Pins",
     "card_key",
+    "card_problems",
     "item_key",
+    "listed_steps",
     "nearest_index",
     "parse_item_key",
     "position",
@@ -326,3 +328,39 @@ def read_bytes(row: pd.Series) -> bytes:
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
     raise ValueError("the row has neither a blob nor data bytes")
+
+
+def listed_steps(steps: Sequence[Any]) -> str:
+    """Steps as a message lists them: the first five, then ``...``.
+
+    Examples
+    --------
+    >>> listed_steps([1, 2]), listed_steps(range(7))
+    ('1, 2', '0, 1, 2, 3, 4 ...')
+    """
+    steps = list(steps)
+    return ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
+
+
+def card_problems(
+    frame: pd.DataFrame, bad: Any, message: Callable[[pd.DataFrame, str, bool], str]
+) -> list[str]:
+    """One message per card with ``bad`` rows: ``run 'r', tag 't': `` then
+    ``message(rows, listed steps, several)``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"run": "a", "tag": "x", "step": [1, 2, 3]})
+    >>> card_problems(frame, frame["step"] > 1, lambda rows, steps, many: f"steps {steps}")
+    ["run 'a', tag 'x': steps 2, 3"]
+    """
+    rows = frame.loc[np.asarray(bad, dtype=bool)]
+    out = []
+    for (run, tag), group in rows.groupby(
+        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
+    ):
+        steps = group["step"].tolist()
+        out.append(
+            f"run {run!r}, tag {tag!r}: {message(group, listed_steps(steps), len(steps) > 1)}"
+        )
+    return out

@@ -35,6 +35,7 @@ from tbnb.widgets.cards import (
     CardIndex,
     card_key,
     item_key,
+    listed_steps,
     parse_item_key,
     position,
     shown_cards,
@@ -190,7 +191,7 @@ class MediaWidget(LiveWidget, RunColored):
     def _problems(self, frame: pd.DataFrame, cards: CardIndex) -> list[str]:
         out = self._row_problems(frame)
         for (run, tag), steps in cards.duplicates.items():
-            shown = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
+            shown = listed_steps(steps)
             out.append(
                 f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
                 "showing the value written last"

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.kinds.audio import wav_header
-from tbnb.widgets.cards import read_bytes
+from tbnb.widgets.cards import card_problems, read_bytes
 from tbnb.widgets.spec import Axis, Mark, Panel, ViewSpec
 
 __all__ = ["audio_payload", "decode_wav", "envelope", "row_problems", "spectrogram", "view_spec"]
@@ -82,21 +82,13 @@ def row_problems(frame: pd.DataFrame) -> list[str]:
     if "content_type" in frame.columns:
         kind = frame["content_type"].astype(str).str.lower()
         bad |= ~kind.str.contains("wav", regex=False).to_numpy()
-    rows = frame.loc[bad]
-    out = []
-    for (run, tag), group in rows.groupby(
-        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
-    ):
-        steps = group["step"].tolist()
-        listed = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-        size = f" ({int(group['nbytes'].iloc[0])} bytes)" if "nbytes" in group.columns else ""
-        word = "steps" if len(steps) > 1 else "step"
-        verb = "have" if len(steps) > 1 else "has"
-        out.append(
-            f"run {run!r}, tag {tag!r}: {word} {listed} {verb} no readable WAV header"
-            f"{size}; it shows as an error"
-        )
-    return out
+
+    def message(rows: pd.DataFrame, steps: str, several: bool) -> str:
+        size = f" ({int(rows['nbytes'].iloc[0])} bytes)" if "nbytes" in rows.columns else ""
+        word, verb = ("steps", "have") if several else ("step", "has")
+        return f"{word} {steps} {verb} no readable WAV header{size}; it shows as an error"
+
+    return card_problems(frame, bad, message)
 
 
 def decode_wav(data: bytes) -> tuple[np.ndarray, int]:
