@@ -213,6 +213,12 @@ class Kind:
     tab: Tab | None = None
 
     @property
+    def references(self) -> tuple[str, ...]:
+        """The ``"module:function"`` texts the kind names (a higher layer's builder,
+        imported on first use)."""
+        return (self.builder,) if self.builder else ()
+
+    @property
     def frame_columns(self) -> list[str]:
         """Every column of the kind's records frame, in order."""
         return [*BASE_COLUMNS, *self.columns]

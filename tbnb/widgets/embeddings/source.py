@@ -6,8 +6,9 @@ Examples
 >>> from types import SimpleNamespace
 >>> table = pd.DataFrame([{"run": "a", "tag": "t", "step": 1, "name": "t:00001",
 ...                        "num_points": 3, "dim": 2, "note": ""}])
->>> [e["tag"] for e in listing_of(SimpleNamespace(embeddings=table, runs=["a"]))]
-['t']
+>>> entries, runs = listing_of(SimpleNamespace(embeddings=table, runs=["a"]))
+>>> [e["tag"] for e in entries], runs
+(['t'], ['a'])
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ from tbnb.widgets.embeddings.prepare import listing
 __all__ = ["first_readable", "listing_of", "read_listed"]
 
 
-def listing_of(source: Any) -> list[dict[str, Any]]:
-    """The picker's list of ``source.embeddings``."""
-    return listing(source.embeddings)
+def listing_of(source: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    """The picker's list of ``source.embeddings``, and the runs in colour order (the
+    experiment's run order, then any other run holding an embedding)."""
+    entries = listing(source.embeddings)
+    runs = [str(r) for r in getattr(source, "runs", [])]
+    runs += sorted({e["run"] for e in entries} - set(runs))
+    return entries, runs
 
 
 def first_readable(entries: list[dict[str, Any]]) -> int:

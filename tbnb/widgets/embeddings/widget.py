@@ -136,10 +136,8 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         refresh: float | None = None,
         **traits: Any,
     ) -> None:
-        """Show ``vectors`` (checked, with their metadata), or the embeddings of
-        ``source`` (an experiment's, row ``embedding`` of ``exp.embeddings``; default the
-        first readable one), first as ``layout`` (method, dims); ``color`` and ``label``
-        name metadata columns (default: see :func:`tbnb.projector`)."""
+        """Show ``vectors`` (with metadata), or row ``embedding`` of ``source``'s
+        embeddings, as ``layout`` (method, dims) first (see :func:`tbnb.projector`)."""
         search = traits.pop("search", "")
         super().__init__(**traits)
         self._projection: Projection | None = None
@@ -160,11 +158,15 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         self.label_by = label if label is not None else default_label(self._frame, self.color_by)
         self.search = search
 
-    def _set_layout(self, layout: tuple[str, int]) -> None:
-        """Set ``method`` and ``dims`` without showing them yet."""
+    def _set_layout(self, layout: tuple[str, int], params: dict[str, Any] | None = None) -> None:
+        """Set ``method`` and ``dims`` (and the method's ``params``) without showing them."""
+        method, dims = layout
         self._showing = True
         try:
-            self.method, self.dims = layout
+            with self.hold_sync():
+                if params is not None:
+                    self.params = {**self.params, method: dict(params)}
+                self.method, self.dims = method, dims
         finally:
             self._showing = False
 
@@ -177,9 +179,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
 
     def _list(self, experiment: Any) -> None:
         """List ``experiment``'s embeddings, their runs coloured in its run order."""
-        entries = listing_of(experiment)
-        runs = list(getattr(experiment, "runs", []))
-        runs += sorted({e["run"] for e in entries} - set(runs))
+        entries, runs = listing_of(experiment)
         self.color_runs(runs)
         present = sorted({e["run"] for e in entries}, key=runs.index)
         if not self.selected_runs or set(self.selected_runs) - set(present):
@@ -285,14 +285,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         dims = int(content.get("dims", self.dims))
         given = {k: v for k, v in dict(content.get("params") or {}).items() if k != "dims"}
         params_dict(layout_params(method, {**given, "dims": dims}))  # checks, or raises
-        self._showing = True
-        try:
-            with self.hold_sync():
-                self.params = {**self.params, method: given}
-                self.method = method
-                self.dims = dims
-        finally:
-            self._showing = False
+        self._set_layout((method, dims), given)
         job = self._show()
         return {"started": job is not None}
 
@@ -378,14 +371,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         """
         dims = self.dims if dims is None else dims
         layout_params(method, {**params, "dims": dims})
-        self._showing = True
-        try:
-            with self.hold_sync():
-                self.params = {**self.params, method: dict(params)}
-                self.method = method
-                self.dims = dims
-        finally:
-            self._showing = False
+        self._set_layout((method, dims), params)
         return self._show()
 
     def cancel(self) -> bool:
