@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.kinds.images import sample_rows
 
 KEY = "audio"
@@ -96,7 +96,7 @@ def _tensor_audio(array: np.ndarray) -> list[dict[str, Any]]:
     return [_audio_sample(data, "audio/wav", label=label) for data, label in rows]
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Audio clips: one row per sample, metadata columns and a lazy ``blob``.",
     plugins=("audio",),

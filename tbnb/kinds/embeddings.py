@@ -43,7 +43,7 @@ from google.protobuf import text_format
 
 from tbnb._proto import ProjectorConfig
 from tbnb.io.logdir import run_name
-from tbnb.kinds.base import Kind, Tab
+from tbnb.kinds.base import FilesKind, Tab
 from tbnb.warnings import DataWarning, LogdirWarning
 
 __all__ = ["COLUMNS", "KIND", "list_embeddings", "read_embedding", "read_sprite"]
@@ -359,11 +359,9 @@ def read_sprite(fs: Any, row: Any) -> tuple[bytes, tuple[int, int]] | None:
     return bytes(data), (int(dims[1]), int(dims[0]))
 
 
-KIND = Kind(
+KIND = FilesKind(
     key="embeddings",
     doc="Embeddings declared in ``projector_config.pbtxt`` files (one row each; vectors lazy).",
-    storage="files",
-    event_type=False,
     list_files=list_embeddings,
     tab=Tab("Projector", "tbnb.widgets.embeddings:projector"),
 )

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, value_rows
 
 KEY = "histograms"
 
@@ -91,7 +91,7 @@ def tensor_histogram(array: np.ndarray) -> dict[str, Any]:
     }
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Histograms: run, tag, step, wall_time, edges (k+1), counts (k), min, max, num, ...",
     plugins=("histograms",),

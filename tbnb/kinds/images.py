@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.kinds.blob import Blob
 
 KEY = "images"
@@ -107,7 +107,7 @@ def _tensor_images(array: np.ndarray) -> list[dict[str, Any]]:
     return [_image_sample(bytes(b), width, height) for b in flat[2:]]
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Images: one row per sample, metadata columns and a lazy ``blob`` (``.read()``).",
     plugins=("images",),

@@ -21,7 +21,7 @@ import numpy as np
 
 from tbnb._proto import PrCurvePluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, value_rows
 
 KEY = "pr_curves"
 
@@ -77,7 +77,7 @@ def pr_curve(array: np.ndarray, meta: TagMetadata | None) -> dict[str, Any]:
     return out
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="PR curves: one row per (run, tag, step) with threshold/precision/recall/... arrays.",
     plugins=("pr_curves",),

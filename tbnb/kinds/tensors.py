@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, TagMetadata
 
 KEY = "tensors"
 
@@ -41,7 +41,7 @@ def rows(data: np.ndarray, context: RowContext) -> list[dict[str, Any]]:
     ]
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Every other tensor summary: value (numpy array), dtype, shape, plugin.",
     columns=("value", "dtype", "shape", "plugin"),

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, column_rows
 
 KEY = "text"
 
@@ -39,7 +39,7 @@ def decode_text(array: np.ndarray) -> Any:
     return decoded.reshape(-1)[0] if decoded.size == 1 else decoded
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Text summaries: run, tag, step, wall_time, text (str, or an array for rank > 0).",
     plugins=("text",),
