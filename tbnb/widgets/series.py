@@ -31,6 +31,7 @@ from tbnb.transforms.downsample import minmax_indices, minmax_indices_blocks
 from tbnb.transforms.series import SeriesStore
 from tbnb.transforms.smoothing import MAX_WEIGHT, SmoothingMode
 from tbnb.widgets.ordering import natural_key
+from tbnb.widgets.spec import Mark
 from tbnb.widgets.traits import Choice, FloatRange, IntRange, Regex, either
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "payload",
     "range_slice",
     "series_frame",
+    "series_marks",
     "wire",
     "x_values",
 ]
@@ -286,3 +288,66 @@ def series_frame(parts: list[tuple[str, str, dict[str, np.ndarray[Any, Any]]]]) 
     if "xv" in first:
         out["x"] = cat("xv")
     return out
+
+
+def series_marks(
+    xs: np.ndarray[Any, Any],
+    part: pd.DataFrame,
+    *,
+    name: str,
+    color: str,
+    dash: str,
+    group: str | None = None,
+    legend: bool = True,
+    raw: bool = True,
+    band: tuple[str, str] | None = None,
+) -> list[Mark]:
+    """How a view draws one smoothed series (``part``: ``value``, ``smoothed``): its
+    ``band`` columns (lower, upper) as a faint area, the ``raw`` values as a faint line,
+    the smoothed line over them.
+
+    Examples
+    --------
+    >>> part = pd.DataFrame({"value": [2.0, 1.0], "smoothed": [2.0, 1.5]})
+    >>> marks = series_marks(np.arange(2), part, name="a", color="#000", dash="solid")
+    >>> [(m.kind, m.style.get("opacity")) for m in marks]
+    [('line', 0.25), ('line', None)]
+    """
+    marks = []
+    if band is not None:
+        bounds = {"lo": part[band[0]].to_numpy(), "hi": part[band[1]].to_numpy()}
+        marks.append(
+            Mark(
+                "band",
+                {"x": xs, **bounds},
+                color=color,
+                group=group,
+                hover=False,
+                style={"opacity": 0.2},
+            )
+        )
+    if raw:
+        values = {"x": xs, "y": part["value"].to_numpy()}
+        marks.append(
+            Mark(
+                "line",
+                values,
+                color=color,
+                group=group,
+                hover=False,
+                style={"dash": dash, "opacity": 0.25},
+            )
+        )
+    smoothed = {"x": xs, "y": part["smoothed"].to_numpy()}
+    marks.append(
+        Mark(
+            "line",
+            smoothed,
+            name=name,
+            color=color,
+            group=group,
+            legend=legend,
+            style={"dash": dash},
+        )
+    )
+    return marks

@@ -160,6 +160,23 @@ class ViewSpec:
     legend: bool | None = None
     margin: Mapping[str, int] | None = None
 
+    @classmethod
+    def tiled(
+        cls, panels: Sequence[Panel], *, most: int = 3, panel_height: int = 220, **options: Any
+    ) -> ViewSpec:
+        """Charts tiled ``most`` a row, each ``panel_height`` pixels (150 at least) high.
+
+        Examples
+        --------
+        >>> spec = ViewSpec.tiled([Panel()] * 4, most=3, panel_height=200)
+        >>> spec.columns, spec.rows, spec.height
+        (3, 2, 480)
+        """
+        columns = min(most, max(len(panels), 1))
+        rows = max(-(-len(panels) // columns), 1)
+        height = max(panel_height, 150) * rows + 80
+        return cls(panels, columns=columns, height=height, **options)
+
     @property
     def rows(self) -> int:
         """Rows of the grid (at least one).

@@ -28,7 +28,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -39,6 +38,7 @@ import pandas as pd
 from tbnb.kinds.custom_scalars import Chart, Layout
 from tbnb.widgets.colors import DEFAULT_PALETTE
 from tbnb.widgets.ordering import natural_key
+from tbnb.widgets.series import series_marks
 from tbnb.widgets.spec import DASHES, Axis, Mark, Panel, ViewSpec
 
 __all__ = ["MARGIN_SEP", "margin_frame", "plain_keys", "resolve", "view_spec"]
@@ -253,29 +253,16 @@ def view_spec(
         ):
             color = colors.get(str(run), DEFAULT_PALETTE[0])
             xs = series["step" if x_axis == "step" else "wall_time"].to_numpy()
-            style = {"dash": DASHES[tags.index(str(tag)) % len(DASHES)]}
-            if "lower" in series and series["lower"].notna().any():
-                bounds = {"lo": series["lower"].to_numpy(), "hi": series["upper"].to_numpy()}
-                marks.append(
-                    Mark(
-                        "band",
-                        {"x": xs, **bounds},
-                        color=color,
-                        hover=False,
-                        style={"opacity": 0.2},
-                    )
-                )
-            raw = {"x": xs, "y": series["value"].to_numpy()}
-            marks.append(
-                Mark("line", raw, color=color, hover=False, style={**style, "opacity": 0.25})
-            )
-            smoothed = {"x": xs, "y": series["smoothed"].to_numpy()}
-            marks.append(
-                Mark("line", smoothed, name=f"{tag} ({run})", color=color, legend=True, style=style)
+            margin = "lower" in series and series["lower"].notna().any()
+            marks += series_marks(
+                xs,
+                series,
+                name=f"{tag} ({run})",
+                color=color,
+                dash=DASHES[tags.index(str(tag)) % len(DASHES)],
+                band=("lower", "upper") if margin else None,
             )
         y = Axis(log=chart["key"] in log_y)
         title = f"{chart['category']} / {chart['title']}"
         panels.append(Panel(title, marks, x=Axis(time=x_axis != "step"), y=y))
-    columns = min(2, max(len(panels), 1))
-    rows = max(math.ceil(len(panels) / columns), 1)
-    return ViewSpec(panels, columns=columns, height=max(height, 150) * rows + 80)
+    return ViewSpec.tiled(panels, most=2, panel_height=height)

@@ -17,7 +17,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -78,11 +77,7 @@ def view_spec(
             marks = _ridges(data, bins, color, time_axis, offset=mode == "offset")
             x = Axis()
         panels.append(Panel(f"{tag} · {run}", marks, x=x))
-    columns = min(3, max(len(panels), 1))
-    rows = max(math.ceil(len(panels) / columns), 1)
-    return ViewSpec(
-        panels, columns=columns, height=max(height, 150) * rows + 80, legend=mode == "runs"
-    )
+    return ViewSpec.tiled(panels, most=3, panel_height=height, legend=mode == "runs")
 
 
 def _ridges(

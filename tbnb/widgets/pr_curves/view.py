@@ -15,7 +15,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,9 +69,7 @@ def view_spec(
         x = Axis("FPR" if roc else "recall", range=(0.0, 1.0))
         y = Axis("TPR" if roc else "precision", range=(0.0, 1.02))
         panels.append(Panel(tag, marks, x=x, y=y))
-    columns = min(3, max(len(panels), 1))
-    rows = max(math.ceil(len(panels) / columns), 1)
-    return ViewSpec(panels, columns=columns, height=max(height, 150) * rows + 80)
+    return ViewSpec.tiled(panels, most=3, panel_height=height)
 
 
 def _hover(curve: pd.DataFrame) -> list[str]:

@@ -12,7 +12,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,7 +20,7 @@ import pandas as pd
 
 from tbnb.widgets.colors import DEFAULT_PALETTE
 from tbnb.widgets.ordering import natural_key
-from tbnb.widgets.series import x_values
+from tbnb.widgets.series import series_marks, x_values
 from tbnb.widgets.spec import DASHES, Axis, Mark, Panel, ViewSpec
 
 __all__ = ["chart_specs", "view_spec", "with_x_tag"]
@@ -118,39 +117,16 @@ def view_spec(
             color = colors.get(run, DEFAULT_PALETTE[0])
             name = run if len(tags) == 1 else f"{run} {tag}"
             dash = DASHES[tags.index(tag) % len(DASHES)]
-            if "lo" in part and band:
-                lo, hi = part["lo"].to_numpy(), part["hi"].to_numpy()
-                marks.append(
-                    Mark(
-                        "band",
-                        {"x": xs, "lo": lo, "hi": hi},
-                        color=color,
-                        group=run,
-                        hover=False,
-                        style={"opacity": 0.2},
-                    )
-                )
-            if show_raw and smoothing > 0:
-                marks.append(
-                    Mark(
-                        "line",
-                        {"x": xs, "y": part["value"].to_numpy()},
-                        color=color,
-                        group=run,
-                        hover=False,
-                        style={"dash": dash, "opacity": 0.25},
-                    )
-                )
-            marks.append(
-                Mark(
-                    "line",
-                    {"x": xs, "y": part["smoothed"].to_numpy()},
-                    name=name,
-                    color=color,
-                    group=run,
-                    legend=name not in legend_done,
-                    style={"dash": dash},
-                )
+            marks += series_marks(
+                xs,
+                part,
+                name=name,
+                color=color,
+                dash=dash,
+                group=run,
+                legend=name not in legend_done,
+                raw=show_raw and smoothing > 0,
+                band=("lo", "hi") if "lo" in part and band else None,
             )
             legend_done.add(name)
         log = chart["key"] in log_y
@@ -159,9 +135,7 @@ def view_spec(
             log=log, range=(float(lo), float(hi)) if lo is not None and hi is not None else None
         )
         panels.append(Panel(str(chart["key"]), marks, x=Axis(time=time), y=y))
-    columns = min(3, max(len(panels), 1))
-    rows = max(math.ceil(len(panels) / columns), 1)
-    return ViewSpec(panels, columns=columns, height=max(height, 150) * rows + 80)
+    return ViewSpec.tiled(panels, most=3, panel_height=height)
 
 
 def _chart_x(part: pd.DataFrame, x_axis: str) -> np.ndarray[Any, Any]:
