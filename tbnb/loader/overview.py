@@ -1,6 +1,6 @@
 """What an experiment holds, at a glance: run and tag tables, its notebook summary,
 and why a load came back empty; each a function of the experiment's state
-(:class:`~tbnb.loader.experiment_state.ExperimentState`).
+(:class:`~tbnb.loader.experiment_state.ExperimentState`, or the experiment itself).
 
 Examples
 --------
@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import math
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,7 @@ __all__ = [
     "html_summary",
     "plural",
     "run_table",
+    "state_of",
     "tag_table",
     "time_span",
 ]
@@ -44,9 +45,10 @@ _COUNTED = [key for key, kind in KINDS.items() if kind.counted]
 _SHOWN = 8
 
 
-def run_table(state: ExperimentState) -> pd.DataFrame:
+def run_table(state: ExperimentState | Any) -> pd.DataFrame:
     """One row per run: files, writer, host, wall-time span and duration (seconds), last
     step (-1: no values), records, bytes read and seen, and values per kind."""
+    state = state_of(state)
     rows = []
     counts, last_steps = _scalar_counts(state.frame("scalars"))
     for run in state.runs:
@@ -117,8 +119,9 @@ def _scalar_counts(scalars: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     )
 
 
-def tag_table(state: ExperimentState) -> pd.DataFrame:
+def tag_table(state: ExperimentState | Any) -> pd.DataFrame:
     """One row per (run, tag, kind): plugin, count, first and last step."""
+    state = state_of(state)
     parts = []
     for key in ("scalars", *_COUNTED):
         frame = state.frame(key)
@@ -137,6 +140,12 @@ def tag_table(state: ExperimentState) -> pd.DataFrame:
     return table[columns]
 
 
+def state_of(experiment: Any) -> ExperimentState:
+    """The state of an experiment (each function here takes either)."""
+    state: ExperimentState = getattr(experiment, "state", experiment)
+    return state
+
+
 def _names(names: list[str], total: int | None = None) -> str:
     shown = ", ".join(repr(n) for n in names[:_SHOWN])
     more = (total if total is not None else len(names)) - min(len(names), _SHOWN)
@@ -151,11 +160,12 @@ def _listing(state: ExperimentState) -> list[str]:
     return sorted(posixpath.basename(str(e).rstrip("/")) for e in entries)
 
 
-def explain_empty(state: ExperimentState) -> str | None:
+def explain_empty(state: ExperimentState | Any) -> str | None:
     """Why a fresh load holds nothing to show, or None when it holds something.
 
     Names the logdir, the filter that matched nothing and what exists instead.
     """
+    state = state_of(state)
     where = f"logdir {state.logdir!r}"
     filters = state.filters
     if not state.discovered:
@@ -194,15 +204,16 @@ def _any_value(state: ExperimentState) -> bool:
     return any(rows for kinds in state.records.values() for rows in kinds.values())
 
 
-def time_span(state: ExperimentState) -> str:
+def time_span(state: ExperimentState | Any) -> str:
     """When the runs were written: first event (UTC) and how long until the last.
 
     Examples
     --------
     >>> import tbnb
-    >>> time_span(tbnb.load(tbnb.samples.sample_logdir(), progress=False).state)[:26]
+    >>> time_span(tbnb.load(tbnb.samples.sample_logdir(), progress=False))[:26]
     '2024-01-01 00:00 UTC, over'
     """
+    state = state_of(state)
     firsts, lasts = [], []
     for states in state.files.values():
         firsts += [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
@@ -219,11 +230,12 @@ def time_span(state: ExperimentState) -> str:
     )
 
 
-def html_summary(state: ExperimentState) -> str:
+def html_summary(state: ExperimentState | Any) -> str:
     """The experiment's notebook summary: runs, kinds with counts, tags, time span.
 
     Every name is escaped: run and tag names from logs never become markup.
     """
+    state = state_of(state)
     esc = html.escape
     runs = state.runs
     rows: list[tuple[str, str]] = [("logdir", esc(state.logdir))]

@@ -213,7 +213,7 @@ class Dashboard(ipywidgets.VBox):
         count = f" &middot; {plural(len(runs), 'run')}" if runs is not None else ""
         kinds = " &middot; " + html.escape(", ".join(spec.title for spec in present))
         try:
-            span = time_span(exp.state)
+            span = time_span(exp)
         except AttributeError:  # a stand-in for an Experiment: no files to date
             span = ""
         when = f" &middot; written {html.escape(span)}" if span else ""
