@@ -217,7 +217,9 @@ class Dashboard(ipywidgets.VBox):
         except AttributeError:  # a stand-in for an Experiment: no files to date
             span = ""
         when = f" &middot; written {html.escape(span)}" if span else ""
-        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}"
+        reason = getattr(exp, "empty_reason", None)  # a tab without runs: say what is there
+        note = f"<br>{html.escape(str(reason))}" if reason else ""
+        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}{note}"
 
 
 def expand_location(location: str) -> str:

@@ -35,7 +35,6 @@ from tbnb.widgets.cards import (
     CardIndex,
     card_key,
     item_key,
-    listed_steps,
     parse_item_key,
     position,
     shown_cards,
@@ -189,14 +188,7 @@ class MediaWidget(LiveWidget, RunColored):
         self._refresh_held()
 
     def _problems(self, frame: pd.DataFrame, cards: CardIndex) -> list[str]:
-        out = self._row_problems(frame)
-        for (run, tag), steps in cards.duplicates.items():
-            shown = listed_steps(steps)
-            out.append(
-                f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
-                "showing the value written last"
-            )
-        return out
+        return self._row_problems(frame)
 
     def _report(self, problems: list[str]) -> None:
         for message in problems:
@@ -399,6 +391,14 @@ class MediaWidget(LiveWidget, RunColored):
         rows = [self._cards.card_rows(c) for c in cards]
         order = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         return self._frame.iloc[order].reset_index(drop=True)
+
+    def shown_titles(self) -> list[str]:
+        """A title per shown item (``run · tag · step N[ #sample]``), in display order."""
+        return [
+            f"{i['run']} · {i['tag']} · step {i['step']}"
+            + (f" #{i['sample']}" if i["samples"] > 1 else "")
+            for i in self.shown_items()
+        ]
 
     def pin(self, run: str, tag: str, step: int | None = None, sample: int = 0) -> None:
         """Move one card on its own (``step=None``: back to following the global step)."""

@@ -41,7 +41,9 @@ def plotly_figure(spec: ViewSpec) -> go.Figure:
     if spec.grid:
         make_subplots = optional("plotly.subplots", "plotly", _WHAT).make_subplots
         titles = [panel.title for panel in spec.panels] or None
-        fig = make_subplots(rows=spec.rows, cols=spec.columns, subplot_titles=titles)
+        cell = {"type": "scene" if any(p.scene for p in spec.panels) else "xy"}
+        specs = [[cell] * spec.columns for _ in range(spec.rows)]
+        fig = make_subplots(rows=spec.rows, cols=spec.columns, specs=specs, subplot_titles=titles)
         for i, panel in enumerate(spec.panels):
             at = {"row": i // spec.columns + 1, "col": i % spec.columns + 1}
             for mark in panel.marks:
@@ -153,6 +155,18 @@ def _image(go_: Any, mark: Mark, _panel: Panel) -> Any:
     return go_.Image(source=f"data:{mark.data['mime']};base64,{encoded}", name=mark.name)
 
 
+def _mesh(go_: Any, mark: Mark, _panel: Panel) -> Any:
+    per_vertex = not isinstance(mark.color, str)
+    return go_.Mesh3d(
+        **{axis: mark.data[axis] for axis in ("x", "y", "z", "i", "j", "k")},
+        vertexcolor=mark.color if per_vertex else None,
+        color=None if per_vertex else mark.color,
+        flatshading=True,
+        opacity=mark.style.get("opacity", 1.0),
+        name=mark.name,
+    )
+
+
 def _points(go_: Any, mark: Mark, _panel: Panel) -> Any:
     style = mark.style
     marker: dict[str, Any] = {"color": mark.color}
@@ -216,6 +230,7 @@ _TRACES: dict[str, Callable[[Any, Mark, Panel], Any]] = {
     "band": _band,
     "heatmap": _heatmap,
     "image": _image,
+    "mesh": _mesh,
     "points": _points,
     "table": _table,
     "parallel": _parallel,

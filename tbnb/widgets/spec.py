@@ -21,6 +21,10 @@ their ``data`` holds:
     ``values`` (what hovering shows instead of ``z``) and ``label`` (its name).
 ``image``
     ``bytes`` and ``mime``: an encoded image as shown.
+``mesh``
+    ``x``, ``y``, ``z`` (the vertices) and ``i``, ``j``, ``k`` (the triangles' corners).
+    ``color``: one colour or one per vertex. Style: ``opacity``. A panel holding a mesh
+    or 3-D points is a 3-D scene.
 ``points``
     ``x``, ``y`` (and ``z`` in 3-D). ``color``: one colour, one per point, or numbers
     (with ``colorscale``). Style: ``size``, ``opacity``, ``symbols``, ``outline``,
@@ -51,7 +55,7 @@ __all__ = ["DASHES", "Axis", "Mark", "MarkKind", "Panel", "ViewSpec"]
 DASHES = ("solid", "dash", "dot", "dashdot")
 """Line dashes telling apart the series of one run in one chart (its tags), in order."""
 
-MarkKind = Literal["line", "band", "heatmap", "image", "points", "table", "parallel"]
+MarkKind = Literal["line", "band", "heatmap", "image", "mesh", "points", "table", "parallel"]
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,8 @@ class Mark:
     Attributes
     ----------
     kind
-        ``line``, ``band``, ``heatmap``, ``image``, ``points``, ``table`` or ``parallel``.
+        ``line``, ``band``, ``heatmap``, ``image``, ``mesh``, ``points``, ``table`` or
+        ``parallel``.
     data
         The arrays it draws.
     name
@@ -127,6 +132,11 @@ class Panel:
     marks: Sequence[Mark] = ()
     x: Axis = Axis()
     y: Axis = Axis()
+
+    @property
+    def scene(self) -> bool:
+        """Whether the panel is a 3-D scene (a mesh, or points with ``z``)."""
+        return any(mark.kind == "mesh" or "z" in mark.data for mark in self.marks)
 
 
 @dataclass(frozen=True)

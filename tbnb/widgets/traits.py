@@ -122,7 +122,9 @@ class Choice(t.Unicode):  # type: ignore[type-arg]
         raise t.TraitError(f"{self.label or self.name} must be {self.expected}, got {value!r}")
 
 
-def _bounds(name: str, lo: float | None, hi: float | None) -> str:
+def _bounds(name: str, lo: float | None, hi: float | None, unit: str = "") -> str:
+    if lo is not None and hi is not None and unit:
+        return f"{name} must be between {lo:g} and {hi:g} {unit}"
     if lo is not None and hi is not None:
         return f"{name} must be {lo} to {hi}"
     if lo is not None:
@@ -132,7 +134,7 @@ def _bounds(name: str, lo: float | None, hi: float | None) -> str:
 
 class IntRange(t.Int):  # type: ignore[type-arg]
     """An integer within ``[lo, hi]`` (either end optional); ``clip`` clamps instead of
-    refusing.
+    refusing; ``unit`` names what is counted in the message (``"pixels"``).
 
     Examples
     --------
@@ -152,16 +154,17 @@ class IntRange(t.Int):  # type: ignore[type-arg]
         lo: int | None = None,
         hi: int | None = None,
         clip: bool = False,
+        unit: str = "",
         **kwargs: Any,
     ) -> None:
-        self.lo, self.hi, self.clip = lo, hi, clip
+        self.lo, self.hi, self.clip, self.unit = lo, hi, clip, unit
         super().__init__(default_value, **kwargs)
 
     def validate(self, obj: Any, value: Any) -> int | None:
         if value is None and self.allow_none:
             return None
         number = int(super().validate(obj, int(value) if isinstance(value, float) else value))
-        return int(_check(str(self.name), number, self.lo, self.hi, self.clip))
+        return int(_check(str(self.name), number, self.lo, self.hi, self.clip, self.unit))
 
 
 class FloatRange(t.Float):  # type: ignore[type-arg]
@@ -184,24 +187,27 @@ class FloatRange(t.Float):  # type: ignore[type-arg]
         lo: float | None = None,
         hi: float | None = None,
         clip: bool = False,
+        unit: str = "",
         **kwargs: Any,
     ) -> None:
-        self.lo, self.hi, self.clip = lo, hi, clip
+        self.lo, self.hi, self.clip, self.unit = lo, hi, clip, unit
         super().__init__(default_value, **kwargs)
 
     def validate(self, obj: Any, value: Any) -> float:
         number = float(super().validate(obj, float(value)))
-        return float(_check(str(self.name), number, self.lo, self.hi, self.clip))
+        return float(_check(str(self.name), number, self.lo, self.hi, self.clip, self.unit))
 
 
-def _check(name: str, value: float, lo: float | None, hi: float | None, clip: bool) -> float:
+def _check(
+    name: str, value: float, lo: float | None, hi: float | None, clip: bool, unit: str
+) -> float:
     low = lo is not None and value < lo
     high = hi is not None and value > hi
     if not (low or high):
         return value
     if clip:
         return float(lo if low else hi)  # type: ignore[arg-type]
-    raise t.TraitError(f"{_bounds(name, lo, hi)}, got {value}")
+    raise t.TraitError(f"{_bounds(name, lo, hi, unit)}, got {value}")
 
 
 class Regex(t.Unicode):  # type: ignore[type-arg]

@@ -66,6 +66,7 @@ def test_tbparse_event_types_come_from_the_kinds() -> None:
         "histograms",
         "images",
         "audio",
+        "meshes",
     }
     assert KINDS_FOR["scalars"] == {"scalars"}
 

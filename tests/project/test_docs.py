@@ -83,6 +83,8 @@ def kinds_table() -> str:
             where += f" (`{kind.source}`)"
         if hasattr(kind, "analysis"):
             where += f" (`{kind.analysis.builder}`)"
+        if getattr(kind, "finish", None) is not None:
+            where += f", then `{kind.finish.__name__}`"
         module = _defining_module(key)
         rows.append(f"| {key} | `{type(kind).__name__}` | `tbnb/kinds/{module}.py` | {where} |")
     return "\n".join(rows) + "\n"

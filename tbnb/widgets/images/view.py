@@ -6,9 +6,8 @@ images are shown as logged.
 
 Examples
 --------
->>> shown = [{"run": "a", "tag": "img", "step": 3, "sample": 0, "samples": 1}]
 >>> items = [{"data": b"\\x89PNG...", "mime": "image/png"}]
->>> spec = view_spec(shown, items)
+>>> spec = view_spec(["a · img · step 3"], items)
 >>> spec.panels[0].title, spec.panels[0].marks[0].kind
 ('a · img · step 3', 'image')
 """
@@ -61,17 +60,15 @@ def _filtered(data: bytes, mime: str, brightness: float, contrast: float) -> tup
 
 
 def view_spec(
-    shown: Sequence[Mapping[str, Any]],
+    titles: Sequence[str],
     items: Sequence[Mapping[str, Any]],
     *,
     brightness: float = 1.0,
     contrast: float = 1.0,
 ) -> ViewSpec:
-    """Panels of the images shown (``w.shown_items()``, their ``items``), four a row."""
+    """Panels of the images shown (``w.shown_titles()``, their ``items``), four a row."""
     panels = []
-    for where, item in zip(shown, items, strict=True):
-        extra = f" #{where['sample']}" if where["samples"] > 1 else ""
-        title = f"{where['run']} · {where['tag']} · step {where['step']}{extra}"
+    for title, item in zip(titles, items, strict=True):
         marks = []
         if item.get("mime"):
             data, mime = _filtered(bytes(item["data"]), item["mime"], brightness, contrast)

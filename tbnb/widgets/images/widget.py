@@ -57,7 +57,7 @@ class ImagesWidget(MediaWidget):
     brightness = FloatRange(1.0, lo=0.0, hi=4.0).tag(sync=True)
     contrast = FloatRange(1.0, lo=0.0, hi=4.0).tag(sync=True)
     fit = Choice(FITS).tag(sync=True)
-    size = IntRange(280, lo=32, hi=4096).tag(sync=True)
+    size = IntRange(280, lo=32, hi=4096, unit="pixels").tag(sync=True)
     pixelated = Choice(PIXELATED).tag(sync=True)
     compare = t.Dict().tag(sync=True)
 
@@ -121,4 +121,5 @@ class ImagesWidget(MediaWidget):
         """One panel per image shown, with the display filters applied."""
         shown = self.shown_items()
         items = [self.item(i["run"], i["tag"], i["step"], i["sample"]) for i in shown]
-        return view_spec(shown, items, brightness=self.brightness, contrast=self.contrast)
+        titles = self.shown_titles()
+        return view_spec(titles, items, brightness=self.brightness, contrast=self.contrast)
