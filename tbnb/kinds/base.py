@@ -263,6 +263,7 @@ class Kind:
     legacy_field: str | None = None
     normalize: Normalize | None = None
     rows: Rows | None = None
+    batch: Callable[[Any], Any] | None = None
     raw: ClassVar[bool] = False
     always: bool = False
     own_metadata: bool = False
@@ -303,6 +304,10 @@ class EventKind(Kind):
         Loaded whatever ``event_types`` and ``tags`` ask for.
     in_metadata
         The value holds no data: everything is in its plugin metadata.
+    batch
+        ``batch(Batch) -> BatchRows``: the rows of a window's values of this kind as the
+        native decoder indexed them (:mod:`tbnb.kinds.batch`), equal to ``normalize`` and
+        ``rows``; kinds without one are decoded by protobuf.
     """
 
     event_type: ClassVar[bool] = True

@@ -48,7 +48,7 @@ class Experiment:
     ``exp.images``, ``exp.audio``, ``exp.text``, ``exp.pr_curves``, ``exp.tensors``,
     ``exp.graphs``, ``exp.custom_scalars``, ``exp.hparams``, ``exp.embeddings``,
     ``exp.metadata``); frames handed out are never changed by a later reload.
-    ``decoder=`` (one of :data:`tbnb.loader.state.DECODERS`, default ``auto``) picks how
+    ``decoder=`` (one of :data:`tbnb.loader.backend.DECODERS`, default ``auto``) picks how
     records are decoded; every decoder gives the same frames. The experiment is a facade
     over one :class:`~tbnb.loader.experiment_state.ExperimentState` (``exp.state``).
     """

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from tbnb.io.logdir import find_runs
@@ -38,9 +39,10 @@ from tbnb.loader.coordinator import ReloadCoordinator
 from tbnb.loader.frames import records_frame
 from tbnb.loader.memory import release_free_memory
 from tbnb.loader.report import ReloadReport
+from tbnb.loader.rowsets import KindRows
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
-from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_decoder, run_tasks, unread_bytes
+from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_backend_for, run_tasks, unread_bytes
 
 __all__ = ["ExperimentState"]
 
@@ -98,9 +100,7 @@ class ExperimentState:
         self.files: dict[str, list[FileState]] = {}
         self.tag_meta: dict[str, dict[str, TagMetadata]] = {}
         self.store: ScalarStore | None = None
-        self.records: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
+        self.records: dict[str, dict[str, KindRows]] = defaultdict(lambda: defaultdict(KindRows))
         self.raw: dict[str, list[tuple[str, str, int, Any]]] = defaultdict(list)
         self.seen_tags: set[str] = set()
         self.candidates: set[str] = set()
@@ -143,7 +143,9 @@ class ExperimentState:
 
     def records_frame(self, kind: RecordsKind) -> pd.DataFrame:
         """The tidy frame of a records kind's rows, every run's."""
-        rows = {run: per_run.get(kind.key, []) for run, per_run in self.records.items()}
+        rows: dict[str, KindRows] = {
+            run: per_run.get(kind.key, KindRows()) for run, per_run in self.records.items()
+        }
         return records_frame(kind, rows)
 
     def run_table(self) -> pd.DataFrame:
@@ -198,7 +200,9 @@ class ExperimentState:
         report = ReloadReport()
         tasks = self._plan(report)
         unread = sum(unread_bytes(t) for t in tasks)
-        tasks = choose_decoder(tasks, unread)
+        tasks = choose_backend_for(tasks)
+        if tasks:
+            report.backend = tasks[0].options.backend
         if self.store is None:
             self.store = ScalarStore(
                 capacity=unread // MIN_BYTES_PER_POINT,
@@ -262,12 +266,15 @@ class ExperimentState:
 
     def _absorb(self, result: RunResult, report: ReloadReport, copies: Executor | None) -> None:
         run = result.run
+        if result.reset:  # a file was truncated, replaced or deleted: the run read anew
+            report.points_purged += self.drop_values(run)
         self.files[run] = result.files
         self.tag_meta[run] = result.tag_meta
         self.seen_tags.update(result.seen_tags)
         report.bytes_read += result.bytes_read
         if result.bytes_read:
             report.decoders.add(result.decoder)
+        report.protobuf_records += result.protobuf_records
         for category, message in result.warnings:
             report.problems.append(message)
             warnings.warn(message, category, stacklevel=5)
@@ -276,10 +283,8 @@ class ExperimentState:
         if result.starts:  # everything stored for this run came before these restarts
             min_step = min(step for _, step in result.starts)
             report.points_purged += store.purge(run, min_step)
-            for key, rows in self.records[run].items():
-                kept = [r for r in rows if r["step"] < min_step]
-                report.points_purged += len(rows) - len(kept)
-                self.records[run][key] = kept
+            for rows in self.records[run].values():
+                report.points_purged += rows.drop(lambda _, step: step >= min_step)
         report.scalars_added += result.num_scalars
         store.append(
             run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped, jobs=copies
@@ -292,3 +297,14 @@ class ExperimentState:
             report.values_added[key] = report.values_added.get(key, 0) + len(values)
         if copies is not None:  # a large load: what the run's decoding used, given back
             release_free_memory()
+
+    def drop_values(self, run: str) -> int:
+        """Forget every value read of ``run`` (its files are read anew); how many."""
+        dropped = 0
+        if self.store is not None:
+            dropped += self.store.purge(run, np.iinfo(np.int64).min)
+            self.store.run_tags.pop(run, None)
+        dropped += sum(len(rows) for rows in self.records.pop(run, {}).values())
+        for key, values in self.raw.items():
+            self.raw[key] = [v for v in values if v[0] != run]
+        return dropped

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from tbnb.kinds import KINDS
 from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
 
@@ -61,14 +59,9 @@ def _has_data(state: ExperimentState, run: str) -> bool:
 
 
 def _drop(state: ExperimentState, run: str) -> None:
-    if state.store is not None:
-        state.store.purge(run, np.iinfo(np.int64).min)
-        state.store.run_tags.pop(run, None)
-    state.records.pop(run, None)
+    state.drop_values(run)
     state.files.pop(run, None)
     state.tag_meta.pop(run, None)
-    for key, values in state.raw.items():
-        state.raw[key] = [v for v in values if v[0] != run]
 
 
 def subruns(state: ExperimentState) -> dict[str, str]:

@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -39,8 +40,9 @@ from tbnb.notebook import sample_kinds
 
 __all__ = ["SAMPLE_VERSION", "SampleSpec", "cache_dir", "sample_logdir", "write_sample"]
 
-#: Bumped whenever the generated content changes, so stale caches are not reused.
-SAMPLE_VERSION = 4
+#: Bumped whenever the generated content changes, so stale caches are not reused (the cache
+#: folder also carries a fingerprint of the writing code, so an unbumped change is never reused).
+SAMPLE_VERSION = 5
 
 _COMPLETE = ".tbnb-sample-complete"
 
@@ -121,7 +123,8 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     Parameters
     ----------
     path : str or path-like, optional
-        Where the logdir lives. Default: ``cache_dir() / "samples" / "sweep-v<N>"``.
+        Where the logdir lives. Default: ``cache_dir() / "samples" / "sweep-v<N>-<hash>"``,
+        the hash that of the code writing the sample.
         An existing complete sample there is reused; an existing non-empty
         directory that is not a sample is refused (nothing is overwritten).
 
@@ -148,7 +151,7 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     target = (
         Path(path).expanduser()
         if path is not None
-        else cache_dir() / "samples" / f"sweep-v{SAMPLE_VERSION}"
+        else cache_dir() / "samples" / f"sweep-v{SAMPLE_VERSION}-{_writer_fingerprint()}"
     )
     if (target / _COMPLETE).is_file():
         return target
@@ -174,6 +177,14 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def _writer_fingerprint() -> str:
+    """A short hash of the code that writes the sample (this module and its kinds)."""
+    digest = hashlib.sha256()
+    for module in (__file__, sample_kinds.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:10]
 
 
 def write_sample(logdir: str | os.PathLike[str], spec: SampleSpec = DEFAULT_SPEC) -> list[str]:
@@ -310,6 +321,8 @@ def _write_run(
             )
             skill = q * float(curves["val/acc"][-1])  # better runs separate classes better
             sample_kinds.write_pr_curves(writer, rng, step, skill, walltime=t + 1.0)
+            if seed in spec.embedding_seeds:
+                sample_kinds.write_mesh(writer, rng, step, q, walltime=t + 1.0)
     if seed in spec.embedding_seeds:
         sample_kinds.write_embedding(writer, rng, last, quality(last))
     best = float(curves["val/acc"].max())

@@ -18,7 +18,7 @@ WRITTEN_BY_TORCH = {"histograms", "images", "audio", "text", "pr_curves", "custo
 KIND_MODULES = sorted(
     p.stem
     for p in (Path(tbnb.__file__).parent / "kinds").glob("*.py")
-    if p.stem not in ("__init__", "base", "blob")
+    if p.stem not in ("__init__", "base", "blob", "batch")
 )
 
 

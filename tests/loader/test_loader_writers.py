@@ -25,11 +25,6 @@ from tests import writers
 NAMES = list(writers.WRITERS)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
-
-
 @cache
 def _loaded(name: str, decoder: str = "auto") -> Experiment:
     written = writers.cached(name)
@@ -315,7 +310,7 @@ def test_tags_table(case: tuple[writers.Written, Experiment]) -> None:
     assert got == {k: (len(v), min(v), max(v)) for k, v in expected.items()}
 
 
-@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled"])
+@pytest.mark.parametrize("decoder", ["numpy", "native"])
 @pytest.mark.parametrize("name", NAMES)
 def test_every_decoder_gives_the_frames_of_protobuf(name: str, decoder: str) -> None:
     fast, slow = _loaded(name, decoder), _loaded(name, "protobuf")

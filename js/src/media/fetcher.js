@@ -133,6 +133,7 @@ export class ItemFetcher {
 
   /** @param {number} n @returns {string[]} */
   take(n) {
+    /** @type {string[]} */
     const out = [];
     for (const queue of [this.now, this.ahead]) {
       while (queue.length && out.length < n) {

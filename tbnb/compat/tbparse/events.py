@@ -77,7 +77,7 @@ def by_tag(rows: Iterable[tuple[str, int, Event]]) -> dict[str, list[Event]]:
     return grouped
 
 
-def _rows(result: RunResult, kind: str) -> list[dict[str, Any]]:
+def _rows(result: RunResult, kind: str) -> Iterable[dict[str, Any]]:
     return result.records.get(kind, [])
 
 
