@@ -136,7 +136,10 @@ class Panel:
     @property
     def scene(self) -> bool:
         """Whether the panel is a 3-D scene (a mesh, or points with ``z``)."""
-        return any(mark.kind == "mesh" or "z" in mark.data for mark in self.marks)
+        return any(
+            mark.kind == "mesh" or (mark.kind == "points" and "z" in mark.data)
+            for mark in self.marks
+        )
 
 
 @dataclass(frozen=True)
