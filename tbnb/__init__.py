@@ -31,6 +31,7 @@ _LAZY = {
     "histogram_percentiles": "tbnb.kinds.distributions",
     "link": "tbnb.widgets.hparams",
     "Dashboard": "tbnb.notebook.dashboard",
+    "to_csv": "tbnb.io.safe_text",
 }
 
 # Modules reachable as attributes (``tbnb.samples.sample_logdir()``) without an import.
@@ -50,6 +51,7 @@ __all__ = [
     "load_ipython_extension",
     "samples",
     "scalars",
+    "to_csv",
 ]
 
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.artifacts import describe_artifacts
+from tbnb.io.safe_text import visible_controls
 from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
@@ -242,10 +243,15 @@ def time_span(state: ExperimentState | Any) -> str:
 def html_summary(state: ExperimentState | Any) -> str:
     """The experiment's notebook summary: runs, kinds with counts, tags, time span.
 
-    Every name is escaped: run and tag names from logs never become markup.
+    Every name is escaped: run and tag names from logs never become markup, and their
+    bidi, invisible and control characters show as ``<U+XXXX>``
+    (:func:`~tbnb.io.safe_text.visible_controls`).
     """
     state = state_of(state)
-    esc = html.escape
+
+    def esc(text: str) -> str:
+        return html.escape(visible_controls(text))
+
     runs = state.runs
     rows: list[tuple[str, str]] = [("logdir", esc(state.logdir))]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))

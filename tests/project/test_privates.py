@@ -27,6 +27,10 @@ THIRD_PARTY: dict[str, str] = {
         "(fsspec has no public equivalent)"
     ),
     "tbnb/compat/tbparse/tree.py": "fsspec's _strip_protocol, as tbnb/io/logdir.py",
+    "tbnb/io/files.py": (
+        "fsspec's _strip_protocol, which tbnb's LocalFiles implements as fsspec's "
+        "filesystems do (the interface it stands in for)"
+    ),
 }
 """Modules allowed to read other libraries' private attributes, each with its reason."""
 

@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import posixpath
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +40,7 @@ import pandas as pd
 
 from tbnb.analysis.graph.parse import PROFILES, GraphParseError, run_metadata_of
 from tbnb.analysis.graph.stats import step_stats
-from tbnb.analysis.hparams.config import CONFIG_FILES, read_config_file
+from tbnb.analysis.hparams.config import read_run_configs
 from tbnb.analysis.runinfo.environment import looks_like_environment, text_pairs
 from tbnb.kinds.metadata import COLUMNS as RUN_COLUMNS
 from tbnb.warnings import DataWarning
@@ -76,23 +75,10 @@ def _hparams(exp: Any, put: Put) -> None:
 
 
 def _configs(exp: Any, run: str, put: Put) -> None:
-    fs, directory = exp.fs, exp.run_path(run)
-    try:
-        present = {posixpath.basename(str(p).rstrip("/")) for p in fs.ls(directory, detail=False)}
-    except (OSError, ValueError):
-        return
-    for name in CONFIG_FILES:
-        if name.split("/")[0] not in present:
-            continue
-        path = posixpath.join(str(directory).rstrip("/"), name)
-        try:
-            with fs.open(path, "rb") as handle:
-                values = read_config_file(handle.read().decode("utf-8"), name)
-        except FileNotFoundError:
-            continue
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+    for name, values in read_run_configs(exp.fs, exp.run_path(run), exp.run_path(".")):
+        if isinstance(values, str):
             warnings.warn(
-                f"tbnb: run {run!r}: config file {name} not read ({error}); "
+                f"tbnb: run {run!r}: config file {name} not read ({values}); "
                 "the rest of the run's information is kept",
                 DataWarning,
                 stacklevel=4,

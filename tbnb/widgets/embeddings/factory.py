@@ -33,6 +33,7 @@ class ProjectorOptions(TypedDict, total=False):
     opacity: float
     top_n: int
     sprites: bool
+    density: bool
     search: str
     neighbors_k: int
     neighbor_metric: str
@@ -85,8 +86,10 @@ def projector(
     refresh
         Re-list an experiment's embeddings every so many seconds (through its reload).
     **kw
-        ``run`` (with ``embedding``: the run holding it), ``point_size``, ``opacity``,
-        ``top_n`` (categories coloured before "other", default 20), ``sprites``,
+        ``run`` (with ``embedding``: the run holding it), ``point_size`` (default:
+        larger for fewer points), ``opacity``, ``top_n`` (categories coloured before
+        "other", default 20), ``sprites`` (default: drawn when no column colours the
+        points), ``density`` (contours and region labels at low zoom, default True),
         ``search`` (regex), ``neighbors_k`` (10), ``neighbor_metric`` (``"cosine"``),
         ``palette``, ``height`` (pixels, 520), ``params`` (method -> parameters, e.g.
         ``{"umap": {"n_neighbors": 30}}``). Anything else raises ``TypeError``.

@@ -25,6 +25,7 @@ import traitlets as t
 from tbnb.analysis.projection import Job, Projection, layout_params, warm_up
 from tbnb.analysis.projection.params import params_dict
 from tbnb.widgets.colors import RunColored
+from tbnb.widgets.embeddings.defaults import ChosenDefaults
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
     default_color,
@@ -54,7 +55,7 @@ METRICS = ("cosine", "euclidean")
 log = logging.getLogger(__name__)
 
 
-class ProjectorWidget(LiveWidget, Selectable, RunColored):
+class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
     """Embedding projector (build it with :func:`tbnb.projector`).
 
     Traits (synced with the browser)
@@ -76,9 +77,19 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n : int
         Categories coloured before the rest is "other".
     point_size, opacity : float
-        Point diameter in CSS pixels, and opacity in [0.05, 1].
+        Point diameter in CSS pixels (by default larger for fewer points: see
+        :func:`~tbnb.widgets.embeddings.prepare.default_point_size`), and opacity in
+        [0.05, 1].
     sprites : bool
-        Draw each point's sprite image (when the embedding has a sprite).
+        Draw each point's sprite image (when the embedding has a sprite); by default only
+        when no column colours the points (a sprite hides its point's colour).
+    density : bool
+        In 2-D at low zoom: density contours, and a label per dense region naming its
+        most frequent value of the colour column (of the label column when the colour
+        one does not group points).
+    histogram_by : str
+        The column whose distribution the side panel shows, the selection's beside all
+        points' (``""``: the colour column); a click on a bar selects its points.
     search, search_column : str
         Case-insensitive regex matched against the metadata (one column, or all).
     focus : int
@@ -107,7 +118,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n = t.Int(20).tag(sync=True)
     point_size = FloatRange(5.0, lo=0.5, hi=64.0, clip=True).tag(sync=True)
     opacity = FloatRange(0.8, lo=0.05, hi=1.0, clip=True).tag(sync=True)
-    sprites = t.Bool(True).tag(sync=True)
+    sprites = t.Bool(False).tag(sync=True)
+    density = t.Bool(True).tag(sync=True)
+    histogram_by = t.Unicode("").tag(sync=True)
     search = Regex().tag(sync=True)
     search_column = t.Unicode("").tag(sync=True)
     focus = t.Int(-1).tag(sync=True)
@@ -139,6 +152,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         """Show ``vectors`` (with metadata), or row ``embedding`` of ``source``'s
         embeddings, as ``layout`` (method, dims) first (see :func:`tbnb.projector`)."""
         search = traits.pop("search", "")
+        chosen = {k: traits.pop(k) for k in ("sprites", "point_size") if k in traits}
         super().__init__(**traits)
         self._projection: Projection | None = None
         self._frame = pd.DataFrame()
@@ -154,8 +168,12 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             self._set_data(*vectors)
         else:
             self._open(source, refresh, lambda given: self._show_listed(given, embedding, layout))
-        self.color_by = color if color is not None else default_color(self._frame)
-        self.label_by = label if label is not None else default_label(self._frame, self.color_by)
+        for name, value in chosen.items():  # the user's choices: kept for every embedding
+            setattr(self, name, value)
+        color = color if color is not None else default_color(self._frame)
+        self._choose_defaults(
+            color, label if label is not None else default_label(self._frame, color)
+        )
         self.search = search
 
     def _set_layout(self, layout: tuple[str, int], params: dict[str, Any] | None = None) -> None:
@@ -198,7 +216,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             )
         return value
 
-    @t.validate("color_by", "label_by", "search_column")
+    @t.validate("color_by", "label_by", "search_column", "histogram_by")
     def _valid_column(self, proposal: Any) -> str:
         value = str(proposal["value"])
         if value and len(self._frame.columns) and value not in self._frame.columns:
@@ -292,6 +310,19 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     def _request_cancel(self, _content: dict[str, Any]) -> dict[str, Any]:
         return {"cancelled": self._runner.cancel()}
 
+    def _request_embedding(self, content: dict[str, Any]) -> dict[str, Any]:
+        """``{index}`` from the picker: read that embedding of the experiment and show it."""
+        if self._source is None:
+            raise ValueError("these vectors were given directly: there is no other embedding")
+        index = int(content["index"])
+        listed = list(self.embeddings)
+        if not 0 <= index < len(listed):
+            raise IndexError(f"embedding {index} does not exist: there are {len(listed)}")
+        if listed[index].get("note"):
+            raise ValueError(str(listed[index]["note"]))
+        self.embedding = index  # reads and shows it (the observer below)
+        return {"embedding": index, "title": self.title}
+
     def _request_neighbors(self, content: dict[str, Any]) -> dict[str, Any]:
         index = int(content["index"])
         k = int(content.get("k", self.neighbors_k))
@@ -324,6 +355,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         vectors, meta, sprite, title = read_listed(self._source, index)
         self.title = title
         self._set_data(vectors, meta, sprite)
+        self._choose_defaults()
 
     def _on_reload(self, _report: Any = None) -> None:
         """List the experiment's embeddings again (a run may have written new ones)."""
