@@ -204,9 +204,3 @@ def load_group(group: str) -> bool:
         problems[group] = f"{type(error).__name__}: {error}"
         return False
     return True
-
-
-def forget(group: str) -> None:
-    """Forget what :func:`load` found for ``group`` in this process (tests)."""
-    with _lock:
-        _loaded.pop(group, None)

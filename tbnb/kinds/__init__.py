@@ -6,9 +6,10 @@ everything else that lists kinds derives from it: ``tbnb.load(event_types=...)``
 (:data:`EVENT_TYPES`), the ``Experiment`` accessors and ``exp.metadata`` counts, the
 tbparse compatibility layer and the dashboard's tabs.
 
-Adding a kind is one module here (a :class:`~tbnb.kinds.base.Kind` named ``KIND``,
-listed below), one ``tbnb/widgets/<key>/`` folder and one ``js/src/widgets/<key>/``
-folder, plus their tests.
+Adding a kind is one module here (a kind of :mod:`tbnb.kinds.base` named ``KIND``,
+listed below: its type says where its frame comes from, and what the loader does with
+its values), one ``tbnb/widgets/<key>/`` folder and one ``js/src/widgets/<key>/`` folder,
+plus their tests; the loader and the dashboard derive everything else from the registry.
 
 Examples
 --------
@@ -41,12 +42,24 @@ from tbnb.kinds import (
     tensors,
     text,
 )
-from tbnb.kinds.base import AsTensor, Kind, RowContext, Tab, TagMetadata, Where
+from tbnb.kinds.base import (
+    Analysis,
+    AsTensor,
+    Kind,
+    RecordsKind,
+    RowContext,
+    Tab,
+    TagMetadata,
+    Where,
+)
 
 __all__ = [
+    "ANALYSES",
     "EVENT_TYPES",
     "KINDS",
+    "Analysis",
     "Kind",
+    "RecordsKind",
     "RowContext",
     "Tab",
     "TagMetadata",
@@ -76,6 +89,12 @@ KINDS: dict[str, Kind] = {
     )
 }
 """Every kind, by key, in the dashboard's tab order."""
+
+ANALYSES: dict[str, Analysis] = {
+    analysis.key: analysis for analysis in (hparams.TABLE, metadata.RUN_INFO, graphs.MODEL_GRAPH)
+}
+"""Questions about a whole experiment a higher layer answers, each declared by the kind
+it belongs to (``exp.hparams``, ``exp.info``, ``exp.graph(run)``)."""
 
 EVENT_TYPES = frozenset(key for key, kind in KINDS.items() if kind.event_type)
 """Kinds read from event files: what ``tbnb.load(event_types=...)`` accepts."""

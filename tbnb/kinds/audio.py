@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 from tbnb.kinds.images import sample_batch, sample_rows
 
@@ -124,7 +124,7 @@ def batch(values: Batch) -> BatchRows:
     return sample_batch(KEY, values, samples)
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Audio clips: one row per sample, metadata columns and a lazy ``blob``.",
     plugins=("audio",),

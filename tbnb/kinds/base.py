@@ -1,42 +1,46 @@
-"""What a kind of data is: the :class:`Kind` record every ``tbnb/kinds/<key>.py`` declares.
+"""What a kind is: the kinds of kinds, each with its ``build(state)``, and what they share.
 
-A kind is defined once, in its own module, by one :class:`Kind`: the TensorBoard
-plugin names and legacy ``Summary.Value`` field that mean it, how a value of it
-normalises (the way TensorBoard's ``data_compat`` migrates legacy values to the
-tensor form TF2 writes, so later code handles one form), the rows it adds to its
-frame and their columns, where its frame comes from, its tbparse event type and its
-dashboard tab. Everything that lists kinds (``tbnb.load(event_types=...)``, the
-``Experiment`` accessors, ``exp.metadata``, ``tbnb.SummaryReader``, the dashboard's
-tabs) derives from the registry in :mod:`tbnb.kinds`.
+A kind is defined once, in its own module (``tbnb/kinds/<key>.py``), as one of a few
+types, and its type says where its frame comes from and what the loader does with its
+values:
+
+- :class:`ColumnarKind`: points kept in the experiment's columnar store (scalars);
+- :class:`RecordsKind`: values turned into rows per run (:attr:`RecordsKind.rows`);
+- :class:`RawKind`: values kept as they are, ``(run, tag, step, data)``, the frame built
+  by an :class:`Analysis` of the whole experiment (hparams);
+- :class:`DerivedKind`: computed from another kind's frame (distributions);
+- :class:`FilesKind`: read from files beside the event files (embeddings);
+- :class:`RunsKind`: the loader's own bookkeeping per run (metadata).
+
+An event kind also declares the TensorBoard plugin names and legacy ``Summary.Value``
+field that mean it and how a value normalises (the way TensorBoard's ``data_compat``
+migrates legacy values to the tensor form TF2 writes, so later code handles one form).
+``build(state)`` gets the experiment's state (:class:`KindState`) and returns the frame;
+a higher layer's function is named as text (``"module:function"``), resolved on first
+use and declared in the registry, so the layer test can check it. Everything that lists
+kinds (``tbnb.load(event_types=...)``, the ``Experiment`` accessors, ``exp.metadata``,
+``tbnb.SummaryReader``, the dashboard's tabs) derives from :mod:`tbnb.kinds`.
 
 Examples
 --------
 >>> from tbnb.kinds import KINDS
 >>> KINDS["histograms"].plugins, KINDS["histograms"].legacy_field
 (('histograms',), 'histo')
+>>> [type(KINDS[key]).__name__ for key in ("scalars", "histograms", "distributions")]
+['ColumnarKind', 'RecordsKind', 'DerivedKind']
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
 BASE_COLUMNS = ("run", "tag", "step", "wall_time")
 """Columns every event kind's frame starts with."""
-
-Storage = Literal["columnar", "records", "hparams", "derived", "analysis", "files", "runs"]
-"""Where a kind's frame comes from.
-
-``columnar``: the experiment's scalar store; ``records``: rows the loader kept per
-run (:attr:`Kind.rows`); ``hparams``: the raw plugin values (``exp.hparams_values``);
-``derived``: computed from another kind's frame (:attr:`Kind.derive`); ``analysis``:
-built from the whole experiment by a function of a higher layer, named by
-:attr:`Kind.builder` and imported on first use; ``files``: read from files beside the
-event files (:attr:`Kind.list_files`); ``runs``: the loader's per-run bookkeeping.
-"""
 
 
 @dataclass(frozen=True)
@@ -138,91 +142,6 @@ Normalize = Callable[[Any, TagMetadata | None], Any]
 Rows = Callable[[Any, RowContext], list[dict[str, Any]]]
 
 
-@dataclass(frozen=True)
-class Kind:
-    """Everything the package knows about one kind of data.
-
-    Attributes
-    ----------
-    key
-        The kind's name: ``event_types`` entry, ``Experiment`` accessor and frame name.
-    doc
-        One line for the accessor's docstring.
-    storage
-        Where the frame comes from (see :data:`Storage`).
-    plugins
-        TensorBoard plugin names whose tensors are this kind.
-    legacy_field
-        The ``Summary.Value`` oneof field torch and tensorboardX write for it.
-    columns
-        Frame columns after :data:`BASE_COLUMNS` (``records`` kinds).
-    dtypes
-        numpy dtype of the typed columns (everything else is an object column).
-    normalize
-        ``normalize(value, meta) -> data``: a ``Summary.Value`` of this kind in the
-        one normalised form (or :class:`AsTensor`).
-    rows
-        ``rows(data, context) -> [row, ...]``: the frame rows of one value.
-    event_type
-        Whether ``tbnb.load(event_types=...)`` can ask for it (kinds read from events).
-    counted
-        Whether ``exp.metadata`` counts its rows per run.
-    tbparse
-        tbparse event types its values appear under, in tbparse's own naming.
-    derive
-        For ``derived`` kinds: ``(source kind, function(frame) -> frame)``.
-    builder
-        For ``analysis`` kinds: ``"module:function"`` called as ``function(experiment)``.
-    list_files
-        For ``files`` kinds: ``function(fs, root) -> frame``.
-    finish
-        Turns the records frame into what the accessor returns (default: the frame).
-    own_metadata
-        Each value carries its own metadata content (hparams, custom scalars), which
-        replaces the tag's first-seen metadata for that value.
-    raw
-        Values are kept as ``(tag, step, data)`` per run instead of frame rows.
-    always
-        Loaded whatever ``event_types`` and ``tags`` ask for (hparams describe the run).
-    in_metadata
-        The value holds no data: everything is in its plugin metadata.
-    batch
-        ``batch(Batch) -> BatchRows``: the rows of a window's values of this kind as the
-        native decoder indexed them (:mod:`tbnb.kinds.batch`), equal to ``normalize`` and
-        ``rows``; kinds without one are decoded by protobuf.
-    tab
-        Its dashboard tab, once a widget shows it.
-    """
-
-    key: str
-    doc: str
-    storage: Storage = "records"
-    plugins: tuple[str, ...] = ()
-    legacy_field: str | None = None
-    columns: tuple[str, ...] = ()
-    dtypes: Mapping[str, Any] = field(default_factory=dict)
-    normalize: Normalize | None = None
-    rows: Rows | None = None
-    event_type: bool = True
-    counted: bool = False
-    tbparse: tuple[str, ...] = ()
-    derive: tuple[str, Callable[[Any], Any]] | None = None
-    builder: str | None = None
-    list_files: Callable[[Any, str], Any] | None = None
-    finish: Callable[[Any], Any] | None = None
-    own_metadata: bool = False
-    raw: bool = False
-    always: bool = False
-    in_metadata: bool = False
-    batch: Callable[[Any], Any] | None = None
-    tab: Tab | None = None
-
-    @property
-    def frame_columns(self) -> list[str]:
-        """Every column of the kind's records frame, in order."""
-        return [*BASE_COLUMNS, *self.columns]
-
-
 def column_rows(column: str) -> Rows:
     """Rows of one value each, the data under ``column`` (``text``, ``layout``, ...).
 
@@ -244,3 +163,241 @@ def value_rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
     if isinstance(data, dict):
         return [{**context.base(), **data}]
     return [{**context.base(), "value": data}]
+
+
+class KindState(Protocol):
+    """What a kind's ``build`` may ask of the experiment's state."""
+
+    fs: Any
+    root: str
+
+    def frame(self, key: str) -> Any:
+        """Another kind's frame."""
+
+    def scalar_frame(self) -> Any:
+        """The columnar store's frame of scalar points."""
+
+    def records_frame(self, kind: RecordsKind) -> Any:
+        """The frame of a records kind's rows, every run's."""
+
+    def run_table(self) -> Any:
+        """One row per run: the loader's bookkeeping."""
+
+
+def resolve(reference: str) -> Callable[..., Any]:
+    """The function ``"module:function"`` names, imported now.
+
+    Examples
+    --------
+    >>> resolve("math:sqrt")(9.0)
+    3.0
+    """
+    module, _, name = reference.partition(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return function
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A question about a whole experiment answered by a higher layer: the run
+    information, a model graph, the hparams table.
+
+    Attributes
+    ----------
+    key
+        Its name (``state.analysis(key, ...)``).
+    builder
+        ``"module:function"`` of the function, called with the experiment's state (and
+        the caller's arguments); imported on first use.
+    doc
+        What it answers.
+    """
+
+    key: str
+    builder: str
+    doc: str = ""
+
+    def __call__(self, state: Any, *args: Any, **kwargs: Any) -> Any:
+        """Answer it for ``state``."""
+        return resolve(self.builder)(state, *args, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Kind:
+    """What every kind declares: its key, accessor doc, tab, tbparse names and counts.
+
+    Attributes
+    ----------
+    key
+        The kind's name: ``event_types`` entry, ``Experiment`` accessor and frame name.
+    doc
+        One line for the accessor's docstring.
+    columns
+        Frame columns after :data:`~tbnb.kinds.base.BASE_COLUMNS`.
+    dtypes
+        numpy dtype of the typed columns (everything else is an object column).
+    counted
+        Whether ``exp.metadata`` counts its values per run.
+    tbparse
+        tbparse event types its values appear under, in tbparse's own naming.
+    tab
+        Its dashboard tab, once a widget shows it.
+    """
+
+    key: str
+    doc: str
+    columns: tuple[str, ...] = ()
+    dtypes: Mapping[str, Any] = field(default_factory=dict)
+    counted: bool = False
+    tbparse: tuple[str, ...] = ()
+    tab: Tab | None = None
+
+    storage: ClassVar[str] = ""
+    """Where the frame comes from, in one word (``columnar``, ``records``, ...)."""
+    comes_from: ClassVar[str] = ""
+    """The same in words (the architecture notes' table of kinds)."""
+
+    # What the loader does with values of the kind (event kinds declare them).
+    event_type: ClassVar[bool] = False
+    plugins: tuple[str, ...] = ()
+    legacy_field: str | None = None
+    normalize: Normalize | None = None
+    rows: Rows | None = None
+    batch: Callable[[Any], Any] | None = None
+    raw: ClassVar[bool] = False
+    always: bool = False
+    own_metadata: bool = False
+    in_metadata: bool = False
+
+    @property
+    def frame_columns(self) -> list[str]:
+        """Every column of the kind's frame, in order."""
+        return [*BASE_COLUMNS, *self.columns]
+
+    @property
+    def references(self) -> tuple[str, ...]:
+        """The ``"module:function"`` texts the kind names (resolved on first use)."""
+        return ()
+
+    def build(self, state: KindState) -> Any:
+        """The kind's frame (or object) from the experiment's ``state``."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventKind(Kind):
+    """A kind read from event files: which values are its own and their normalised form.
+
+    Attributes
+    ----------
+    plugins
+        TensorBoard plugin names whose tensors are this kind.
+    legacy_field
+        The ``Summary.Value`` oneof field torch and tensorboardX write for it.
+    normalize
+        ``normalize(value, meta) -> data``: a value of this kind in the one normalised
+        form (or :class:`~tbnb.kinds.base.AsTensor`).
+    own_metadata
+        Each value carries its own metadata content, which replaces the tag's
+        first-seen metadata for that value.
+    always
+        Loaded whatever ``event_types`` and ``tags`` ask for.
+    in_metadata
+        The value holds no data: everything is in its plugin metadata.
+    batch
+        ``batch(Batch) -> BatchRows``: the rows of a window's values of this kind as the
+        native decoder indexed them (:mod:`tbnb.kinds.batch`), equal to ``normalize`` and
+        ``rows``; kinds without one are decoded by protobuf.
+    """
+
+    event_type: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class ColumnarKind(EventKind):
+    """Points kept in the experiment's columnar store (``(run, tag, step, wall_time,
+    value)``, frames are views)."""
+
+    storage: ClassVar[str] = "columnar"
+    comes_from: ClassVar[str] = "the columnar scalar store"
+
+    def build(self, state: KindState) -> Any:
+        return state.scalar_frame()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordsKind(EventKind):
+    """Values turned into rows per run (``rows(data, context) -> [row, ...]``).
+
+    Attributes
+    ----------
+    finish
+        Turns the records frame into what the accessor returns (default: the frame).
+    """
+
+    rows: Rows
+    finish: Callable[[Any], Any] | None = None
+
+    storage: ClassVar[str] = "records"
+    comes_from: ClassVar[str] = "rows per run"
+
+    def build(self, state: KindState) -> Any:
+        frame = state.records_frame(self)
+        return self.finish(frame) if self.finish is not None else frame
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawKind(EventKind):
+    """Values kept as they are (``(run, tag, step, data)``), the frame built by an
+    :class:`Analysis` of the whole experiment (``analysis.builder``)."""
+
+    analysis: Analysis
+
+    storage: ClassVar[str] = "raw"
+    comes_from: ClassVar[str] = "raw values, through an analysis"
+    raw: ClassVar[bool] = True
+
+    @property
+    def references(self) -> tuple[str, ...]:
+        return (self.analysis.builder,)
+
+    def build(self, state: KindState) -> Any:
+        return self.analysis(state)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DerivedKind(Kind):
+    """Computed from another kind's frame: ``derive(state.frame(source))``."""
+
+    source: str
+    derive: Callable[[Any], Any]
+
+    storage: ClassVar[str] = "derived"
+    comes_from: ClassVar[str] = "derived from another kind"
+
+    def build(self, state: KindState) -> Any:
+        return self.derive(state.frame(self.source))
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesKind(Kind):
+    """Read from files beside the event files: ``list_files(fs, root) -> frame``."""
+
+    list_files: Callable[[Any, str], Any]
+
+    storage: ClassVar[str] = "files"
+    comes_from: ClassVar[str] = "files beside the event files"
+
+    def build(self, state: KindState) -> Any:
+        return self.list_files(state.fs, state.root)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunsKind(Kind):
+    """The loader's bookkeeping of each run (files, writer, wall times, counts)."""
+
+    storage: ClassVar[str] = "runs"
+    comes_from: ClassVar[str] = "the loader's bookkeeping per run"
+
+    def build(self, state: KindState) -> Any:
+        return state.run_table()

@@ -40,7 +40,7 @@ from google.protobuf.message import DecodeError
 
 from tbnb._proto import Layout as LayoutProto
 from tbnb.decode.tensors import TensorDecodeError
-from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, column_rows
 
 KEY = "custom_scalars"
 
@@ -261,7 +261,7 @@ def _has_charts(layouts: Any) -> bool:
     return isinstance(layouts, CustomScalarLayouts) and bool(layouts.merged.charts)
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Custom-scalars layouts: run -> decoded Layout (``.merged``: TensorBoard's view; "
     "``.raw``: the bytes).",

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.base import Kind, Tab
+from tbnb.kinds.base import DerivedKind, Tab
 
 KEY = "distributions"
 
@@ -210,13 +210,12 @@ def _compress(edges: np.ndarray, counts: np.ndarray, bps: Sequence[int]) -> list
     return out
 
 
-KIND = Kind(
+KIND = DerivedKind(
     key=KEY,
     doc="TensorBoard's distribution percentiles (p0 ... p10000) of every histogram.",
-    storage="derived",
     columns=tuple(f"p{bp}" for bp in DISTRIBUTION_BPS),
-    event_type=False,
-    derive=("histograms", histogram_percentiles),
+    source="histograms",
+    derive=histogram_percentiles,
     tab=Tab(
         "Distributions",
         "tbnb.widgets.histograms:distributions",

@@ -44,7 +44,7 @@ from tbnb._proto import ProjectorConfig
 from tbnb.io.files import read_side_file
 from tbnb.io.logdir import run_name, walk
 from tbnb.io.projector_files import read_metadata, read_sprite, read_tensor, tsv_shape
-from tbnb.kinds.base import Kind, Tab
+from tbnb.kinds.base import FilesKind, Tab
 from tbnb.warnings import DataWarning, LogdirWarning
 
 __all__ = [
@@ -264,11 +264,9 @@ def read_embedding(fs: Any, row: Any) -> tuple[np.ndarray, pd.DataFrame]:
     return vectors, meta
 
 
-KIND = Kind(
+KIND = FilesKind(
     key="embeddings",
     doc="Embeddings declared in ``projector_config.pbtxt`` files (one row each; vectors lazy).",
-    storage="files",
-    event_type=False,
     list_files=list_embeddings,
     tab=Tab("Projector", "tbnb.widgets.embeddings:projector"),
 )

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import Analysis, RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.kinds.blob import Blob
 
 KEY = "graphs"
@@ -84,7 +84,14 @@ def event_rows(payload: Any, context: RowContext) -> list[dict[str, Any]]:
     ]
 
 
-KIND = Kind(
+MODEL_GRAPH = Analysis(
+    "graph",
+    "tbnb.analysis.graph:model_graph",
+    "One model graph of a run: nodes and edges frames (``exp.graph(run, tag)``).",
+)
+"""A run's model graph, parsed from its row of the graphs frame."""
+
+KIND = RecordsKind(
     key=KEY,
     doc="Graphs and run metadata: kind, size and a lazy ``blob`` of the serialized bytes.",
     plugins=("graph_keras_model", "graph_run_metadata", "graph_run_metadata_graph"),

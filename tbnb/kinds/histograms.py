@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, value_rows
 from tbnb.kinds.batch import Batch, BatchRows
 
 KEY = "histograms"
@@ -160,7 +160,7 @@ def _sums(counts: np.ndarray, at: np.ndarray, which: np.ndarray) -> np.ndarray:
     return out
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Histograms: run, tag, step, wall_time, edges (k+1), counts (k), min, max, num, ...",
     plugins=("histograms",),

@@ -33,17 +33,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tbnb._proto import HParamsPluginData
-from tbnb.kinds.base import Kind, Tab, TagMetadata
+from tbnb.kinds.base import Analysis, RawKind, Tab, TagMetadata
 
 KEY = "hparams"
 
-EXPERIMENT_TAG = "_hparams_/experiment"
-
-
 SESSION_START_TAG = "_hparams_/session_start_info"
-
-
-SESSION_END_TAG = "_hparams_/session_end_info"
 
 
 _DATA_TYPES = {0: "unset", 1: "string", 2: "bool", 3: "float64"}
@@ -228,15 +222,20 @@ def logged_hparams(experiment: Any) -> bool:
     return bool(domains) or any(info.hparams for info in per_run.values())
 
 
-KIND = Kind(
+TABLE = Analysis(
+    "hparams",
+    "tbnb.analysis.hparams:hparams_frame",
+    "One row per run: hparam columns, then final-metric columns.",
+)
+"""The hparams table (``exp.hparams``), built from the raw plugin values and the scalars."""
+
+KIND = RawKind(
     key=KEY,
     doc="One row per run: hparam columns, then final-metric columns.",
-    storage="analysis",
     plugins=("hparams",),
     normalize=normalize,
-    builder="tbnb.analysis.hparams:hparams_frame",
+    analysis=TABLE,
     own_metadata=True,
-    raw=True,
     always=True,
     in_metadata=True,
     tbparse=("hparams",),

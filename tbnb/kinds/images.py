@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.kinds.batch import Batch, BatchRows
 from tbnb.kinds.blob import Blob, media_type
 
@@ -201,7 +201,7 @@ def _tensor_samples(buf: np.ndarray, index: Any, j: int) -> list[dict[str, Any]]
     ]
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Images: one row per sample, metadata columns and a lazy ``blob`` (``.read()``).",
     plugins=("images",),

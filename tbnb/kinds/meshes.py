@@ -33,7 +33,7 @@ import pandas as pd
 
 from tbnb._proto import MeshPluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, Tab, TagMetadata
 from tbnb.warnings import DataWarning
 
 KEY = "meshes"
@@ -231,7 +231,7 @@ def _typed(out: dict[str, list[Any]]) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Meshes and point clouds: one row per (run, tag, step, sample) with vertices "
     "(float32 [n, 3]), faces (int32 [f, 3] or None), colors (uint8 [n, 3] or None), config.",

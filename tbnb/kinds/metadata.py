@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tbnb.kinds.base import Kind, Tab
+from tbnb.kinds.base import Analysis, RunsKind, Tab
 
 KEY = "metadata"
 
@@ -55,11 +55,16 @@ def _logged_values(experiment: Any) -> bool:
     return any(experiment.count(key) > 0 for key in KINDS)  # -1: not counted
 
 
-KIND = Kind(
+RUN_INFO = Analysis(
+    "info",
+    "tbnb.analysis.runinfo:run_info",
+    "Everything the logs tell about each run: one row per run, ``(section, key)`` columns.",
+)
+"""The run information (``exp.info``)."""
+
+KIND = RunsKind(
     key=KEY,
     doc="One row per run: files, writer, host, wall times, duration, last step, counts.",
-    storage="runs",
     columns=COLUMNS,
-    event_type=False,
     tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs, present=_logged_values),
 )

@@ -21,7 +21,7 @@ import numpy as np
 
 from tbnb._proto import PrCurvePluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, value_rows
 from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "pr_curves"
@@ -98,7 +98,7 @@ def batch(values: Batch) -> BatchRows:
     return BatchRows.one_per_value(ok, columns)
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="PR curves: one row per (run, tag, step) with threshold/precision/recall/... arrays.",
     plugins=("pr_curves",),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import AsTensor, Kind, Tab, TagMetadata
+from tbnb.kinds.base import AsTensor, ColumnarKind, Tab, TagMetadata
 
 KEY = "scalars"
 
@@ -32,10 +32,9 @@ def normalize(value: Any, meta: TagMetadata | None) -> float | AsTensor:
     return float(array.reshape(()))
 
 
-KIND = Kind(
+KIND = ColumnarKind(
     key=KEY,
     doc="Scalar points: run, tag, step, wall_time, value (TF2 tensor scalars included).",
-    storage="columnar",
     plugins=("scalars",),
     legacy_field="simple_value",
     columns=("value",),

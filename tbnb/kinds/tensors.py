@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.base import RecordsKind, RowContext, TagMetadata
 from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "tensors"
@@ -63,7 +63,7 @@ def batch(values: Batch) -> BatchRows:
     return BatchRows.one_per_value(ok, columns)
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Every other tensor summary: value (numpy array), dtype, shape, plugin.",
     columns=("value", "dtype", "shape", "plugin"),

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
-from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
+from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, column_rows
 from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "text"
@@ -64,7 +64,7 @@ def batch(values: Batch) -> BatchRows:
     return BatchRows.one_per_value(ok, {"text": cells})
 
 
-KIND = Kind(
+KIND = RecordsKind(
     key=KEY,
     doc="Text summaries: run, tag, step, wall_time, text (str, or an array for rank > 0).",
     plugins=("text",),

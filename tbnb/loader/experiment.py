@@ -18,39 +18,29 @@ False
 
 from __future__ import annotations
 
-import importlib
 import os
 import warnings
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tbnb.io.logdir import find_runs, open_logdir
-from tbnb.kinds import KINDS, Kind, TagMetadata
-from tbnb.kinds.hparams import parent_run
+from tbnb.io.logdir import open_logdir
+from tbnb.kinds import KINDS, Kind
 from tbnb.loader import overview
-from tbnb.loader.coordinator import ReloadCoordinator, Subscription, Watch
+from tbnb.loader import runs as runs_of
+from tbnb.loader.coordinator import Subscription, Watch
+from tbnb.loader.experiment_state import ExperimentState
 from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
-from tbnb.loader.frames import records_frame
-from tbnb.loader.memory import release_free_memory
 from tbnb.loader.report import ReloadReport
-from tbnb.loader.rowsets import KindRows
-from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
-from tbnb.loader.runs import RunSet
-from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
-from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_backend_for, run_tasks, unread_bytes
+from tbnb.loader.run import LoadOptions
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
-_SCALARS = "scalars"
-_HPARAMS = "hparams"
 
-
-class Experiment(RunSet):
+class Experiment:
     """Everything in a logdir, as DataFrames; :meth:`reload` reads only what is new.
 
     Use :func:`tbnb.load` to create one. Every kind of the registry has an accessor
@@ -59,7 +49,8 @@ class Experiment(RunSet):
     ``exp.graphs``, ``exp.custom_scalars``, ``exp.hparams``, ``exp.embeddings``,
     ``exp.metadata``); frames handed out are never changed by a later reload.
     ``decoder=`` (one of :data:`tbnb.loader.backend.DECODERS`, default ``auto``) picks how
-    records are decoded; every decoder gives the same frames.
+    records are decoded; every decoder gives the same frames. The experiment is a facade
+    over one :class:`~tbnb.loader.experiment_state.ExperimentState` (``exp.state``).
     """
 
     def __init__(
@@ -75,45 +66,71 @@ class Experiment(RunSet):
         storage_options: dict[str, Any] | None = None,
         decoder: str = "auto",
     ) -> None:
-        self.logdir = str(logdir)
-        self.fs, self.root = open_logdir(logdir, storage_options)
-        self.filters = {"runs": runs, "tags": tags, "event_types": event_types}
-        self._keep_run = run_matcher(runs)
-        self._options = LoadOptions(
+        fs, root = open_logdir(logdir, storage_options)
+        options = LoadOptions(
             tags=tag_option(tags),
             kinds=kinds_option(event_types),
             verify_crc=verify_crc,
             decoder=decoder,
         )
-        self._executor = executor
-        self._progress = progress
-        self._files: dict[str, list[FileState]] = {}
-        self._tag_meta: dict[str, dict[str, TagMetadata]] = {}
-        self._store: ScalarStore | None = None
-        self._records: dict[str, dict[str, KindRows]] = defaultdict(lambda: defaultdict(KindRows))
-        self._raw: dict[str, list[tuple[str, str, int, Any]]] = defaultdict(list)
-        self._seen_tags: set[str] = set()
-        self._candidates: set[str] = set()  # children of kept runs the filter rejected
-        self._rejected: set[str] = set()
-        self._cache: dict[str, Any] = {}
-        self._discovered: list[str] = []
-        self.coordinator: ReloadCoordinator[ReloadReport] = ReloadCoordinator(
-            self._reload_once, changed=lambda report: report.changed
+        self.state = ExperimentState(
+            str(logdir),
+            fs,
+            root,
+            filters={"runs": runs, "tags": tags, "event_types": event_types},
+            options=options,
+            keep_run=run_matcher(runs),
+            executor=executor,
+            progress=progress,
         )
-        self.last_report = self.reload()
-        self.empty_reason = overview.explain_empty(self)
-        if self.empty_reason:
-            warnings.warn(self.empty_reason, overview.EmptyResultWarning, stacklevel=3)
+        self.coordinator = self.state.coordinator
+        self.reload()
+        state = self.state
+        state.empty_reason = overview.explain_empty(state)
+        if state.empty_reason:
+            warnings.warn(state.empty_reason, overview.EmptyResultWarning, stacklevel=3)
+
+    @property
+    def logdir(self) -> str:
+        """The logdir as given."""
+        return self.state.logdir
+
+    @property
+    def fs(self) -> Any:
+        """The logdir's filesystem (fsspec, or tbnb's local files)."""
+        return self.state.fs
+
+    @property
+    def root(self) -> str:
+        """The logdir's path on :attr:`fs`."""
+        return self.state.root
+
+    @property
+    def filters(self) -> dict[str, Any]:
+        """The load's ``runs``, ``tags`` and ``event_types`` filters, as given."""
+        return self.state.filters
+
+    @property
+    def last_report(self) -> ReloadReport:
+        """What the last reload found."""
+        report = self.state.last_report
+        assert report is not None
+        return report
+
+    @property
+    def empty_reason(self) -> str | None:
+        """Why the load holds nothing to show (None when it holds something)."""
+        return self.state.empty_reason
 
     def __repr__(self) -> str:
-        n = self._store.n if self._store else 0
+        store = self.state.store
         return (
             f"<tbnb.Experiment {self.logdir!r}: {overview.plural(len(self.runs), 'run')}, "
-            f"{n} scalar points>"
+            f"{store.n if store else 0} scalar points>"
         )
 
     def _repr_html_(self) -> str:
-        return overview.html_summary(self)
+        return overview.html_summary(self.state)
 
     # ------------------------------------------------------------------ loading
     def reload(self) -> ReloadReport:
@@ -141,119 +158,38 @@ class Experiment(RunSet):
         """
         return self.coordinator.watch(seconds)
 
-    def _reload_once(self) -> ReloadReport:
-        report = ReloadReport()
-        tasks = self._plan(report)
-        unread = sum(unread_bytes(t) for t in tasks)
-        tasks = choose_backend_for(tasks)
-        if tasks:
-            report.backend = tasks[0].options.backend
-        if self._store is None:
-            self._store = ScalarStore(
-                capacity=unread // MIN_BYTES_PER_POINT,
-                runs=[t.run for t in tasks] if _SCALARS in self._options.kinds else [],
-            )
-        # Runs are copied into the scalar store in parallel (each into the rows reserved
-        # for it in run order) while later runs still load.
-        workers = min(os.cpu_count() or 1, len(tasks))
-        copies = (
-            ThreadPoolExecutor(workers, "tbnb-copy")
-            if workers > 1 and unread >= PARALLEL_MIN_BYTES
-            else None
-        )
-        try:
-            for result in run_tasks(tasks, self._executor, self._progress, unread):
-                self._absorb(result, report, copies)
-            self._store.wait()
-        finally:
-            if copies is not None:
-                copies.shutdown(wait=True)
-        if report.changed or report.bytes_read:
-            self._cache.clear()  # hparams or metadata may have changed with no new points
-        self._settle_candidates()
-        self.last_report = report
-        return report
+    # ------------------------------------------------------------------ runs
+    @property
+    def runs(self) -> list[str]:
+        """Run names (relative to the logdir, ``.`` for the logdir itself), sorted.
 
-    def _plan(self, report: ReloadReport) -> list[RunTask]:
-        tasks = []
-        found = find_runs(self.fs, self.root)
-        self._discovered = list(found)
-        kept = {run for run in found if self._keep_run(run)}
-        for run, paths in found.items():
-            if run in self._rejected:
-                continue
-            if run not in kept:
-                parent = parent_run(run)
-                if parent is None or parent not in kept:
-                    continue
-                self._candidates.add(run)  # an add_hparams sub-run goes with its parent
-            states = self._files.get(run)
-            if states is None:
-                states = self._files[run] = []
-                self._tag_meta[run] = {}
-                if run not in self._candidates:
-                    report.new_runs.append(run)
-            known = {s.path for s in states}
-            for path in paths:
-                if path not in known:
-                    states.append(FileState(path=path, rank=len(states)))
-                    report.new_files.append(path)
-            tasks.append(
-                RunTask(
-                    run=run,
-                    fs=self.fs,
-                    files=states,
-                    tag_meta=self._tag_meta[run],
-                    options=self._options,
-                )
-            )
-        return tasks
+        add_hparams sub-runs belong to their parent run and are left out (see
+        :attr:`subruns`).
+        """
+        return self.state.runs
 
-    def _absorb(
-        self, result: RunResult, report: ReloadReport, copies: Executor | None = None
-    ) -> None:
-        run = result.run
-        if result.reset:  # a file was truncated, replaced or deleted: the run read anew
-            report.points_purged += self._drop_values(run)
-        self._files[run] = result.files
-        self._tag_meta[run] = result.tag_meta
-        self._seen_tags.update(result.seen_tags)
-        report.bytes_read += result.bytes_read
-        if result.bytes_read:
-            report.decoders.add(result.decoder)
-        report.protobuf_records += result.protobuf_records
-        for category, message in result.warnings:
-            report.problems.append(message)
-            warnings.warn(message, category, stacklevel=5)
-        store = self._store
-        assert store is not None
-        if result.starts:  # everything stored for this run came before these restarts
-            min_step = min(step for _, step in result.starts)
-            report.points_purged += store.purge(run, min_step)
-            for rows in self._records[run].values():
-                report.points_purged += rows.drop(lambda _, step: step >= min_step)
-        report.scalars_added += result.num_scalars
-        store.append(
-            run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped, jobs=copies
-        )
-        for key, rows in result.records.items():
-            self._records[run][key].extend(rows)
-            report.values_added[key] = report.values_added.get(key, 0) + len(rows)
-        for key, values in result.raw.items():
-            self._raw[key].extend((run, tag, step, data) for tag, step, data in values)
-            report.values_added[key] = report.values_added.get(key, 0) + len(values)
-        if copies is not None:  # a large load: what the run's decoding used, given back
-            release_free_memory()
+    @property
+    def all_runs(self) -> list[str]:
+        """Every run directory loaded, add_hparams sub-runs included, sorted."""
+        return self.state.all_runs
 
-    def _drop_values(self, run: str) -> int:
-        dropped = 0
-        if self._store is not None:
-            dropped += self._store.purge(run, np.iinfo(np.int64).min)
-            self._store.run_tags.pop(run, None)
-        dropped += sum(len(rows) for rows in self._records.pop(run, {}).values())
-        for key, values in self._raw.items():
-            self._raw[key] = [v for v in values if v[0] != run]
-        return dropped
+    @property
+    def subruns(self) -> dict[str, str]:
+        """The runs ``add_hparams`` wrote below a training run, each with its parent.
+
+        They hold only the hparams and final metrics of their parent, so they are
+        not in :attr:`runs`; :attr:`all_runs` lists them too.
+        """
+        return self.state.subruns
+
+    @property
+    def excluded_runs(self) -> list[str]:
+        """Runs found in the logdir that the ``runs=`` filter left out, sorted.
+
+        A left-out run's child directories (its add_hparams sub-runs, never read) are
+        not listed; the sub-runs of kept runs are kept with them.
+        """
+        return runs_of.excluded_runs(self.state)
 
     # ------------------------------------------------------------------ frames
     def frame(self, key: str) -> Any:
@@ -261,38 +197,7 @@ class Experiment(RunSet):
 
         ``exp.frame("histograms")`` is ``exp.histograms``.
         """
-        kind = KINDS.get(key)
-        if kind is None:
-            raise KeyError(f"no kind {key!r}; kinds: {', '.join(KINDS)}")
-        with self.coordinator.lock:
-            if kind.storage == "columnar":
-                assert self._store is not None
-                return self._store.frame()
-            cached = self._cache.get(key)
-            if cached is None:
-                cached = self._cache[key] = self._build(kind)
-        return cached.copy(deep=False) if isinstance(cached, pd.DataFrame) else cached
-
-    def _build(self, kind: Kind) -> Any:
-        if kind.storage == "records":
-            frame = records_frame(
-                kind, {run: kinds.get(kind.key, []) for run, kinds in self._records.items()}
-            )
-            return kind.finish(frame) if kind.finish is not None else frame
-        if kind.storage == "derived":
-            assert kind.derive is not None
-            source, function = kind.derive
-            return function(self.frame(source))
-        if kind.storage == "analysis":
-            assert kind.builder is not None
-            module, _, name = kind.builder.partition(":")
-            return getattr(importlib.import_module(module), name)(self)
-        if kind.storage == "files":
-            assert kind.list_files is not None
-            return kind.list_files(self.fs, self.root)
-        if kind.storage == "runs":
-            return overview.run_table(self)
-        raise AssertionError(kind.storage)
+        return self.state.frame(key)
 
     def embedding(
         self, which: int | str = 0, *, run: str | None = None
@@ -352,18 +257,17 @@ class Experiment(RunSet):
         See :func:`tbnb.analysis.graph.model_graph` (``tag`` picks the graph, ``stats``
         the ``RunMetadata`` joined in).
         """
-        module = importlib.import_module("tbnb.analysis.graph")
-        return module.model_graph(self, run, tag, stats=stats)
+        return self.state.analysis("graph", run, tag, stats=stats)
 
     @property
     def info(self) -> pd.DataFrame:
         """Everything the logs tell about each run: one row per run, columns
         ``(section, key)`` (see :func:`tbnb.analysis.runinfo.run_info`)."""
-        with self.coordinator.lock:
-            cached = self._cache.get("info")
+        state = self.state
+        with state.lock:
+            cached = state.cache.get("info")
             if cached is None:
-                module = importlib.import_module("tbnb.analysis.runinfo")
-                cached = self._cache["info"] = module.run_info(self)
+                cached = state.cache["info"] = state.analysis("info")
         return cached.copy(deep=False)
 
     def count(self, key: str) -> int:
@@ -371,29 +275,21 @@ class Experiment(RunSet):
 
         ``-1`` for kinds counted only by their frame (derived and analysis kinds).
         """
-        kind = KINDS.get(key)
-        if kind is None:
-            raise KeyError(f"no kind {key!r}; kinds: {', '.join(KINDS)}")
-        with self.coordinator.lock:
-            if kind.storage == "columnar":
-                return self._store.n if self._store is not None else 0
-            if kind.storage == "records":
-                return sum(len(per_run.get(key, [])) for per_run in self._records.values())
-        return -1
+        return self.state.count(key)
 
     @property
     def hparams_values(self) -> list[tuple[str, str, int, bytes]]:
         """(run, tag, step, content) of every hparams-plugin summary value."""
-        return list(self._raw.get(_HPARAMS, []))
+        return self.state.hparams_values
 
     def run_path(self, run: str) -> str:
         """The directory of ``run``, as a path (or URL path) on :attr:`fs`."""
-        return self.root if run == "." else f"{self.root.rstrip('/')}/{run}"
+        return self.state.run_path(run)
 
     @property
     def tags(self) -> pd.DataFrame:
         """One row per (run, tag, kind): plugin, count, first and last step."""
-        return overview.tag_table(self)
+        return overview.tag_table(self.state)
 
 
 def _accessor(kind: Kind) -> property:

@@ -1,11 +1,12 @@
 """What an experiment holds, at a glance: run and tag tables, its notebook summary,
-and why a load came back empty.
+and why a load came back empty; each a function of the experiment's state
+(:class:`~tbnb.loader.experiment_state.ExperimentState`, or the experiment itself).
 
 Examples
 --------
 >>> import tbnb
->>> exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
->>> summary = html_summary(exp)
+>>> state = tbnb.load(tbnb.samples.sample_logdir(), progress=False).state
+>>> summary = html_summary(state)
 >>> "runs" in summary and "<script" not in summary
 True
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import html
 import math
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,7 @@ import pandas as pd
 from tbnb.io.artifacts import describe_artifacts
 from tbnb.io.safe_text import visible_controls
 from tbnb.kinds import KINDS, TagMetadata
+from tbnb.kinds.base import FilesKind
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
 from tbnb.loader.report import plural
@@ -30,7 +32,7 @@ from tbnb.loader.writers import infer_writer
 from tbnb.warnings import EmptyResultWarning
 
 if TYPE_CHECKING:
-    from tbnb.loader.experiment import Experiment
+    from tbnb.loader.experiment_state import ExperimentState
 
 __all__ = [
     "EmptyResultWarning",
@@ -38,6 +40,7 @@ __all__ = [
     "html_summary",
     "plural",
     "run_table",
+    "state_of",
     "tag_table",
     "time_span",
 ]
@@ -46,17 +49,18 @@ _COUNTED = [key for key, kind in KINDS.items() if kind.counted]
 _SHOWN = 8
 
 
-def run_table(exp: Experiment) -> pd.DataFrame:
+def run_table(state: ExperimentState | Any) -> pd.DataFrame:
     """One row per run: files, writer, host, wall-time span and duration (seconds), last
     step (-1: no values), records, bytes read and seen, and values per kind."""
+    state = state_of(state)
     rows = []
-    counts, last_steps = _scalar_counts(exp.frame("scalars"))
-    for run in exp.runs:
-        states = exp._files[run]
+    counts, last_steps = _scalar_counts(state.frame("scalars"))
+    for run in state.runs:
+        states = state.files[run]
         firsts = [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
         lasts = [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
         steps = [int(last_steps[run])] if run in last_steps.index else []
-        steps += [max(r["step"] for r in rows_) for rows_ in exp._records[run].values() if rows_]
+        steps += [max(r["step"] for r in rows_) for rows_ in state.records[run].values() if rows_]
         rows.append(
             {
                 "run": run,
@@ -65,7 +69,7 @@ def run_table(exp: Experiment) -> pd.DataFrame:
                     run,
                     [s.path for s in states],
                     [s.writer for s in states],
-                    {r["kind"] for r in exp._records[run].get("graphs", [])},
+                    {r["kind"] for r in state.records[run].get("graphs", [])},
                 ),
                 "source_writer": ", ".join(sorted({s.writer for s in states if s.writer})),
                 "file_version": ", ".join(sorted({s.version for s in states if s.version})),
@@ -79,7 +83,7 @@ def run_table(exp: Experiment) -> pd.DataFrame:
                 "bytes_read": sum(s.offset for s in states),
                 "file_bytes": sum(s.offset + s.pending for s in states),
                 "scalars": int(counts.get(run, 0)),
-                **{key: len(exp._records[run].get(key, [])) for key in _COUNTED},
+                **{key: len(state.records[run].get(key, [])) for key in _COUNTED},
             }
         )
     columns = ["run", *METADATA_COLUMNS, "scalars", *_COUNTED]
@@ -125,11 +129,12 @@ def _scalar_counts(scalars: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     )
 
 
-def tag_table(exp: Experiment) -> pd.DataFrame:
+def tag_table(state: ExperimentState | Any) -> pd.DataFrame:
     """One row per (run, tag, kind): plugin, count, first and last step."""
+    state = state_of(state)
     parts = []
     for key in ("scalars", *_COUNTED):
-        frame = exp.frame(key)
+        frame = state.frame(key)
         if len(frame):
             g = frame.groupby(["run", "tag"], observed=True)["step"].agg(["count", "min", "max"])
             parts.append(g.reset_index().assign(kind=key))
@@ -139,10 +144,16 @@ def tag_table(exp: Experiment) -> pd.DataFrame:
     table = pd.concat([p.astype({"run": str, "tag": str}) for p in parts], ignore_index=True)
     table = table.rename(columns={"min": "first_step", "max": "last_step"})
     table["plugin"] = [
-        exp._tag_meta.get(r, {}).get(t, TagMetadata()).plugin_name
+        state.tag_meta.get(r, {}).get(t, TagMetadata()).plugin_name
         for r, t in zip(table["run"], table["tag"], strict=True)
     ]
     return table[columns]
+
+
+def state_of(experiment: Any) -> ExperimentState:
+    """The state of an experiment (each function here takes either)."""
+    state: ExperimentState = getattr(experiment, "state", experiment)
+    return state
 
 
 def _names(names: list[str], total: int | None = None) -> str:
@@ -151,25 +162,26 @@ def _names(names: list[str], total: int | None = None) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _listing(exp: Experiment) -> list[str]:
+def _listing(state: ExperimentState) -> list[str]:
     try:
-        entries = exp.fs.ls(exp.root, detail=False)
+        entries = state.fs.ls(state.root, detail=False)
     except OSError:
         return []
     return sorted(posixpath.basename(str(e).rstrip("/")) for e in entries)
 
 
-def explain_empty(exp: Experiment) -> str | None:
+def explain_empty(state: ExperimentState | Any) -> str | None:
     """Why a fresh load holds nothing to show, or None when it holds something.
 
     Names the logdir, the filter that matched nothing and what exists instead.
     """
-    where = f"logdir {exp.logdir!r}"
-    filters = exp.filters
-    if not exp._discovered and _has_files(exp):
+    state = state_of(state)
+    where = f"logdir {state.logdir!r}"
+    filters = state.filters
+    if not state.discovered and _has_files(state):
         return None  # files a kind reads without event files (profiler traces) to show
-    if not exp._discovered:
-        listing = _listing(exp)
+    if not state.discovered:
+        listing = _listing(state)
         if not listing:
             return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
         found = describe_artifacts(listing)
@@ -177,45 +189,45 @@ def explain_empty(exp: Experiment) -> str | None:
             f"tbnb: {where} holds no event files (names containing 'tfevents'); "
             f"it holds {_names(listing)}" + (f": {found}" if found else "")
         )
-    if not exp.runs:
+    if not state.runs:
         return (
             f"tbnb: runs={describe(filters['runs'])} matched none of the "
-            f"{plural(len(exp._discovered), 'run')} in {where}: {_names(exp._discovered)}"
+            f"{plural(len(state.discovered), 'run')} in {where}: {_names(state.discovered)}"
         )
-    if filters["tags"] is not None and not _any_value(exp):
-        seen = sorted(exp._seen_tags)
+    if filters["tags"] is not None and not _any_value(state):
+        seen = sorted(state.seen_tags)
         if seen:
             return (
                 f"tbnb: tags={describe(filters['tags'])} matched none of the "
                 f"{plural(len(seen), 'tag')} of the loaded runs: {_names(seen)}"
             )
-    if filters["event_types"] is not None and not _any_value(exp):
+    if filters["event_types"] is not None and not _any_value(state):
         return (
-            f"tbnb: no {', '.join(sorted(exp._options.kinds))} in {where} "
-            f"({plural(len(exp.runs), 'run')} loaded)"
+            f"tbnb: no {', '.join(sorted(state.options.kinds))} in {where} "
+            f"({plural(len(state.runs), 'run')} loaded)"
         )
     return None
 
 
-def _has_files(exp: Experiment) -> bool:
+def _has_files(state: ExperimentState) -> bool:
     """Whether a kind read from files, whose tab says it has something to show (its
     ``present``), found any: such a logdir is not empty without event files."""
     return any(
-        kind.tab.present(exp)
+        kind.tab.present(state)
         for kind in KINDS.values()
-        if kind.storage == "files" and kind.tab is not None and kind.tab.present is not None
+        if isinstance(kind, FilesKind) and kind.tab is not None and kind.tab.present is not None
     )
 
 
-def _any_value(exp: Experiment) -> bool:
+def _any_value(state: ExperimentState) -> bool:
     """Whether anything a filter selects was loaded (hparams are loaded whatever it says)."""
-    store = exp._store
+    store = state.store
     if store is not None and store.n:
         return True
-    return any(rows for kinds in exp._records.values() for rows in kinds.values())
+    return any(rows for kinds in state.records.values() for rows in kinds.values())
 
 
-def time_span(exp: Experiment) -> str:
+def time_span(state: ExperimentState | Any) -> str:
     """When the runs were written: first event (UTC) and how long until the last.
 
     Examples
@@ -224,8 +236,9 @@ def time_span(exp: Experiment) -> str:
     >>> time_span(tbnb.load(tbnb.samples.sample_logdir(), progress=False))[:26]
     '2024-01-01 00:00 UTC, over'
     """
+    state = state_of(state)
     firsts, lasts = [], []
-    for states in exp._files.values():
+    for states in state.files.values():
         firsts += [s.first_wall_time for s in states if not math.isnan(s.first_wall_time)]
         lasts += [s.last_wall_time for s in states if not math.isnan(s.last_wall_time)]
     if not firsts:
@@ -240,44 +253,45 @@ def time_span(exp: Experiment) -> str:
     )
 
 
-def html_summary(exp: Experiment) -> str:
+def html_summary(state: ExperimentState | Any) -> str:
     """The experiment's notebook summary: runs, kinds with counts, tags, time span.
 
     Every name is escaped: run and tag names from logs never become markup, and their
     bidi, invisible and control characters show as ``<U+XXXX>``
     (:func:`~tbnb.io.safe_text.visible_controls`).
     """
+    state = state_of(state)
 
     def esc(text: str) -> str:
         return html.escape(visible_controls(text))
 
-    runs = exp.runs
-    rows: list[tuple[str, str]] = [("logdir", esc(exp.logdir))]
+    runs = state.runs
+    rows: list[tuple[str, str]] = [("logdir", esc(state.logdir))]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))
-    if exp.subruns:
-        rows.append(("add_hparams sub-runs", str(len(exp.subruns))))
+    if state.subruns:
+        rows.append(("add_hparams sub-runs", str(len(state.subruns))))
     counts = []
-    store = exp._store
+    store = state.store
     if store is not None and store.n:
         counts.append(f"{store.n:,} scalar points")
     for key in _COUNTED:
-        n = sum(len(kinds.get(key, [])) for kinds in exp._records.values())
+        n = sum(len(kinds.get(key, [])) for kinds in state.records.values())
         if n:
             counts.append(f"{n:,} {key.replace('_', ' ')}")
-    if exp._raw.get("hparams"):
+    if state.raw.get("hparams"):
         counts.append("hparams")
     rows.append(("kinds", esc(", ".join(counts)) or "nothing yet"))
-    tags = sorted({t for meta in exp._tag_meta.values() for t in meta} | _scalar_tags(exp))
+    tags = sorted({t for meta in state.tag_meta.values() for t in meta} | _scalar_tags(state))
     if tags:
         rows.append(("tags", f"{len(tags)}: {esc(_names(tags))}"))
-    span = time_span(exp)
+    span = time_span(state)
     if span:
         rows.append(("written", esc(span)))
-    problems = exp.last_report.problems if hasattr(exp, "last_report") else []
+    problems = state.last_report.problems if state.last_report is not None else []
     if problems:
         rows.append(("problems", esc(plural(len(problems), "problem") + ": " + problems[0])))
-    if getattr(exp, "empty_reason", None):
-        rows.append(("note", esc(str(exp.empty_reason))))
+    if state.empty_reason:
+        rows.append(("note", esc(str(state.empty_reason))))
     body = "".join(
         f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
         f"<td style='text-align:left'>{v}</td></tr>"
@@ -286,8 +300,8 @@ def html_summary(exp: Experiment) -> str:
     return f"<div class='tbnb-experiment'><b>tbnb.Experiment</b><table>{body}</table></div>"
 
 
-def _scalar_tags(exp: Experiment) -> set[str]:
-    store = exp._store
+def _scalar_tags(state: ExperimentState) -> set[str]:
+    store = state.store
     if store is None:
         return set()
-    return {t for run, tags in store.run_tags.items() if run in exp._files for t in tags}
+    return {t for run, tags in store.run_tags.items() if run in state.files for t in tags}

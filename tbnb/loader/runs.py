@@ -3,7 +3,8 @@
 A run filter keeps a run and its add_hparams sub-run: the children of a kept run that
 the filter rejects are loaded as *candidates* and kept only if their content makes
 them sub-runs (:func:`tbnb.kinds.hparams.add_hparams_subruns`, the one definition);
-the rest are dropped and never read again.
+the rest are dropped and never read again. Each function reads and settles the
+experiment's state (:class:`~tbnb.loader.experiment_state.ExperimentState`).
 
 Examples
 --------
@@ -21,100 +22,83 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from tbnb.kinds import KINDS
 from tbnb.kinds.hparams import add_hparams_subruns, parent_run, plugin_runs
 
-__all__ = ["RunSet"]
+if TYPE_CHECKING:
+    from tbnb.loader.experiment_state import ExperimentState
 
-_HPARAMS = "hparams"
+__all__ = ["all_runs", "excluded_runs", "kept_runs", "settle_candidates", "subruns"]
+
+_HPARAMS = KINDS["hparams"].key
 
 
-class RunSet:
-    """The run bookkeeping of an :class:`~tbnb.Experiment` (a mixin of it)."""
+def settle_candidates(state: ExperimentState) -> None:
+    """Keep the filtered-out children of kept runs that are add_hparams sub-runs."""
+    pending = state.candidates - state.rejected
+    if not pending:
+        return
+    found = subruns(state)
+    for run in sorted(pending - set(found)):
+        if not _has_data(state, run):
+            continue  # nothing written yet: decide when something is
+        state.rejected.add(run)
+        _drop(state, run)
+    state.cache.clear()
 
-    _files: dict[str, Any]
-    _store: Any
-    _records: Any
-    _raw: Any
-    _tag_meta: dict[str, Any]
-    _candidates: set[str]
-    _rejected: set[str]
-    _cache: dict[str, Any]
-    _discovered: list[str]
 
-    def _settle_candidates(self) -> None:
-        """Keep the filtered-out children of kept runs that are add_hparams sub-runs."""
-        pending = self._candidates - self._rejected
-        if not pending:
-            return
-        subruns = self.subruns
-        for run in sorted(pending - set(subruns)):
-            if not self._has_data(run):
-                continue  # nothing written yet: decide when something is
-            self._rejected.add(run)
-            self._drop(run)
-        self._cache.clear()
+def _has_data(state: ExperimentState, run: str) -> bool:
+    store = state.store
+    return bool(
+        (store is not None and store.run_tags.get(run))
+        or any(state.records.get(run, {}).values())
+        or any(r[0] == run for values in state.raw.values() for r in values)
+    )
 
-    def _has_data(self, run: str) -> bool:
-        store = self._store
-        return bool(
-            (store is not None and store.run_tags.get(run))
-            or any(self._records.get(run, {}).values())
-            or any(r[0] == run for values in self._raw.values() for r in values)
+
+def _drop(state: ExperimentState, run: str) -> None:
+    state.drop_values(run)
+    state.files.pop(run, None)
+    state.tag_meta.pop(run, None)
+
+
+def subruns(state: ExperimentState) -> dict[str, str]:
+    """The runs ``add_hparams`` wrote below a training run, each with its parent.
+
+    They hold only the hparams and final metrics of their parent, so they are not in
+    :func:`kept_runs`; :func:`all_runs` lists them too.
+    """
+    cached = state.cache.get("subruns")
+    if cached is None:
+        store = state.store
+        tags = store.run_tags if store is not None else {}
+        cached = state.cache["subruns"] = add_hparams_subruns(
+            sorted(state.files), plugin_runs(state.raw.get(_HPARAMS, [])), tags
         )
+    return dict(cached)
 
-    def _drop(self, run: str) -> None:
-        if self._store is not None:
-            self._store.purge(run, np.iinfo(np.int64).min)
-            self._store.run_tags.pop(run, None)
-        self._records.pop(run, None)
-        self._files.pop(run, None)
-        self._tag_meta.pop(run, None)
-        for key, values in self._raw.items():
-            self._raw[key] = [v for v in values if v[0] != run]
 
-    @property
-    def subruns(self) -> dict[str, str]:
-        """The runs ``add_hparams`` wrote below a training run, each with its parent.
+def all_runs(state: ExperimentState) -> list[str]:
+    """Every run directory loaded, add_hparams sub-runs included, sorted."""
+    found = subruns(state)
+    return sorted(r for r in state.files if r not in state.candidates or r in found)
 
-        They hold only the hparams and final metrics of their parent, so they are
-        not in :attr:`runs`; :attr:`all_runs` lists them too.
-        """
-        cached = self._cache.get("subruns")
-        if cached is None:
-            store = self._store
-            tags = store.run_tags if store is not None else {}
-            cached = self._cache["subruns"] = add_hparams_subruns(
-                sorted(self._files), plugin_runs(self._raw.get(_HPARAMS, [])), tags
-            )
-        return dict(cached)
 
-    @property
-    def all_runs(self) -> list[str]:
-        """Every run directory loaded, add_hparams sub-runs included, sorted."""
-        subruns = self.subruns
-        return sorted(r for r in self._files if r not in self._candidates or r in subruns)
+def kept_runs(state: ExperimentState) -> list[str]:
+    """Run names (relative to the logdir, ``.`` for the logdir itself), sorted;
+    add_hparams sub-runs belong to their parent run and are left out."""
+    found = subruns(state)
+    return [r for r in all_runs(state) if r not in found]
 
-    @property
-    def runs(self) -> list[str]:
-        """Run names (relative to the logdir, ``.`` for the logdir itself), sorted.
 
-        add_hparams sub-runs belong to their parent run and are left out (see
-        :attr:`subruns`).
-        """
-        subruns = self.subruns
-        return [r for r in self.all_runs if r not in subruns]
+def excluded_runs(state: ExperimentState) -> list[str]:
+    """Runs found in the logdir that the ``runs=`` filter left out, sorted.
 
-    @property
-    def excluded_runs(self) -> list[str]:
-        """Runs found in the logdir that the ``runs=`` filter left out, sorted.
-
-        A left-out run's child directories (its add_hparams sub-runs, never read) are
-        not listed; the sub-runs of kept runs are kept with them.
-        """
-        kept = set(self.all_runs)
-        out = {r for r in getattr(self, "_discovered", []) if r not in kept}
-        return sorted(r for r in out if parent_run(r) not in out)
+    A left-out run's child directories (its add_hparams sub-runs, never read) are not
+    listed; the sub-runs of kept runs are kept with them.
+    """
+    kept = set(all_runs(state))
+    out = {r for r in state.discovered if r not in kept}
+    return sorted(r for r in out if parent_run(r) not in out)

@@ -61,6 +61,7 @@ class ScalarStore:
             self._run_code(run)
         self.columns = self._allocate(max(capacity, 0), len(self.runs), 1)
         self._pending: list[Future[None]] = []
+        self._bases: list[tuple[set[int], pd.DataFrame]] = []
 
     @staticmethod
     def _allocate(capacity: int, n_runs: int, n_tags: int) -> dict[str, np.ndarray]:
@@ -184,7 +185,7 @@ class ScalarStore:
         # instead of writing into the store. Bases are kept while their columns are
         # still the store's.
         alive = {id(c) for c in self.columns.values()}
-        self._bases = [b for b in getattr(self, "_bases", []) if b[0] <= alive] + [(alive, base)]
+        self._bases = [b for b in self._bases if b[0] <= alive] + [(alive, base)]
         return base.copy(deep=False)
 
 

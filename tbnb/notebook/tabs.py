@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import html
-import importlib
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -29,6 +28,7 @@ from typing import Any
 import ipywidgets
 
 from tbnb.kinds import KINDS, Kind
+from tbnb.kinds.base import resolve as resolve_reference
 
 __all__ = ["LazyTabs", "LazyViews", "TabSpec", "tabs"]
 
@@ -92,11 +92,7 @@ def tabs() -> list[TabSpec]:
 
 def resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
     """The function ``"module:name"`` names (imported now), or ``target`` itself."""
-    if isinstance(target, str):
-        module, _, name = target.partition(":")
-        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
-        return function
-    return target
+    return resolve_reference(target) if isinstance(target, str) else target
 
 
 class LazyTabs:

@@ -17,12 +17,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from importlib import resources
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anywidget
 
 from tbnb.widgets.bundle import esm_for
 from tbnb.widgets.serializers import pack, unpack
+from tbnb.widgets.traits import check_regexes
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "optional"]
 
@@ -107,6 +113,7 @@ class TbnbWidget(anywidget.AnyWidget):
             cls._esm = bundle_path(key).read_text(encoding="utf-8")
 
     def __init__(self, **kwargs: Any) -> None:
+        check_regexes(type(self), kwargs)
         stub = esm_for(self._widget_key)  # in a dashboard: the view from its one bundle
         if stub is not None:
             kwargs.setdefault("_esm", stub)
@@ -137,3 +144,13 @@ class TbnbWidget(anywidget.AnyWidget):
         except Exception as err:  # reported to the browser, which shows it
             log.exception("tbnb widget request %r failed", kind)
             return {**base, "error": f"{type(err).__name__}: {err}"}
+
+    def view_spec(self) -> ViewSpec:
+        """What the widget shows now, as data (:class:`~tbnb.widgets.spec.ViewSpec`)."""
+        raise NotImplementedError(f"{type(self).__name__} has no view spec")
+
+    def to_plotly(self) -> go.Figure:
+        """A ``plotly.graph_objects.Figure`` of what is shown (its :meth:`view_spec`)."""
+        from tbnb.widgets.plotly_figure import plotly_figure
+
+        return plotly_figure(self.view_spec())

@@ -24,26 +24,27 @@ Examples
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tbnb.widgets.scalars.prepare import natural_key
+from tbnb.widgets.ordering import matcher, natural_key
 
 __all__ = [
     "CardIndex",
     "Pins",
     "card_key",
+    "card_problems",
     "item_key",
+    "listed_steps",
     "nearest_index",
     "parse_item_key",
     "position",
+    "read_bytes",
     "shown_cards",
-    "tag_matcher",
 ]
 
 Pins = Mapping[str, Mapping[str, Any]]
@@ -285,23 +286,6 @@ def position(
     return int(steps[j]), min(max(sample, 0), count - 1)
 
 
-def tag_matcher(pattern: str) -> re.Pattern[str] | None:
-    """The compiled tag filter (case-insensitive, searched); None for an empty or invalid one,
-    which the browser also ignores (it marks the box instead).
-
-    Examples
-    --------
-    >>> tag_matcher("^VAL").search("val/x") is not None, tag_matcher("(") is None
-    (True, True)
-    """
-    if not pattern:
-        return None
-    try:
-        return re.compile(pattern, re.IGNORECASE)
-    except re.error:
-        return None
-
-
 def shown_cards(index: CardIndex, selected_runs: Sequence[str], tag_filter: str) -> list[int]:
     """Cards shown: a selected run and a tag passing the filter, in display order.
 
@@ -313,9 +297,63 @@ def shown_cards(index: CardIndex, selected_runs: Sequence[str], tag_filter: str)
     [1]
     """
     selected = set(selected_runs)
-    matcher = tag_matcher(tag_filter)
+    tag_re = matcher(tag_filter)
     return [
         i
         for i, (run, tag) in enumerate(index.cards)
-        if run in selected and (matcher is None or matcher.search(tag))
+        if run in selected and (tag_re is None or tag_re.search(tag))
     ]
+
+
+def read_bytes(row: pd.Series) -> bytes:
+    """The encoded bytes of a frame row: its lazy ``blob`` (read now) or a ``data`` column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> read_bytes(pd.Series({"data": b"GIF89a..."}))
+    b'GIF89a...'
+    """
+    blob = row.get("blob")
+    if blob is not None and hasattr(blob, "read"):
+        return bytes(blob.read())
+    data = row.get("data")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise ValueError("the row has neither a blob nor data bytes")
+
+
+def listed_steps(steps: Sequence[Any]) -> str:
+    """Steps as a message lists them: the first five, then ``...``.
+
+    Examples
+    --------
+    >>> listed_steps([1, 2]), listed_steps(range(7))
+    ('1, 2', '0, 1, 2, 3, 4 ...')
+    """
+    steps = list(steps)
+    return ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
+
+
+def card_problems(
+    frame: pd.DataFrame, bad: Any, message: Callable[[pd.DataFrame, str, bool], str]
+) -> list[str]:
+    """One message per card with ``bad`` rows: ``run 'r', tag 't': `` then
+    ``message(rows, listed steps, several)``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"run": "a", "tag": "x", "step": [1, 2, 3]})
+    >>> card_problems(frame, frame["step"] > 1, lambda rows, steps, many: f"steps {steps}")
+    ["run 'a', tag 'x': steps 2, 3"]
+    """
+    rows = frame.loc[np.asarray(bad, dtype=bool)]
+    out = []
+    for (run, tag), group in rows.groupby(
+        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
+    ):
+        steps = group["step"].tolist()
+        out.append(
+            f"run {run!r}, tag {tag!r}: {message(group, listed_steps(steps), len(steps) > 1)}"
+        )
+    return out

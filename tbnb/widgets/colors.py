@@ -20,10 +20,13 @@ from typing import Any
 
 import traitlets as t
 
+from tbnb.widgets.traits import Choice
+
 __all__ = [
     "COLORBLIND_PALETTE",
     "DEFAULT_PALETTE",
     "PALETTES",
+    "Palette",
     "RunColored",
     "palette_of",
     "run_colors",
@@ -126,37 +129,52 @@ def run_colors(runs: Iterable[str], palette: str = "default") -> dict[str, str]:
     return out
 
 
-class RunColored(t.HasTraits):
-    """The ``run_colors`` and ``palette`` traits every view that draws runs has.
-
-    A widget mixes it in and implements ``_recolor()`` (usually
-    ``self.run_colors = run_colors(order, self.palette)``); changing ``palette``
-    recolours, an unknown palette is refused naming the choices.
+class Palette(Choice):
+    """A palette of :data:`PALETTES` (``"default"``, ``"colorblind"``), refused otherwise.
 
     Examples
     --------
-    >>> class View(RunColored):
-    ...     def _recolor(self):
-    ...         self.run_colors = run_colors(["a", "b"], self.palette)
-    >>> view = View()
+    >>> class View(t.HasTraits):
+    ...     palette = Palette()
+    >>> View(palette="colorblind").palette
+    'colorblind'
+    >>> View(palette="rainbow")
+    Traceback (most recent call last):
+    ...
+    traitlets.traitlets.TraitError: palette must be one of ['default', 'colorblind'], got 'rainbow'
+    """
+
+    def __init__(self, default_value: str = "default", **kwargs: Any) -> None:
+        super().__init__(tuple(PALETTES), default_value, **kwargs)
+
+
+class RunColored(t.HasTraits):
+    """The ``run_colors`` and ``palette`` traits every view that draws runs has, and the
+    run order that decides the colours.
+
+    A widget calls :meth:`color_runs` with the order (the experiment's run order, then
+    any other run it shows); changing ``palette`` recolours in that order (or, before any,
+    in the order of ``run_colors``), an unknown palette is refused naming the choices.
+
+    Examples
+    --------
+    >>> view = RunColored()
+    >>> view.color_runs(["a", "b"])
     >>> view.palette = "colorblind"
     >>> view.run_colors["a"]
     '#cc6677'
     """
 
     run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
+    palette = Palette().tag(sync=True)
+    _color_order: list[str] | None = None
 
-    def _recolor(self) -> None:
-        raise NotImplementedError
-
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
+    def color_runs(self, order: Iterable[str]) -> None:
+        """Colour runs by their position in ``order`` through ``palette``."""
+        self._color_order = [str(run) for run in order]
+        self.run_colors = run_colors(self._color_order, self.palette)
 
     @t.observe("palette")
     def _on_palette(self, _change: Any) -> None:
-        self._recolor()
+        order = self._color_order if self._color_order is not None else list(self.run_colors)
+        self.run_colors = run_colors(order, self.palette)

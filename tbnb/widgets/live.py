@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from tbnb.widgets.base import TbnbWidget
+from tbnb.widgets.source import REFRESH_NEEDS_RELOAD, Source
 
 __all__ = ["LiveWidget"]
 
@@ -52,6 +54,22 @@ class LiveWidget(TbnbWidget):
     def _on_reload(self, report: Any = None) -> None:
         """Send what changed (subclasses); called after every reload that found something."""
         raise NotImplementedError
+
+    def _open(
+        self, source: Source | None, refresh: float | None, show: Callable[[Source], None]
+    ) -> None:
+        """Open on ``source`` (what each widget's constructor calls): follow its
+        experiment, ``show(source)``, then poll every ``refresh`` seconds."""
+        if source is None:
+            if refresh is not None:
+                raise ValueError(REFRESH_NEEDS_RELOAD)
+            return
+        source.check_refresh(refresh)
+        if source.live is not None:
+            self.follow(source.live)
+        show(source)
+        if refresh is not None:
+            self.start_refresh(float(refresh))
 
     def follow(self, source: Any) -> None:
         """Show ``source``'s data and follow its reloads (an experiment's, any caller's)."""
@@ -81,7 +99,7 @@ class LiveWidget(TbnbWidget):
             raise ValueError(f"refresh must be > 0 seconds, got {seconds}")
         source = self._source
         if source is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
+            raise ValueError(REFRESH_NEEDS_RELOAD)
         self.stop_refresh()
         watch = getattr(source, "watch", None)
         if callable(watch):

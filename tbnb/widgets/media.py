@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import warnings
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -37,12 +38,13 @@ from tbnb.widgets.cards import (
     parse_item_key,
     position,
     shown_cards,
-    tag_matcher,
 )
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.scalars.prepare import color_order, natural_key, pick
+from tbnb.widgets.ordering import color_order, matching, natural_key, pick
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source, source_of
+from tbnb.widgets.traits import Choice, IntRange, Regex, either
 
 __all__ = ["DEFAULT_EMBED_BYTES", "MediaWidget"]
 
@@ -61,7 +63,7 @@ MAX_BATCH = 256
 """Items one request may ask for."""
 
 
-class MediaWidget(LiveWidget):
+class MediaWidget(LiveWidget, RunColored):
     """Cards of one media kind (subclassed by the images, audio and text views).
 
     Traits (synced with the browser)
@@ -95,51 +97,44 @@ class MediaWidget(LiveWidget):
     _columns: ClassVar[tuple[str, ...]] = ()
 
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    tag_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
+    tag_filter = Regex().tag(sync=True)
     step = t.Int(None, allow_none=True).tag(sync=True)
     positions = t.Dict().tag(sync=True)
-    embed = t.Unicode("shown").tag(sync=True)
-    max_embed_bytes = t.Int(DEFAULT_EMBED_BYTES).tag(sync=True)
+    embed = Choice(("shown", "all"), expected=either("shown", "all")).tag(sync=True)
+    max_embed_bytes = IntRange(DEFAULT_EMBED_BYTES, lo=0).tag(sync=True)
     embedded = t.Dict().tag(sync=True)
     problems = t.List(t.Unicode()).tag(sync=True)
     _index = t.Dict().tag(sync=True, **tree_serialization)
     _held = t.Dict().tag(sync=True, **tree_serialization)
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PALETTES:
-            raise t.TraitError(f"palette must be one of {list(PALETTES)}, got {value!r}")
-        return value
-
-    @t.validate("embed")
-    def _valid_embed(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in ("shown", "all"):
-            raise t.TraitError(f"embed must be 'shown' or 'all', got {value!r}")
-        return value
-
-    @t.validate("max_embed_bytes")
-    def _valid_budget(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 0:
-            raise t.TraitError(f"max_embed_bytes must be >= 0, got {value}")
-        return value
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        runs: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        super().__init__(**traits)
         self._frame = pd.DataFrame(columns=["run", "tag", "step", "wall_time"])
         self._cards = CardIndex.build(self._frame, [])
-        self._build: dict[str, Any] = {}
+        self._build: dict[str, Any] = {"runs": runs, "tags": tags}
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._cache_bytes = 0
         self._warned: set[str] = set()
         self._held_keys: list[str] = []
-        self._color_order: list[str] = []
         self._generation = 0  # bumped when stored items may have changed (a restart purge)
+        self._open(source, refresh, lambda given: self._set_frame(given.data, first=True))
+
+    @classmethod
+    def from_source(cls, source: Any, **options: Any) -> Any:
+        """The widget of ``source`` (an Experiment, a frame like ``exp.<kind>`` or a
+        logdir path): what each media builder calls."""
+        expected = f"a DataFrame like exp.{cls._kind}"
+        given = source_of(source, cls._kind, expected=expected, columns=cls._columns)
+        return cls(source=given, **options)
 
     # ------------------------------------------------------------ subclasses
     def _payload(self, row: pd.Series) -> dict[str, Any]:
@@ -178,15 +173,13 @@ class MediaWidget(LiveWidget):
         self._cache.clear()
         self._cache_bytes = 0
         present = list(dict.fromkeys(run for run, _ in cards.cards))
-        self._color_order = color_order(present, getattr(self._source, "runs", None))
-        self.run_colors = run_colors(self._color_order, self.palette)
+        self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         self._report(self._problems(frame, cards))
         payload = cards.payload()
         payload["version"] = int(self._index.get("version", 0)) + 1 if self._index else 1
         payload["generation"] = self._generation
         if first:
-            matcher = tag_matcher(self.run_filter)
-            self.selected_runs = [r for r in present if matcher is None or matcher.search(r)]
+            self.selected_runs = matching(present, self.run_filter)
         else:
             fresh = [r for r in present if r not in old_runs]
             if fresh:
@@ -203,11 +196,6 @@ class MediaWidget(LiveWidget):
                 self._warned.add(message)
                 warnings.warn(message, DataWarning, stacklevel=4)
         self.problems = problems
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        if getattr(self, "_color_order", None):  # None while the widget is built
-            self.run_colors = run_colors(self._color_order, self.palette)
 
     # ----------------------------------------------------------------- items
     def _item(self, card: int, step: int, sample: int) -> dict[str, Any]:
@@ -290,6 +278,17 @@ class MediaWidget(LiveWidget):
         if row is None:
             raise KeyError(f"card {card} has no step {step} sample {sample}")
         return row
+
+    def shown_items(self) -> list[dict[str, Any]]:
+        """The items shown, in display order: ``run``, ``tag``, ``step``, ``sample`` and
+        ``samples`` (the most samples one step of its card holds)."""
+        cards = self._cards
+        out = []
+        for card, step, sample in self._shown_items():
+            run, tag = cards.cards[card]
+            samples = int(cards.card_counts(card).max())
+            out.append({"run": run, "tag": tag, "step": step, "sample": sample, "samples": samples})
+        return out
 
     def _shown_items(self) -> list[tuple[int, int, int]]:
         """(card, step, sample) shown: each shown card at its position, in display order."""
@@ -395,12 +394,11 @@ class MediaWidget(LiveWidget):
 
     def shown_titles(self) -> list[str]:
         """A title per shown item (``run · tag · step N[ #sample]``), in display order."""
-        titles = []
-        for card, step, sample in self._shown_items():
-            run, tag = self._cards.cards[card]
-            extra = f" #{sample}" if self._cards.card_counts(card).max() > 1 else ""
-            titles.append(f"{run} · {tag} · step {step}{extra}")
-        return titles
+        return [
+            f"{i['run']} · {i['tag']} · step {i['step']}"
+            + (f" #{i['sample']}" if i["samples"] > 1 else "")
+            for i in self.shown_items()
+        ]
 
     def pin(self, run: str, tag: str, step: int | None = None, sample: int = 0) -> None:
         """Move one card on its own (``step=None``: back to following the global step)."""

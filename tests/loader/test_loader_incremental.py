@@ -138,7 +138,7 @@ def test_frames_handed_out_survive_appends_within_capacity(tmp_path: Path) -> No
     half = len(data) // 2 + 3
     path.write_bytes(data[:half])
     exp = tbnb.load(tmp_path, progress=False)
-    store = exp._store
+    store = exp.state.store
     assert store is not None
     capacity = store.capacity
     first = exp.scalars

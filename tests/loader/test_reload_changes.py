@@ -64,7 +64,7 @@ def _scalars(exp: Experiment) -> list[tuple[str, int, float]]:
 def _same_as_fresh(exp: Experiment, logdir: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fresh = Experiment(str(logdir), progress=False, decoder=exp._options.decoder)
+        fresh = Experiment(str(logdir), progress=False, decoder=exp.state.options.decoder)
     for kind in ("scalars", "histograms", "text"):
         writers.assert_frames_identical(
             exp.frame(kind)
@@ -157,7 +157,7 @@ def test_a_file_truncated_then_deleted(
         report = exp.reload()
     assert report.points_purged > 0
     assert len(exp.scalars) == 5
-    assert exp._files["run"][0].path.endswith(newer.name)
+    assert exp.state.files["run"][0].path.endswith(newer.name)
     _same_as_fresh(exp, logdir)
 
 

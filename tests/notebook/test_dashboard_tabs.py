@@ -65,9 +65,9 @@ def test_the_hparams_table_waits_for_its_tab(logdir: Path) -> None:
     dash = Dashboard(logdir)  # final metrics reduce every scalar: not before the tab opens
     try:
         assert "HParams" in dash.tab.titles
-        assert "hparams" not in dash.experiment._cache
+        assert "hparams" not in dash.experiment.state.cache
         dash.tab.selected_index = dash.tab.titles.index("HParams")
-        assert "hparams" in dash.experiment._cache
+        assert "hparams" in dash.experiment.state.cache
     finally:
         dash.close()
 

@@ -389,7 +389,7 @@ def test_compare_two_runs() -> None:
 
 # ------------------------------------------------------------------------ plotly
 def test_to_plotly_shows_what_is_shown() -> None:
-    from tbnb.widgets.images.plotly import adjust
+    from tbnb.widgets.images.view import adjust
 
     images = tbnb.images(cached_media("torch").logdir, tags="samples")
     fig = images.to_plotly()

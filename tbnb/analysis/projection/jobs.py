@@ -2,8 +2,8 @@
 
 A :class:`Job` runs ``work(progress)`` in a daemon thread. ``work`` reports through the
 :class:`Progress` it is given (``progress.update(...)``, ``progress.layout(array)``)
-and checks ``progress.cancelled``; :meth:`Job.cancel` sets that flag and the work stops
-at its next check (between chunks of iterations), raising :class:`Cancelled`.
+and calls ``progress.check()``; :meth:`Job.cancel` sets the progress's stop flag and the
+work stops at its next check (between chunks of iterations), raising :class:`Cancelled`.
 Listeners (``on_update``) hear of every change from the job's thread.
 
 Examples
@@ -34,8 +34,6 @@ __all__ = ["Cancelled", "Job", "Progress"]
 
 log = logging.getLogger(__name__)
 
-STATES = ("running", "done", "cancelled", "error")
-
 
 class Cancelled(Exception):  # noqa: N818 - it is what happened, not an error
     """Raised inside a job's work when it was cancelled."""
@@ -58,11 +56,6 @@ class Progress:
     with every update."""
     _cancel: threading.Event = field(default_factory=threading.Event)
     _listeners: list[Callable[[Progress, bool], None]] = field(default_factory=list)
-
-    @property
-    def cancelled(self) -> bool:
-        """Whether the job was asked to stop."""
-        return self._cancel.is_set()
 
     @property
     def elapsed(self) -> float:

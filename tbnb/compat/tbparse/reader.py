@@ -125,14 +125,7 @@ class SummaryReader(TbparseHelpers):
         self._cache: dict[str, pd.DataFrame] = {}
 
     def _child(self, name: str, node: Dir | File) -> SummaryReader:
-        child = object.__new__(SummaryReader)
-        child._log_path = os.path.join(self._log_path, name)
-        child._pivot = self._pivot
-        child._extra_columns = self._extra_columns
-        child._event_types = self._event_types
-        child._node = node
-        child._cache = {}
-        return child
+        return _Child(self, name, node)
 
     def __repr__(self) -> str:
         return f"SummaryReader(log_path='{self.log_path}')"
@@ -406,3 +399,16 @@ class SummaryReader(TbparseHelpers):
             cols["tag"] = names[tag_index]
             cols["value"] = values
         return self._finish(cols)
+
+
+class _Child(SummaryReader):
+    """A reader of one child (a directory or an event file) of a reader: its part of the
+    tree already read, the parent's options."""
+
+    def __init__(self, parent: SummaryReader, name: str, node: Dir | File) -> None:
+        self._log_path = os.path.join(parent._log_path, name)
+        self._pivot = parent._pivot
+        self._extra_columns = parent._extra_columns
+        self._event_types = parent._event_types
+        self._node = node
+        self._cache = {}

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.logdir import run_name
-from tbnb.kinds.base import Kind, Tab
+from tbnb.kinds.base import FilesKind, Tab
 from tbnb.kinds.profile.chrome import read_chrome
 from tbnb.kinds.profile.trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace
 from tbnb.kinds.profile.xplane import read_xplane
@@ -367,14 +367,12 @@ def _present(experiment: Any) -> bool:
     return len(experiment.frame("profile")) > 0
 
 
-KIND = Kind(
+KIND = FilesKind(
     key="profile",
     doc=(
         "Profiler traces beside the runs (``exp.profile``: traces, events, steps, "
         "operators, kernels, memory)."
     ),
-    storage="files",
-    event_type=False,
     list_files=list_traces,
     tab=Tab("Profile", "tbnb.widgets.profile:profiler", present=_present),
 )

@@ -3,7 +3,8 @@
 ``tbnb.audio(...)`` (:mod:`~tbnb.widgets.audio.factory`) builds an
 :class:`~tbnb.widgets.audio.widget.AudioWidget`; :mod:`~tbnb.widgets.audio.prepare`
 holds the pure steps (WAV decoding, waveform, spectrogram) and
-:mod:`~tbnb.widgets.audio.plotly` the ``.to_plotly()`` figure. Its front end is
+:func:`~tbnb.widgets.audio.prepare.view_spec` the view spec ``.to_plotly()`` draws. Its
+front end is
 ``js/src/widgets/audio/``.
 """
 

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.audio.widget import AudioWidget
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.media_build import build_media
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -76,7 +75,7 @@ def audio(
     traits: dict[str, Any] = dict(kw)
     if step is not None:
         traits["step"] = int(step)
-    widget: AudioWidget = build_media(
-        AudioWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    widget: AudioWidget = AudioWidget.from_source(
+        source, runs=runs, tags=tags, refresh=refresh, **traits
     )
     return widget

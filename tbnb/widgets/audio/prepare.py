@@ -19,15 +19,17 @@ Examples
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tbnb.kinds.audio import wav_header
-from tbnb.widgets.images.prepare import read_bytes
+from tbnb.widgets.cards import card_problems, read_bytes
+from tbnb.widgets.spec import Axis, Mark, Panel, ViewSpec
 
-__all__ = ["audio_payload", "decode_wav", "envelope", "row_problems", "spectrogram"]
+__all__ = ["audio_payload", "decode_wav", "envelope", "row_problems", "spectrogram", "view_spec"]
 
 _PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
 
@@ -78,21 +80,13 @@ def row_problems(frame: pd.DataFrame) -> list[str]:
         return []
     # A clip's type is its bytes' (js/src/media/media-type.js), never its content_type.
     bad = frame["sample_rate"].to_numpy(dtype=np.float64) <= 0
-    rows = frame.loc[bad]
-    out = []
-    for (run, tag), group in rows.groupby(
-        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
-    ):
-        steps = group["step"].tolist()
-        listed = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-        size = f" ({int(group['nbytes'].iloc[0])} bytes)" if "nbytes" in group.columns else ""
-        word = "steps" if len(steps) > 1 else "step"
-        verb = "have" if len(steps) > 1 else "has"
-        out.append(
-            f"run {run!r}, tag {tag!r}: {word} {listed} {verb} no readable WAV header"
-            f"{size}; it shows as an error"
-        )
-    return out
+
+    def message(rows: pd.DataFrame, steps: str, several: bool) -> str:
+        size = f" ({int(rows['nbytes'].iloc[0])} bytes)" if "nbytes" in rows.columns else ""
+        word, verb = ("steps", "have") if several else ("step", "has")
+        return f"{word} {steps} {verb} no readable WAV header{size}; it shows as an error"
+
+    return card_problems(frame, bad, message)
 
 
 def decode_wav(data: bytes) -> tuple[np.ndarray, int]:
@@ -195,3 +189,55 @@ def spectrogram(
     top = db.max() if db.size else 0.0
     result: np.ndarray = np.maximum(db - top, floor_db).astype(np.float32)
     return result
+
+
+PANELS = {"both": ("waveform", "spectrogram"), "waveform": ("waveform",)}
+PANELS["spectrogram"] = ("spectrogram",)
+COLUMNS = 800
+"""Columns of a waveform's envelope and of a spectrogram, at most."""
+
+
+def view_spec(
+    shown: Sequence[Mapping[str, Any]],
+    items: Sequence[Mapping[str, Any]],
+    *,
+    display: str = "both",
+    colors: Mapping[str, str] | None = None,
+    log_frequency: bool = False,
+) -> ViewSpec:
+    """One row per clip shown (``w.shown_items()``, their ``items``): its waveform (min and
+    max per column) and spectrogram, as ``display`` says. A clip that is not a WAV file
+    keeps its titles and draws nothing."""
+    panels = []
+    names = PANELS[display]
+    for where, item in zip(shown, items, strict=True):
+        title = f"{where['run']} · {where['tag']} · step {where['step']}"
+        try:
+            samples, rate = decode_wav(bytes(item["data"]))
+        except ValueError:
+            panels += [Panel(f"{title} · {name}") for name in names]
+            continue
+        mono = samples.mean(axis=1)
+        for name in names:
+            if name == "waveform":
+                lo, hi = envelope(mono, COLUMNS)
+                t = np.linspace(0, len(mono) / rate, len(lo))
+                color = (colors or {}).get(where["run"])
+                band = Mark(
+                    "band",
+                    {"x": t, "lo": lo, "hi": hi},
+                    name=where["run"],
+                    color=color,
+                    style={"outline": 1},
+                )
+                panels.append(Panel(f"{title} · {name}", [band]))
+            else:
+                db = spectrogram(mono, min(COLUMNS, max(len(mono) // 64, 1)))
+                cells = {
+                    "x": np.linspace(0, len(mono) / rate, db.shape[1]),
+                    "y": np.linspace(0, rate / 2, db.shape[0]),
+                    "z": db,
+                }
+                heat = Mark("heatmap", cells)
+                panels.append(Panel(f"{title} · {name}", [heat], y=Axis(log=log_frequency)))
+    return ViewSpec(panels, columns=len(names), height=max(220 * len(shown), 220))

@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import traitlets as t
 
-from tbnb.widgets.audio.prepare import audio_payload, row_problems
+from tbnb.widgets.audio.prepare import audio_payload, row_problems, view_spec
 from tbnb.widgets.media import MediaWidget
+from tbnb.widgets.traits import Choice
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["DISPLAYS", "SCALES", "AudioWidget"]
 
@@ -41,22 +41,8 @@ class AudioWidget(MediaWidget):
     _kind = "audio"
     _columns = ("blob|data",)
 
-    display = t.Unicode("both").tag(sync=True)
-    frequency_scale = t.Unicode("linear").tag(sync=True)
-
-    @t.validate("display")
-    def _valid_display(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in DISPLAYS:
-            raise t.TraitError(f"display must be one of {list(DISPLAYS)}, got {value!r}")
-        return value
-
-    @t.validate("frequency_scale")
-    def _valid_scale(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in SCALES:
-            raise t.TraitError(f"frequency_scale must be one of {list(SCALES)}, got {value!r}")
-        return value
+    display = Choice(DISPLAYS).tag(sync=True)
+    frequency_scale = Choice(SCALES).tag(sync=True)
 
     def _payload(self, row: pd.Series) -> dict[str, Any]:
         return audio_payload(row)
@@ -64,8 +50,14 @@ class AudioWidget(MediaWidget):
     def _row_problems(self, frame: pd.DataFrame) -> list[str]:
         return row_problems(frame)
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure``: the waveform and spectrogram of each clip shown."""
-        from tbnb.widgets.audio.plotly import audio_figure
-
-        return audio_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """One row per clip shown: its waveform and spectrogram (as ``display`` says)."""
+        shown = self.shown_items()
+        items = [self.item(i["run"], i["tag"], i["step"], i["sample"]) for i in shown]
+        return view_spec(
+            shown,
+            items,
+            display=self.display,
+            colors=self.run_colors,
+            log_frequency=self.frequency_scale == "log",
+        )

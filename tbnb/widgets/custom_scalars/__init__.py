@@ -3,7 +3,7 @@
 ``tbnb.custom_scalars(...)`` (:mod:`~tbnb.widgets.custom_scalars.factory`) builds a
 :class:`~tbnb.widgets.custom_scalars.widget.CustomScalarsWidget`;
 :mod:`~tbnb.widgets.custom_scalars.prepare` resolves a layout against the scalars and
-:mod:`~tbnb.widgets.custom_scalars.plotly` makes the ``.to_plotly()`` figure. Layouts
+builds the view spec ``.to_plotly()`` draws. Layouts
 are decoded by :mod:`tbnb.kinds.custom_scalars`. Its front end is
 ``js/src/widgets/custom_scalars/``.
 """

@@ -12,16 +12,13 @@ Examples
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
-
-import pandas as pd
 
 from tbnb.kinds.custom_scalars import CustomScalarLayouts, Layout, layout_from_dict
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.custom_scalars.widget import CustomScalarsWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -106,47 +103,21 @@ def custom_scalars(
         raises ``TypeError``.
     """
     check_kwargs("custom_scalars", dict(kw), CustomScalarsOptions.__annotations__)
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    frame = source if isinstance(source, pd.DataFrame) else getattr(source, "scalars", None)
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(
-            "source must be an Experiment, a scalars DataFrame or a logdir path; "
-            f"got {type(source).__name__}"
-        )
-    chosen, why = _layout_of(layout, source)
-    reloadable = (
-        None
-        if isinstance(source, pd.DataFrame)
-        else (source if callable(getattr(source, "reload", None)) else None)
-    )
-    widget = CustomScalarsWidget(
+    given = source_of(source, "scalars", expected="a scalars DataFrame")
+    chosen, why = _layout_of(layout, given.experiment)
+    traits: dict[str, Any] = {
+        k: list(v) if k == "log_y" else v  # type: ignore[call-overload]
+        for k, v in kw.items()
+    }
+    return CustomScalarsWidget(
+        source=given,
+        layout=chosen,
+        fixed=layout is not None,
+        runs=runs,
+        why_empty=why,
+        refresh=refresh,
         smoothing=smoothing,
         x_axis=x,
         height=height,
-        smoothing_mode=kw.get("smoothing_mode", "ema"),
-        run_filter=kw.get("run_filter", ""),
-        log_y=list(kw.get("log_y", [])),
-        max_points=kw.get("max_points", 1000),
-        palette=kw.get("palette", "default"),
+        **traits,
     )
-    try:
-        re.compile(widget.run_filter)
-    except re.error as err:
-        raise ValueError(
-            f"run_filter= is not a valid regex: {widget.run_filter!r} ({err})"
-        ) from err
-    widget._build = {"runs": runs}
-    widget._given = chosen if layout is not None else None
-    if reloadable is not None:
-        widget.follow(reloadable)
-    widget._set_source(frame, chosen, initial=True)
-    if not widget.charts:
-        widget.empty_reason = why
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget

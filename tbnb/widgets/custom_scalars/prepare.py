@@ -29,16 +29,19 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tbnb.kinds.custom_scalars import Chart, Layout
-from tbnb.widgets.scalars.prepare import natural_key
+from tbnb.widgets.colors import DEFAULT_PALETTE
+from tbnb.widgets.ordering import natural_key
+from tbnb.widgets.series import series_marks
+from tbnb.widgets.spec import DASHES, Axis, Mark, Panel, ViewSpec
 
-__all__ = ["MARGIN_SEP", "margin_frame", "plain_keys", "resolve"]
+__all__ = ["MARGIN_SEP", "margin_frame", "plain_keys", "resolve", "view_spec"]
 
 MARGIN_SEP = "\u0000"
 """Joins the value, lower and upper tags into the key of a margin series."""
@@ -216,3 +219,50 @@ def margin_frame(frame: pd.DataFrame, charts: Sequence[dict[str, Any]]) -> pd.Da
             )
         )
     return pd.concat(parts, ignore_index=True)[columns]
+
+
+def view_spec(
+    data: pd.DataFrame,
+    charts: Sequence[Mapping[str, Any]],
+    *,
+    colors: Mapping[str, str],
+    x_axis: str,
+    log_y: Sequence[str] = (),
+    height: int = 220,
+) -> ViewSpec:
+    """The ``charts`` (layout charts with series) of the points drawn (``w.data``): per
+    series a faint raw line and the smoothed one (``"<tag> (<run>)"``), margin series with
+    their band; two charts a row.
+
+    Examples
+    --------
+    >>> data = pd.DataFrame({"chart": "c", "run": "a", "tag": "loss", "step": [0, 1],
+    ...                      "wall_time": 0.0, "value": [2.0, 1.0], "smoothed": [2.0, 1.5]})
+    >>> chart = {"key": "c", "category": "losses", "title": "loss"}
+    >>> spec = view_spec(data, [chart], colors={}, x_axis="step")
+    >>> spec.panels[0].title, [m.name for m in spec.panels[0].marks]
+    ('losses / loss', ['', 'loss (a)'])
+    """
+    panels = []
+    for chart in charts:
+        part = data[data["chart"].astype(str) == chart["key"]]
+        tags = list(dict.fromkeys(part["tag"].astype(str)))
+        marks: list[Mark] = []
+        for (run, tag), series in part.groupby(
+            [part["run"].astype(str), part["tag"].astype(str)], sort=False
+        ):
+            color = colors.get(str(run), DEFAULT_PALETTE[0])
+            xs = series["step" if x_axis == "step" else "wall_time"].to_numpy()
+            margin = "lower" in series and series["lower"].notna().any()
+            marks += series_marks(
+                xs,
+                series,
+                name=f"{tag} ({run})",
+                color=color,
+                dash=DASHES[tags.index(str(tag)) % len(DASHES)],
+                band=("lower", "upper") if margin else None,
+            )
+        y = Axis(log=chart["key"] in log_y)
+        title = f"{chart['category']} / {chart['title']}"
+        panels.append(Panel(title, marks, x=Axis(time=x_axis != "step"), y=y))
+    return ViewSpec.tiled(panels, most=2, panel_height=height)

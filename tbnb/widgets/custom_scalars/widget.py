@@ -13,7 +13,7 @@ toggles, tooltips and zoom run in the browser.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,29 +23,31 @@ import traitlets as t
 from tbnb.kinds.custom_scalars import Layout
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore
-from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.colors import RunColored, run_colors
-from tbnb.widgets.custom_scalars.prepare import MARGIN_SEP, margin_frame, plain_keys, resolve
-from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.scalars.prepare import (
-    check_frame,
-    color_order,
-    natural_key,
-    payload,
-    pick,
-    series_frame,
+from tbnb.transforms.smoothing import smooth
+from tbnb.widgets.colors import RunColored
+from tbnb.widgets.custom_scalars.prepare import (
+    MARGIN_SEP,
+    margin_frame,
+    plain_keys,
+    resolve,
+    view_spec,
 )
+from tbnb.widgets.live import LiveWidget
+from tbnb.widgets.ordering import color_order, matching, natural_key, pick
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.series import LineTraits, check_frame, payload, series_frame, x_values
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, either
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["CustomScalarsWidget"]
 
 X_MODES = ("step", "relative", "wall")
 
 
-class CustomScalarsWidget(LiveWidget, RunColored):
+class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
     """Custom-scalars charts (traits only; build it with :func:`custom_scalars`).
 
     Traits (synced with the browser)
@@ -75,58 +77,40 @@ class CustomScalarsWidget(LiveWidget, RunColored):
 
     _widget_key = "custom_scalars"
 
-    smoothing = t.Float(0.6).tag(sync=True)
-    smoothing_mode = t.Unicode("ema").tag(sync=True)
-    x_axis = t.Unicode("step").tag(sync=True)
-    selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
+    x_axis = Choice(
+        X_MODES, aliases={"wall_time": "wall", "time": "wall"}, label="x", expected=either(*X_MODES)
+    ).tag(sync=True)
     charts = t.List(t.Dict()).tag(sync=True)
-    log_y = t.List(t.Unicode()).tag(sync=True)
-    height = t.Int(220).tag(sync=True)
-    max_points = t.Int(1000).tag(sync=True)
     empty_reason = t.Unicode("").tag(sync=True)
     _data = t.Dict().tag(sync=True, **tree_serialization)
     _margins = t.Dict().tag(sync=True, **tree_serialization)
 
-    @t.validate("smoothing")
-    def _valid_smoothing(self, proposal: Any) -> float:
-        value = float(proposal["value"])
-        if not 0.0 <= value <= MAX_WEIGHT:
-            raise t.TraitError(f"smoothing must be in [0, {MAX_WEIGHT}], got {value}")
-        return value
-
-    @t.validate("smoothing_mode")
-    def _valid_mode(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in ("ema", "time"):
-            raise t.TraitError(f"smoothing_mode must be 'ema' or 'time', got {value!r}")
-        return value
-
-    @t.validate("x_axis")
-    def _valid_x(self, proposal: Any) -> str:
-        value = {"wall_time": "wall", "time": "wall"}.get(
-            str(proposal["value"]), str(proposal["value"])
-        )
-        if value not in X_MODES:
-            raise t.TraitError(f"x must be 'step', 'relative' or 'wall', got {value!r}")
-        return value
-
-    @t.validate("max_points")
-    def _valid_points(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 4:
-            raise t.TraitError(f"max_points must be >= 4, got {value}")
-        return value
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        layout: Layout | None = None,
+        fixed: bool = False,
+        runs: str | Sequence[str] | None = None,
+        why_empty: str = "",
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """``layout`` is drawn (``fixed``: also after reloads, else the experiment's merged
+        layout then); ``why_empty`` is said when it has no charts."""
+        super().__init__(**traits)
         self._layout = Layout()
-        self._given: Layout | None = None
+        self._given: Layout | None = layout if fixed else None
         self._plain: SeriesStore | None = None
         self._margin: SeriesStore | None = None
         self._runs: list[str] = []
-        self._color_order: list[str] | None = None
-        self._build: dict[str, Any] = {}
+        self._build: dict[str, Any] = {"runs": runs}
+        self._open(source, refresh, lambda given: self._show(given, layout or Layout(), why_empty))
+
+    def _show(self, source: Any, layout: Layout, why_empty: str) -> None:
+        self._set_source(source.data, layout, initial=True)
+        if not self.charts:
+            self.empty_reason = why_empty
 
     # ----------------------------------------------------------------- data
     @property
@@ -155,8 +139,7 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         self._margin = SeriesStore.from_frame(margin_frame(frame, charts))
         new_runs = [r for r in runs if r not in self._runs]
         self._runs = runs
-        self._color_order = color_order(present, getattr(self._source, "runs", None))
-        self._recolor()
+        self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         if charts != self.charts:
             self.charts = charts
         buckets = max(self.max_points // 2, 2)
@@ -165,17 +148,11 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         )
         self._margins = _margin_payload(self._margin, runs, buckets)
         if initial:
-            run_re = re.compile(self.run_filter, re.IGNORECASE) if self.run_filter else None
-            self.selected_runs = [r for r in runs if run_re is None or run_re.search(r)]
+            self.selected_runs = matching(runs, self.run_filter)
         elif new_runs:
             self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
         if charts:
             self.empty_reason = ""
-
-    def _recolor(self) -> None:
-        order = getattr(self, "_color_order", None)
-        if order is not None:
-            self.run_colors = run_colors(order, self.palette)
 
     # -------------------------------------------------------------- refresh
     def _on_reload(self, report: Any = None) -> None:
@@ -221,11 +198,8 @@ class CustomScalarsWidget(LiveWidget, RunColored):
             if downsampled:
                 idx = minmax_indices(full["step"], full["value"], buckets)
                 cols = {k: v[idx] for k, v in full.items()}
-            x = cols["wall_time"] if self.x_axis == "wall" else cols["step"]
-            if self.x_axis == "relative":
-                finite = np.isfinite(cols["wall_time"])
-                x = cols["wall_time"] - (cols["wall_time"][finite][0] if finite.any() else 0.0)
-            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x, mode=self.smoothing_mode)  # type: ignore[arg-type]
+            x = x_values(cols, self.x_axis)
+            cols["smoothed"] = smooth(cols["value"], self.smoothing, x=x, mode=self.smoothing_mode)
             parts.append((run, tag, cols))
             charts.extend([chart] * len(cols["value"]))
         if any("lo" in cols for _, _, cols in parts):
@@ -249,11 +223,16 @@ class CustomScalarsWidget(LiveWidget, RunColored):
         """The same at full resolution (``smoothed`` over every point)."""
         return self._frame(downsampled=False)
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure`` of the charts (one subplot per chart)."""
-        from tbnb.widgets.custom_scalars.plotly import custom_scalars_figure
-
-        return custom_scalars_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """The charts with series, of :attr:`data`."""
+        return view_spec(
+            self.data,
+            [c for c in self.charts if c["series"]],
+            colors=self.run_colors,
+            x_axis=self.x_axis,
+            log_y=self.log_y,
+            height=self.height,
+        )
 
 
 def _margin_payload(store: SeriesStore, runs: list[str], buckets: int) -> dict[str, Any]:

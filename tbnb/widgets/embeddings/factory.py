@@ -11,15 +11,13 @@ Examples
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.analysis.projection import as_vectors, layout_params
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.embeddings.prepare import default_color, default_label
-from tbnb.widgets.embeddings.source import first_readable, listing_of
 from tbnb.widgets.embeddings.widget import ProjectorWidget
+from tbnb.widgets.source import Source, experiment_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -108,60 +106,37 @@ def projector(
     [[0, 'a'], [2, 'c']]
     """
     check_kwargs("projector", dict(kw), ProjectorOptions.__annotations__)
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
+    source = experiment_of(source)
     params = {m: dict(p) for m, p in dict(kw.get("params") or {}).items()}
     for name, given in params.items():
         layout_params(name, given)
-    widget = ProjectorWidget(
-        opacity=kw.get("opacity", 0.8),
-        density=kw.get("density", True),
-        top_n=kw.get("top_n", 20),
-        neighbors_k=kw.get("neighbors_k", 10),
-        neighbor_metric=kw.get("neighbor_metric", "cosine"),
-        palette=kw.get("palette", "default"),
-        height=kw.get("height", 520),
-        params=params,
-    )
+    traits: dict[str, Any] = {k: v for k, v in kw.items() if k not in ("params", "run")}
+    options: dict[str, Any] = {"color": color, "label": label, "params": params, **traits}
     if _is_experiment(source):
         if metadata is not None or columns is not None:
             raise TypeError(
                 "metadata= and columns= are for vectors given directly; an "
                 "experiment's embeddings bring their own metadata"
             )
-        widget.follow(source)
-        widget.embeddings = listing_of(source, widget.palette, widget)
         index = (
-            first_readable(widget.embeddings)
+            None
             if embedding is None and "run" not in kw
             else _row_index(source, embedding if embedding is not None else 0, kw.get("run"))
         )
-        if index >= 0:
-            widget._showing = True
-            widget.method, widget.dims = _start(method, dims, None)
-            widget._showing = False
-            widget.embedding = index  # reads it and shows the layout
-        if refresh is not None:
-            widget.start_refresh(float(refresh))
-    else:
-        if refresh is not None:
-            raise ValueError("refresh= needs an experiment or a logdir as source")
-        vectors, meta = as_vectors(source, metadata, columns=columns)
-        widget._showing = True
-        widget.method, widget.dims = _start(method, dims, vectors.shape[1])
-        widget._showing = False
-        widget._set_data(vectors, meta)
-    if "sprites" in kw:  # the user's choices: kept for every embedding shown
-        widget.sprites = kw["sprites"]
-    if "point_size" in kw:
-        widget.point_size = kw["point_size"]
-    frame = widget.metadata
-    color = color if color is not None else default_color(frame)
-    widget._choose_defaults(color, label if label is not None else default_label(frame, color))
-    widget.search = kw.get("search", "")
-    return widget
+        return ProjectorWidget(
+            source=Source(source.embeddings, source, repr(getattr(source, "logdir", ""))),
+            embedding=index,
+            layout=_start(method, dims, None),
+            refresh=refresh,
+            **options,
+        )
+    vectors, meta = as_vectors(source, metadata, columns=columns)
+    return ProjectorWidget(
+        vectors=(vectors, meta),
+        layout=_start(method, dims, vectors.shape[1]),
+        refresh=refresh,
+        **options,
+    )
 
 
 def _start(method: str | None, dims: int | None, width: int | None) -> tuple[str, int]:

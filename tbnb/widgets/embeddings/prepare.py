@@ -26,6 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tbnb.widgets.colors import palette_of
+from tbnb.widgets.spec import Axis, Mark, Panel, ViewSpec
+
 __all__ = [
     "CATEGORY_LIMIT",
     "coordinates_frame",
@@ -39,6 +42,7 @@ __all__ = [
     "search_mask",
     "selection_frame",
     "unique_rows",
+    "view_spec",
 ]
 
 CATEGORY_LIMIT = 20
@@ -253,3 +257,66 @@ def listing(table: pd.DataFrame) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def view_spec(
+    frame: pd.DataFrame,
+    *,
+    color_by: str = "",
+    label_by: str = "",
+    palette: str = "default",
+    top_n: int = 20,
+    point_size: float = 5.0,
+    opacity: float = 0.8,
+    title: str = "",
+    height: int = 520,
+) -> ViewSpec:
+    """The layout ``frame`` (``w.coordinates``: x, y[, z] and metadata) as points coloured
+    as the view colours them: a categorical column's ``top_n`` categories, then "other"; a
+    numeric one on viridis. Each point carries its label as hover text.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0], "w": ["a", "b"]})
+    >>> [m.name for m in view_spec(frame, color_by="w").panels[0].marks]
+    ['a', 'b']
+    """
+    hover = frame[label_by].astype(str) if label_by else pd.Series(frame.index.astype(str))
+    size = max(point_size * 1.5, 1.0)
+    axes = ("x", "y", "z") if "z" in frame.columns else ("x", "y")
+
+    def points(rows: np.ndarray, name: str, color: Any, **style: Any) -> Mark:
+        part = frame.iloc[rows]
+        data = {axis: part[axis] for axis in axes} | {"text": hover.iloc[rows]}
+        look = {"size": size, "opacity": opacity, "fast": True, **style}
+        return Mark("points", data, name=name, color=color, style=look)
+
+    marks = []
+    everything = np.arange(len(frame))
+    if not color_by:
+        marks.append(points(everything, "points", "#4e79a7"))
+    else:
+        values = frame[color_by]
+        numbers = pd.to_numeric(values, errors="coerce")
+        few = values.nunique(dropna=True) <= 20
+        if numbers.notna().sum() == values.notna().sum() and not few:
+            marks.append(
+                points(
+                    everything,
+                    color_by,
+                    numbers.to_numpy(),
+                    colorscale="Viridis",
+                    colorbar=color_by,
+                )
+            )
+        else:
+            colors = palette_of(palette)
+            text = values.astype(object).where(values.notna(), "").map(str)
+            top = text.value_counts(sort=True).index.tolist()[:top_n]
+            for i, name in enumerate(top):
+                marks.append(points(np.flatnonzero(text == name), name, colors[i % len(colors)]))
+            rest = np.flatnonzero(~text.isin(top))
+            if len(rest):
+                marks.append(points(rest, "other", "#b0b0b0"))
+    y = Axis(equal="z" not in frame.columns)
+    return ViewSpec([Panel(marks=marks, y=y)], grid=False, title=title, height=max(height, 300))

@@ -6,8 +6,9 @@ Examples
 >>> from types import SimpleNamespace
 >>> table = pd.DataFrame([{"run": "a", "tag": "t", "step": 1, "name": "t:00001",
 ...                        "num_points": 3, "dim": 2, "note": ""}])
->>> [e["tag"] for e in listing_of(SimpleNamespace(embeddings=table, runs=["a"]))]
-['t']
+>>> entries, runs = listing_of(SimpleNamespace(embeddings=table, runs=["a"]))
+>>> [e["tag"] for e in entries], runs
+(['t'], ['a'])
 """
 
 from __future__ import annotations
@@ -20,24 +21,18 @@ import pandas as pd
 
 from tbnb.kinds.embeddings import read_sprite
 from tbnb.warnings import DataWarning
-from tbnb.widgets.colors import run_colors
 from tbnb.widgets.embeddings.prepare import listing
 
 __all__ = ["first_readable", "listing_of", "read_listed"]
 
 
-def listing_of(source: Any, palette: str = "default", widget: Any = None) -> list[dict[str, Any]]:
-    """The picker's list of ``source.embeddings``; sets the widget's run colours too."""
-    table = source.embeddings
-    entries = listing(table)
-    if widget is not None:
-        runs = list(getattr(source, "runs", []))
-        runs += sorted({e["run"] for e in entries} - set(runs))
-        widget.run_colors = run_colors(runs, palette)
-        present = sorted({e["run"] for e in entries}, key=runs.index)
-        if not widget.selected_runs or set(widget.selected_runs) - set(present):
-            widget.selected_runs = present
-    return entries
+def listing_of(source: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    """The picker's list of ``source.embeddings``, and the runs in colour order (the
+    experiment's run order, then any other run holding an embedding)."""
+    entries = listing(source.embeddings)
+    runs = [str(r) for r in getattr(source, "runs", [])]
+    runs += sorted({e["run"] for e in entries} - set(runs))
+    return entries, runs
 
 
 def first_readable(entries: list[dict[str, Any]]) -> int:

@@ -24,24 +24,33 @@ import traitlets as t
 
 from tbnb.analysis.projection import Job, Projection, layout_params, warm_up
 from tbnb.analysis.projection.params import params_dict
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.embeddings.defaults import ChosenDefaults
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
+    default_color,
+    default_label,
     encode_metadata,
     positions_payload,
     search_mask,
     selection_frame,
+    view_spec,
 )
 from tbnb.widgets.embeddings.runner import LayoutRunner
 from tbnb.widgets.embeddings.selection import Selectable
+from tbnb.widgets.embeddings.source import first_readable, listing_of, read_listed
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, FloatRange, IntRange, Regex, either
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
-__all__ = ["ProjectorWidget"]
+__all__ = ["METRICS", "ProjectorWidget"]
+
+METRICS = ("cosine", "euclidean")
+"""How neighbours are measured in the original space."""
 
 log = logging.getLogger(__name__)
 
@@ -100,36 +109,51 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
     follows_run_selection = False
 
     method = t.Unicode("pca").tag(sync=True)
-    dims = t.Int(2).tag(sync=True)
+    dims = IntRange(2, lo=2, hi=3).tag(sync=True)
     params = t.Dict().tag(sync=True)
     status = t.Dict().tag(sync=True)
     explained = t.List(t.Float()).tag(sync=True)
     color_by = t.Unicode("").tag(sync=True)
     label_by = t.Unicode("").tag(sync=True)
     top_n = t.Int(20).tag(sync=True)
-    point_size = t.Float(5.0).tag(sync=True)
-    opacity = t.Float(0.8).tag(sync=True)
+    point_size = FloatRange(5.0, lo=0.5, hi=64.0, clip=True).tag(sync=True)
+    opacity = FloatRange(0.8, lo=0.05, hi=1.0, clip=True).tag(sync=True)
     sprites = t.Bool(False).tag(sync=True)
     density = t.Bool(True).tag(sync=True)
     histogram_by = t.Unicode("").tag(sync=True)
-    search = t.Unicode("").tag(sync=True)
+    search = Regex().tag(sync=True)
     search_column = t.Unicode("").tag(sync=True)
     focus = t.Int(-1).tag(sync=True)
     neighbors_k = t.Int(10).tag(sync=True)
-    neighbor_metric = t.Unicode("cosine").tag(sync=True)
+    neighbor_metric = Choice(METRICS, expected=either(*METRICS)).tag(sync=True)
     embeddings = t.List(t.Dict()).tag(sync=True)
     embedding = t.Int(-1).tag(sync=True)
     title = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
     height = t.Int(520).tag(sync=True)
     _positions = t.Dict().tag(sync=True, **tree_serialization)
     _meta = t.Dict().tag(sync=True, **tree_serialization)
     _sprite = t.Dict().tag(sync=True, **tree_serialization)
     _neighbors = t.Dict().tag(sync=True, **tree_serialization)
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        vectors: tuple[np.ndarray, pd.DataFrame] | None = None,
+        embedding: int | None = None,
+        layout: tuple[str, int] = ("pca", 2),
+        color: str | None = None,
+        label: str | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """Show ``vectors`` (with metadata), or row ``embedding`` of ``source``'s
+        embeddings, as ``layout`` (method, dims) first (see :func:`tbnb.projector`)."""
+        search = traits.pop("search", "")
+        chosen = {k: traits.pop(k) for k in ("sprites", "point_size") if k in traits}
+        super().__init__(**traits)
         self._projection: Projection | None = None
         self._frame = pd.DataFrame()
         self._coords = np.zeros((0, 2), np.float32)
@@ -137,6 +161,48 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
         self._runner = LayoutRunner(self._set_status, self._set_positions)
         self._showing = False
         self.observe(self._on_show, ["method", "dims"])
+        if vectors is not None:
+            if refresh is not None:
+                raise ValueError("refresh= needs an experiment or a logdir as source")
+            self._set_layout(layout)
+            self._set_data(*vectors)
+        else:
+            self._open(source, refresh, lambda given: self._show_listed(given, embedding, layout))
+        for name, value in chosen.items():  # the user's choices: kept for every embedding
+            setattr(self, name, value)
+        color = color if color is not None else default_color(self._frame)
+        self._choose_defaults(
+            color, label if label is not None else default_label(self._frame, color)
+        )
+        self.search = search
+
+    def _set_layout(self, layout: tuple[str, int], params: dict[str, Any] | None = None) -> None:
+        """Set ``method`` and ``dims`` (and the method's ``params``) without showing them."""
+        method, dims = layout
+        self._showing = True
+        try:
+            with self.hold_sync():
+                if params is not None:
+                    self.params = {**self.params, method: dict(params)}
+                self.method, self.dims = method, dims
+        finally:
+            self._showing = False
+
+    def _show_listed(self, source: Source, embedding: int | None, layout: tuple[str, int]) -> None:
+        self._list(source.experiment)
+        index = first_readable(self.embeddings) if embedding is None else embedding
+        if index >= 0:
+            self._set_layout(layout)
+            self.embedding = index  # reads it and shows the layout
+
+    def _list(self, experiment: Any) -> None:
+        """List ``experiment``'s embeddings, their runs coloured in its run order."""
+        entries, runs = listing_of(experiment)
+        self.color_runs(runs)
+        present = sorted({e["run"] for e in entries}, key=runs.index)
+        if not self.selected_runs or set(self.selected_runs) - set(present):
+            self.selected_runs = present
+        self.embeddings = entries
 
     # ----------------------------------------------------------------- validation
     @t.validate("method")
@@ -150,13 +216,6 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
             )
         return value
 
-    @t.validate("dims")
-    def _valid_dims(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value not in (2, 3):
-            raise t.TraitError(f"dims must be 2 or 3, got {value}")
-        return value
-
     @t.validate("color_by", "label_by", "search_column", "histogram_by")
     def _valid_column(self, proposal: Any) -> str:
         value = str(proposal["value"])
@@ -164,21 +223,6 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
             raise t.TraitError(
                 f"no metadata column {value!r}; columns are {list(self._frame.columns)}"
             )
-        return value
-
-    @t.validate("point_size")
-    def _valid_size(self, proposal: Any) -> float:
-        return float(min(max(float(proposal["value"]), 0.5), 64.0))
-
-    @t.validate("opacity")
-    def _valid_opacity(self, proposal: Any) -> float:
-        return float(min(max(float(proposal["value"]), 0.05), 1.0))
-
-    @t.validate("neighbor_metric")
-    def _valid_metric(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in ("cosine", "euclidean"):
-            raise t.TraitError(f"neighbor_metric must be 'cosine' or 'euclidean', got {value!r}")
         return value
 
     # ----------------------------------------------------------------- data
@@ -252,9 +296,6 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
             ]
         self._positions = positions_payload(coords, method, self._version, final=final)
 
-    def _recolor(self) -> None:
-        self.run_colors = run_colors(list(self.run_colors), self.palette)
-
     # ----------------------------------------------------------------- requests
     def _request_run(self, content: dict[str, Any]) -> dict[str, Any]:
         """``{method, dims, params}`` from the browser: show it (start a job if needed)."""
@@ -262,14 +303,7 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
         dims = int(content.get("dims", self.dims))
         given = {k: v for k, v in dict(content.get("params") or {}).items() if k != "dims"}
         params_dict(layout_params(method, {**given, "dims": dims}))  # checks, or raises
-        self._showing = True
-        try:
-            with self.hold_sync():
-                self.params = {**self.params, method: given}
-                self.method = method
-                self.dims = dims
-        finally:
-            self._showing = False
+        self._set_layout((method, dims), given)
         job = self._show()
         return {"started": job is not None}
 
@@ -318,8 +352,6 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
             self._load(int(change["new"]))
 
     def _load(self, index: int) -> None:
-        from tbnb.widgets.embeddings.source import read_listed
-
         vectors, meta, sprite, title = read_listed(self._source, index)
         self.title = title
         self._set_data(vectors, meta, sprite)
@@ -327,10 +359,8 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
 
     def _on_reload(self, _report: Any = None) -> None:
         """List the experiment's embeddings again (a run may have written new ones)."""
-        from tbnb.widgets.embeddings.source import listing_of
-
         with self._lock:
-            self.embeddings = listing_of(self._source, self.palette, self)
+            self._list(self._source)
 
     # ----------------------------------------------------------------- public
     @property
@@ -373,14 +403,7 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
         """
         dims = self.dims if dims is None else dims
         layout_params(method, {**params, "dims": dims})
-        self._showing = True
-        try:
-            with self.hold_sync():
-                self.params = {**self.params, method: dict(params)}
-                self.method = method
-                self.dims = dims
-        finally:
-            self._showing = False
+        self._set_layout((method, dims), params)
         return self._show()
 
     def cancel(self) -> bool:
@@ -401,11 +424,19 @@ class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
         frame.insert(0, "index", np.asarray(found["indices"], np.int64))
         return frame
 
-    def to_plotly(self) -> go.Figure:
-        """A plotly figure of the current layout (``Scattergl``, or ``Scatter3d`` in 3-D)."""
-        from tbnb.widgets.embeddings.plotly import projector_figure
-
-        return projector_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """The current layout's points, coloured as the view colours them."""
+        return view_spec(
+            self.coordinates,
+            color_by=self.color_by,
+            label_by=self.label_by,
+            palette=self.palette,
+            top_n=self.top_n,
+            point_size=self.point_size,
+            opacity=self.opacity,
+            title=self.title or f"{self.method.upper()} ({len(self.coordinates)} points)",
+            height=self.height,
+        )
 
     def close(self) -> None:
         """Cancel a running job and close the view."""

@@ -16,13 +16,13 @@ Examples
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.analysis.graph import ModelGraph
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.graphs.source import GraphSource
 from tbnb.widgets.graphs.widget import GraphWidget
+from tbnb.widgets.source import Source, experiment_of, source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -71,29 +71,25 @@ def graph(
         When ``run`` or ``tag`` names no graph (the message lists what there is).
     """
     check_kwargs("graph", dict(kw), GraphOptions.__annotations__)
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    if not isinstance(source, ModelGraph) and not hasattr(source, "graphs"):
-        raise TypeError(
-            "source must be an Experiment, a logdir path or a ModelGraph "
-            f"(exp.graph(run)); got {type(source).__name__}"
+    given = experiment_of(source)
+    if isinstance(given, ModelGraph):
+        shown = Source(GraphSource(given), name="the ModelGraph")
+    else:
+        shown = source_of(
+            given,
+            "graphs",
+            expected="a ModelGraph (exp.graph(run))",
+            read=lambda experiment: (
+                GraphSource(experiment) if hasattr(experiment, "graphs") else None
+            ),
+            frame_type=GraphSource,
         )
-    widget = GraphWidget(
-        color_by=kw.get("color_by", "op"),
-        show_constants=bool(kw.get("show_constants", False)),
-        palette=kw.get("palette", "default"),
-        height=int(kw.get("height", 560)),
+    traits: dict[str, Any] = {k: v for k, v in kw.items() if k != "expanded"}
+    return GraphWidget(
+        source=shown,
+        run=run,
+        tag=tag,
+        expanded=kw.get("expanded"),
+        refresh=refresh,
+        **traits,
     )
-    reloadable = source if callable(getattr(source, "reload", None)) else None
-    if reloadable is not None:
-        widget.follow(reloadable)
-    widget._set_source(GraphSource(source), run, tag)
-    if "expanded" in kw:
-        widget.expanded = list(kw["expanded"])
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget

@@ -66,7 +66,9 @@ class GraphSource:
             return [self.source.stats_tag] if self.source.stats_tag else []
         return [str(t) for t in profile_list(self.source, run)["tag"]]
 
-    def _row_key(self, run: str, tag: str) -> tuple[Any, ...]:
+    def row_key(self, run: str, tag: str) -> tuple[Any, ...]:
+        """What identifies the graph of ``run`` and ``tag`` now (it changes when a newer
+        graph is logged under the same tag)."""
         listing = self.listing()
         rows = listing[(listing["run"] == run) & (listing["tag"] == tag)]
         if not len(rows):
@@ -82,7 +84,7 @@ class GraphSource:
         """
         if isinstance(self.source, ModelGraph):
             return self.source
-        key = (*self._row_key(run, tag), stats)
+        key = (*self.row_key(run, tag), stats)
         cached = self._cache.get(key)
         if cached is None:
             cached = self._cache[key] = model_graph(self.source, run, tag, stats=stats)
@@ -96,7 +98,7 @@ class GraphSource:
             return self.graph(run, tag, stats), ""
         except (KeyError, GraphParseError) as error:
             message = str(error.args[0]) if isinstance(error, KeyError) else str(error)
-            key = self._row_key(run, tag)
+            key = self.row_key(run, tag)
             if key not in self._failed:
                 self._failed[key] = message
                 warnings.warn(

@@ -10,6 +10,7 @@ The op-statistics table compares the op counts of the selected runs' graphs (``_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,7 +19,7 @@ import traitlets as t
 
 from tbnb.analysis.graph import ModelGraph
 from tbnb.analysis.graph.attrs import shapes_text
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.graphs.prepare import (
     COLOR_MODES,
     default_expanded,
@@ -30,11 +31,14 @@ from tbnb.widgets.graphs.prepare import (
     visible_items,
 )
 from tbnb.widgets.graphs.source import GraphSource
+from tbnb.widgets.graphs.view import view_spec
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, Regex
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["GraphWidget"]
 
@@ -81,13 +85,13 @@ class GraphWidget(LiveWidget, RunColored):
     tag = t.Unicode("").tag(sync=True)
     expanded = t.List(t.Unicode()).tag(sync=True)
     selected = t.Unicode("").tag(sync=True)
-    color_by = t.Unicode("op").tag(sync=True)
+    color_by = Choice(COLOR_MODES, "op").tag(sync=True)
     show_constants = t.Bool(False).tag(sync=True)
-    search = t.Unicode("").tag(sync=True)
+    search = Regex().tag(sync=True)
     stats_tag = t.Unicode("").tag(sync=True)
     profiles = t.List(t.Unicode()).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
     height = t.Int(560).tag(sync=True)
     message = t.Unicode("").tag(sync=True)
     _graph = t.Dict().tag(sync=True, **tree_serialization)
@@ -96,22 +100,30 @@ class GraphWidget(LiveWidget, RunColored):
 
     _loading = True  # until __init__ is done: trait defaults set while building load nothing
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        run: str | None = None,
+        tag: str | None = None,
+        expanded: Sequence[str] | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """Show the graph of ``run`` and ``tag`` of ``source`` (default: the first run with
+        a graph, its op graph), ``expanded`` groups open instead of the default."""
         self._graphs = GraphSource(ModelGraph.from_records([]))
         self._current: ModelGraph | None = None
-        super().__init__(**kwargs)
+        super().__init__(**traits)
         self._loading = False
+        self._open(source, refresh, lambda given: self._show_source(given, run, tag, expanded))
 
-    # -------------------------------------------------------------- validation
-    @t.validate("color_by")
-    def _valid_color(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in COLOR_MODES:
-            raise t.TraitError(f"color_by must be one of {list(COLOR_MODES)}, got {value!r}")
-        return value
-
-    def _recolor(self) -> None:
-        self.run_colors = run_colors(self._graphs.runs, self.palette)
+    def _show_source(
+        self, source: Source, run: str | None, tag: str | None, expanded: Sequence[str] | None
+    ) -> None:
+        self._set_source(source.data, run, tag)
+        if expanded is not None:
+            self.expanded = list(expanded)
 
     @t.observe("run", "tag", "stats_tag")
     def _on_choice(self, change: Any) -> None:
@@ -128,7 +140,7 @@ class GraphWidget(LiveWidget, RunColored):
         self._graphs = graphs
         self._loading = True
         try:
-            self.run_colors = run_colors(graphs.runs, self.palette)
+            self.color_runs(graphs.runs)
             self.graphs = graph_options(graphs.listing())
             first = next((g for g in self.graphs if run is None or g["run"] == run), None)
             if run is None and tag is None:  # open on a graph with something to draw
@@ -190,9 +202,9 @@ class GraphWidget(LiveWidget, RunColored):
 
     def _on_reload(self, _report: Any = None) -> None:
         with self._lock:
-            before = (self.graphs, self._graphs._row_key(self.run, self.tag))
+            before = (self.graphs, self._graphs.row_key(self.run, self.tag))
             options = graph_options(self._graphs.listing())
-            if (options, self._graphs._row_key(self.run, self.tag)) == before:
+            if (options, self._graphs.row_key(self.run, self.tag)) == before:
                 return
             self._loading = True
             try:
@@ -200,7 +212,7 @@ class GraphWidget(LiveWidget, RunColored):
                 self.graphs = options
                 new_runs = [g["run"] for g in options if g["run"] not in known]
                 self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
-                self.run_colors = run_colors(self._graphs.runs, self.palette)
+                self.color_runs(self._graphs.runs)
                 if not self.run and options:
                     self.run, self.tag = options[0]["run"], options[0]["tag"]
             finally:
@@ -324,8 +336,25 @@ class GraphWidget(LiveWidget, RunColored):
             "output_shapes": shapes_text(row["output_shapes"]),
         }
 
-    def to_plotly(self) -> go.Figure:
-        """A plotly figure of what is drawn: the boxes and edges of the current view."""
-        from tbnb.widgets.graphs.plotly import graph_figure
-
-        return graph_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """The visible boxes as points and their edges as lines, where the browser placed
+        them (else in layers, top to bottom)."""
+        graph = self.graph
+        if graph is None:
+            return ViewSpec(grid=False, title=self.message or "no graph")
+        view = self._view or {}
+        placed = None
+        if view.get("graph") == f"{self.run}\u0000{self.tag}" and list(
+            view.get("expanded", [])
+        ) == sorted(self.expanded):
+            ids = np.asarray(view["ids"]).tolist()
+            x, y = np.asarray(view["x"]).tolist(), np.asarray(view["y"]).tolist()
+            placed = {int(i): (float(a), float(b)) for i, a, b in zip(ids, x, y, strict=True)}
+        return view_spec(
+            graph,
+            self.expanded,
+            show_constants=self.show_constants,
+            placed=placed,
+            title=f"{self.run} {self.tag}",
+            height=self.height,
+        )

@@ -6,7 +6,8 @@
 over a :class:`~tbnb.widgets.histograms.store.HistogramStore`;
 :mod:`~tbnb.widgets.histograms.prepare` holds the pure store -> payload steps,
 :mod:`~tbnb.widgets.histograms.frames` the shown data as frames and
-:mod:`~tbnb.widgets.histograms.plotly` the ``.to_plotly()`` figure. Its front end is
+:mod:`~tbnb.widgets.histograms.view` the view spec ``.to_plotly()`` draws. Its front
+end is
 ``js/src/widgets/histograms/``.
 """
 

@@ -16,20 +16,19 @@ Examples
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-import pandas as pd
-
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.histograms.widget import HistogramsWidget, warn_empty
+from tbnb.widgets.histograms.widget import HistogramsWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = ["HistogramsOptions", "distributions", "histograms"]
+
+FRAME = "a histograms DataFrame (columns run, tag, step, edges, counts, as exp.histograms)"
 
 
 class HistogramsOptions(TypedDict, total=False):
@@ -41,24 +40,6 @@ class HistogramsOptions(TypedDict, total=False):
     log_color: bool
     step: int
     state_budget: int
-
-
-def _frame_of(source: Any) -> tuple[pd.DataFrame, Any, str]:
-    """The histograms frame of ``source``, what to reload (or None) and its name."""
-    if isinstance(source, pd.DataFrame):
-        return source, None, "the DataFrame"
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    frame = getattr(source, "histograms", None)
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(
-            "source must be an Experiment, a histograms DataFrame (columns run, tag, step, "
-            f"edges, counts, as exp.histograms) or a logdir path; got {type(source).__name__}"
-        )
-    reloadable = source if callable(getattr(source, "reload", None)) else None
-    return frame, reloadable, repr(getattr(source, "logdir", type(source).__name__))
 
 
 def histograms(
@@ -117,44 +98,22 @@ def histograms(
     ['run', 'tag', 'step', 'wall_time', 'bin_left', 'bin_right', 'count']
     """
     check_kwargs("histograms", dict(kw), HistogramsOptions.__annotations__)
-    frame, reloadable, name = _frame_of(source)
-    widget = HistogramsWidget(
+    given = source_of(source, "histograms", expected=FRAME)
+    traits: dict[str, Any] = dict(kw)
+    traits["log_color"] = bool(traits.get("log_color", False))
+    return HistogramsWidget(
+        source=given,
+        runs=runs,
+        tags=tags,
+        refresh=refresh,
         mode=mode,
         bins=bins,
         time_axis=time_axis,
         max_steps=max_steps,
         step_window=list(step_window) if step_window is not None else [],
         height=height,
-        run_filter=kw.get("run_filter", ""),
-        tag_filter=kw.get("tag_filter", ""),
-        palette=kw.get("palette", "default"),
-        log_color=bool(kw.get("log_color", False)),
-        step=kw.get("step"),
+        **traits,
     )
-    for option in ("run_filter", "tag_filter"):
-        pattern = getattr(widget, option)
-        try:
-            re.compile(pattern)
-        except re.error as err:
-            raise ValueError(f"{option}= is not a valid regex: {pattern!r} ({err})") from err
-    budget = int(kw.get("state_budget", 1_300_000))
-    if budget < 10_000:
-        raise ValueError(f"state_budget must be at least 10000 bytes, got {budget}")
-    widget._build = {"runs": runs, "tags": tags, "budget": budget}
-    if reloadable is not None:
-        widget.follow(reloadable)
-    empty = _empty_reason(frame, name, runs, tags)
-    widget._build["empty"] = empty
-    if empty:
-        warn_empty(empty)
-    widget._set_frame(frame, preview_now=False)
-    run_re = re.compile(widget.run_filter, re.IGNORECASE) if widget.run_filter else None
-    widget.selected_runs = [r for r in widget._legend if run_re is None or run_re.search(r)]
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget
 
 
 def distributions(source: Any, **kwargs: Any) -> HistogramsWidget:
@@ -175,22 +134,3 @@ def distributions(source: Any, **kwargs: Any) -> HistogramsWidget:
     """
     kwargs.setdefault("mode", "distribution")
     return histograms(source, **kwargs)
-
-
-def _empty_reason(frame: pd.DataFrame, name: str, runs: Any, tags: Any) -> str:
-    """Why there is nothing to draw (``""`` when there is)."""
-    if len(frame) == 0:
-        return f"no histograms in {name}"
-    if runs is None and tags is None:
-        return ""
-    from tbnb.widgets.scalars.prepare import pick
-
-    names = sorted({str(r) for r in frame["run"]})
-    all_tags = sorted({str(g) for g in frame["tag"]})
-    kept_runs = pick(names, runs, "runs")
-    kept_tags = pick(all_tags, tags, "tags")
-    if not kept_runs:
-        return f"runs={runs!r} matched none of the runs with histograms: {names}"
-    if not kept_tags:
-        return f"tags={tags!r} matched none of the histogram tags: {all_tags}"
-    return ""

@@ -1,4 +1,5 @@
-"""The histograms widget's shown data as long frames (``w.data``, the CSV's columns).
+"""The histograms widget's shown data: each chart's exact data, and as long frames (``w.data``,
+the CSV's columns).
 
 Examples
 --------
@@ -11,18 +12,26 @@ Examples
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tbnb.kinds.distributions import DISTRIBUTION_BPS
 from tbnb.widgets.histograms import prepare
+from tbnb.widgets.histograms.store import HistogramStore
+from tbnb.widgets.ordering import pick
 
-if TYPE_CHECKING:
-    from tbnb.widgets.histograms.widget import HistogramsWidget
-
-__all__ = ["BAND_COLUMNS", "BIN_COLUMNS", "bands_frame", "bins_frame", "chart_items", "shown_frame"]
+__all__ = [
+    "BAND_COLUMNS",
+    "BIN_COLUMNS",
+    "bands_frame",
+    "bins_frame",
+    "chart_items",
+    "empty_reason",
+    "shown_frame",
+]
 
 BIN_COLUMNS = ["run", "tag", "step", "wall_time", "bin_left", "bin_right", "count"]
 BAND_COLUMNS = ["run", "tag", "step", "wall_time", *(f"p{bp}" for bp in DISTRIBUTION_BPS)]
@@ -72,46 +81,74 @@ def bands_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]
 
 
-def chart_items(widget: HistogramsWidget, tag: str, run: str | None) -> Any:
-    """The data of one shown chart, exact: a series payload, or (``runs`` mode) the
-    at-step payload of the tag's selected runs."""
-    store = widget._store
-    assert store is not None
-    index = widget._series_index()
-    window = widget._window()
+def chart_items(
+    store: HistogramStore,
+    tag: str,
+    run: str | None,
+    *,
+    mode: str,
+    bins: int,
+    max_steps: int,
+    step: int | None,
+    window: tuple[float, float] | None,
+    runs: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The data of one shown chart, exact: a series payload (with ``first_wall``, the
+    series' first wall time), or (``run`` None: the ``runs`` mode) the at-step payload of
+    ``runs`` holding ``tag``."""
+    index = {key: i for i, key in enumerate(store.keys)}
     if run is None:
-        series = [index[(r, tag)] for r in widget.chart_runs(tag)]
-        step = widget.step
+        series = [index[(r, tag)] for r in runs]
         if step is None:
             step = max(int(store.steps[store.bounds[i + 1] - 1]) for i in series)
-        return prepare.at_step_payload(
-            store, series, step=float(step), bins=widget.bins, window=window
-        )
-    limit = widget.max_steps if widget.mode in ("offset", "overlay") else _ALL
-    return prepare.series_payload(
+        return prepare.at_step_payload(store, series, step=float(step), bins=bins, window=window)
+    i = index[(run, tag)]
+    payload = prepare.series_payload(
         store,
-        index[(run, tag)],
-        bins=widget.bins,
-        limit=limit,
+        i,
+        bins=bins,
+        limit=max_steps if mode in ("offset", "overlay") else _ALL,
         window=window,
-        hist=widget.mode != "distribution",
-        bands=widget.mode == "distribution",
+        hist=mode != "distribution",
+        bands=mode == "distribution",
     )
+    return {**payload, "first_wall": float(store.wall[store.bounds[i]])}
 
 
-def shown_frame(widget: HistogramsWidget) -> pd.DataFrame:
-    """Every shown chart's data (see :attr:`HistogramsWidget.data`)."""
-    if widget._store is None:
-        return pd.DataFrame(columns=BIN_COLUMNS)
+def shown_frame(
+    charts: Sequence[tuple[str, str | None, Any]], mode: str, bins: int
+) -> pd.DataFrame:
+    """The long frame of shown charts' data ``(tag, run, chart_items(...))`` (see
+    :attr:`HistogramsWidget.data`)."""
     items: list[dict[str, Any]] = []
-    for tag, run in widget.shown_charts():
-        data = chart_items(widget, tag, run)
+    for _tag, run, data in charts:
         if run is None:
             items.extend(
                 {**item, "left": data["left"], "right": data["right"]} for item in data["items"]
             )
         else:
             items.append(data)
-    if widget.mode == "distribution":
+    if mode == "distribution":
         return bands_frame(items)
-    return bins_frame(items, widget.bins)
+    return bins_frame(items, bins)
+
+
+def empty_reason(frame: pd.DataFrame, name: str, runs: Any, tags: Any) -> str:
+    """Why there is nothing to draw (``""`` when there is).
+
+    Examples
+    --------
+    >>> empty_reason(pd.DataFrame(columns=BIN_COLUMNS), "the DataFrame", None, None)
+    'no histograms in the DataFrame'
+    """
+    if len(frame) == 0:
+        return f"no histograms in {name}"
+    if runs is None and tags is None:
+        return ""
+    names = sorted({str(r) for r in frame["run"]})
+    all_tags = sorted({str(g) for g in frame["tag"]})
+    if not pick(names, runs, "runs"):
+        return f"runs={runs!r} matched none of the runs with histograms: {names}"
+    if not pick(all_tags, tags, "tags"):
+        return f"tags={tags!r} matched none of the histogram tags: {all_tags}"
+    return ""

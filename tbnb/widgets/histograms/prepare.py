@@ -37,7 +37,7 @@ import numpy.typing as npt
 from tbnb.kinds.distributions import DISTRIBUTION_BPS, percentiles
 from tbnb.transforms.histograms import rebin_ragged, sample_indices
 from tbnb.widgets.histograms.store import HistogramStore
-from tbnb.widgets.scalars.prepare import natural_key
+from tbnb.widgets.ordering import natural_key
 
 __all__ = [
     "MAX_BINS",

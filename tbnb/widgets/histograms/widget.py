@@ -23,7 +23,6 @@ whichever comes first, so the first charts do not wait for it. Run colours come 
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -33,23 +32,28 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.warnings import EmptyResultWarning
-from tbnb.widgets.colors import PALETTES, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.histograms import prepare
-from tbnb.widgets.histograms.frames import shown_frame
+from tbnb.widgets.histograms.frames import chart_items, empty_reason, shown_frame
 from tbnb.widgets.histograms.store import HistogramStore
+from tbnb.widgets.histograms.view import view_spec
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.scalars.prepare import color_order, legend_order, pick
+from tbnb.widgets.ordering import color_order, legend_order, matching, pick
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, IntRange, Regex
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
+
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["HistogramsWidget"]
 
 _MAX_LIMIT = 4000
 
 
-class HistogramsWidget(LiveWidget):
+class HistogramsWidget(LiveWidget, RunColored):
     """Histogram and distribution charts (traits only; build it with :func:`histograms`
     or :func:`distributions`).
 
@@ -81,46 +85,23 @@ class HistogramsWidget(LiveWidget):
 
     _widget_key = "histograms"
 
-    mode = t.Unicode("offset").tag(sync=True)
-    bins = t.Int(30).tag(sync=True)
-    time_axis = t.Unicode("step").tag(sync=True)
-    max_steps = t.Int(51).tag(sync=True)
+    mode = Choice(prepare.MODES).tag(sync=True)
+    bins = IntRange(30, lo=1, hi=prepare.MAX_BINS).tag(sync=True)
+    time_axis = Choice(prepare.TIME_AXES, aliases={"wall_time": "wall", "steps": "step"}).tag(
+        sync=True
+    )
+    max_steps = IntRange(51, lo=2, hi=_MAX_LIMIT).tag(sync=True)
     step_window = t.List(t.Float()).tag(sync=True)
     step = t.Int(None, allow_none=True).tag(sync=True)
     log_color = t.Bool(False).tag(sync=True)
     hidden_in_chart = t.Dict(value_trait=t.List(t.Unicode())).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    tag_filter = t.Unicode("").tag(sync=True)
-    run_colors = t.Dict(value_trait=t.Unicode()).tag(sync=True)
-    palette = t.Unicode("default").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
+    tag_filter = Regex().tag(sync=True)
     height = t.Int(170).tag(sync=True)
     problems = t.List(t.Unicode()).tag(sync=True)
     _data = t.Dict().tag(sync=True, **tree_serialization)
     _preview = t.Dict().tag(sync=True, **tree_serialization)
-
-    @t.validate("mode")
-    def _valid_mode(self, proposal: Any) -> str:
-        return _one_of("mode", proposal["value"], prepare.MODES)
-
-    @t.validate("time_axis")
-    def _valid_axis(self, proposal: Any) -> str:
-        value = {"wall_time": "wall", "steps": "step"}.get(proposal["value"], proposal["value"])
-        return _one_of("time_axis", value, prepare.TIME_AXES)
-
-    @t.validate("bins")
-    def _valid_bins(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if not 1 <= value <= prepare.MAX_BINS:
-            raise t.TraitError(f"bins must be 1 to {prepare.MAX_BINS}, got {value}")
-        return value
-
-    @t.validate("max_steps")
-    def _valid_steps(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if not 2 <= value <= _MAX_LIMIT:
-            raise t.TraitError(f"max_steps must be 2 to {_MAX_LIMIT}, got {value}")
-        return value
 
     @t.validate("step_window")
     def _valid_window(self, proposal: Any) -> list[float]:
@@ -132,22 +113,33 @@ class HistogramsWidget(LiveWidget):
         lo, hi = sorted(value)
         return [lo, hi]
 
-    @t.validate("palette")
-    def _valid_palette(self, proposal: Any) -> str:
-        return _one_of("palette", proposal["value"], tuple(PALETTES))
-
-    @t.observe("palette")
-    def _on_palette(self, _change: Any) -> None:
-        if self._color_order is not None:
-            self.run_colors = run_colors(self._color_order, self.palette)
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._color_order: list[str] | None = None
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        runs: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        state_budget: int = 1_300_000,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """``state_budget``: bytes of the saved preview of every chart."""
+        if int(state_budget) < 10_000:
+            raise ValueError(f"state_budget must be at least 10000 bytes, got {state_budget}")
+        super().__init__(**traits)
         self._store: HistogramStore | None = None
-        self._build: dict[str, Any] = {}
+        self._build: dict[str, Any] = {"runs": runs, "tags": tags, "budget": int(state_budget)}
         self._legend: list[str] = []
         self._preview_due = False
+        self._open(source, refresh, self._show)
+
+    def _show(self, source: Source) -> None:
+        empty = empty_reason(source.data, source.name, self._build["runs"], self._build["tags"])
+        self._build["empty"] = empty
+        if empty:
+            warnings.warn(empty, EmptyResultWarning, stacklevel=5)
+        self._set_frame(source.data, preview_now=False)
+        self.selected_runs = matching(self._legend, self.run_filter)
 
     # ----------------------------------------------------------------- data
     def _set_frame(
@@ -169,8 +161,7 @@ class HistogramsWidget(LiveWidget):
         self._store = store
         present = list(dict.fromkeys(run for run, _ in store.keys))
         self._legend = legend_order(present)
-        self._color_order = color_order(present, getattr(self._source, "runs", None))
-        self.run_colors = run_colors(self._color_order, self.palette)
+        self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         if send:
             self._send_all(preview_now=preview_now)
 
@@ -306,17 +297,9 @@ class HistogramsWidget(LiveWidget):
         store = self._store
         if store is None:
             return []
-        try:
-            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
-        except re.error:
-            tag_re = None
         selected = set(self.selected_runs)
         present = set(store.keys)
-        tags = [
-            g
-            for g in prepare.ordered_names(sorted({g for _, g in present}))
-            if tag_re is None or tag_re.search(g)
-        ]
+        tags = matching(prepare.ordered_names(sorted({g for _, g in present})), self.tag_filter)
         if self.mode == "runs":
             return [(g, None) for g in tags if self.chart_runs(g)]
         return [(g, r) for g in tags for r in self._legend if r in selected and (r, g) in present]
@@ -328,6 +311,28 @@ class HistogramsWidget(LiveWidget):
         selected = set(self.selected_runs) - set(self.hidden_in_chart.get(tag, []))
         return [r for r in self._legend if r in selected and (r, tag) in index]
 
+    def chart_data(self, tag: str, run: str | None) -> dict[str, Any]:
+        """The exact data of the chart of ``tag`` and ``run`` as shown (``run`` None: the
+        ``runs`` mode's chart of ``tag``): re-binned, the step window applied."""
+        store = self._store
+        if store is None:
+            raise ValueError("no histograms are loaded")
+        return chart_items(
+            store,
+            tag,
+            run,
+            mode=self.mode,
+            bins=self.bins,
+            max_steps=self.max_steps,
+            step=self.step,
+            window=self._window(),
+            runs=self.chart_runs(tag) if run is None else (),
+        )
+
+    def _shown_data(self, limit: int | None = None) -> list[tuple[str, str | None, Any]]:
+        charts = self.shown_charts()[:limit]
+        return [(tag, run, self.chart_data(tag, run)) for tag, run in charts]
+
     @property
     def data(self) -> pd.DataFrame:
         """What the charts show, at full precision, as a long frame.
@@ -338,29 +343,38 @@ class HistogramsWidget(LiveWidget):
         of the window, in ``runs`` each run at :attr:`step`). ``distribution``: ``run``,
         ``tag``, ``step``, ``wall_time`` and the nine bands ``p0`` ... ``p10000``.
         """
-        frame = shown_frame(self)
-        if self._store is not None:  # what reading them found wrong
-            self.problems = self._store.problems
+        if self._store is None:
+            return shown_frame([], self.mode, self.bins)
+        frame = shown_frame(self._shown_data(), self.mode, self.bins)
+        self.problems = self._store.problems  # what reading them found wrong
         return frame
+
+    def view_spec(self, max_charts: int = 24) -> ViewSpec:
+        """The first ``max_charts`` charts shown, each as its mode draws it."""
+        shown = len(self.shown_charts())
+        if shown > max_charts:
+            warnings.warn(
+                f"to_plotly(): {shown} charts are shown; the figure holds the "
+                f"first {max_charts} (pass max_charts= for more)",
+                stacklevel=3,
+            )
+        return view_spec(
+            self._shown_data(max_charts),
+            mode=self.mode,
+            bins=self.bins,
+            colors=self.run_colors,
+            time_axis=self.time_axis,
+            log_color=self.log_color,
+            height=self.height,
+        )
 
     def to_plotly(self, max_charts: int = 24) -> go.Figure:
         """A ``plotly.graph_objects.Figure`` of the first ``max_charts`` charts shown."""
-        from tbnb.widgets.histograms.plotly import histograms_figure
+        from tbnb.widgets.plotly_figure import plotly_figure
 
-        return histograms_figure(self, max_charts=max_charts)
+        return plotly_figure(self.view_spec(max_charts))
 
     def resync(self) -> None:
         """Resend every chart's preview to the browser."""
         if self._store is not None:
             self._send_all()
-
-
-def _one_of(name: str, value: Any, choices: Sequence[str]) -> str:
-    if value not in choices:
-        raise t.TraitError(f"{name} must be one of {list(choices)}, got {value!r}")
-    return str(value)
-
-
-def warn_empty(what: str) -> None:
-    """An :class:`~tbnb.warnings.EmptyResultWarning` saying why there is nothing to draw."""
-    warnings.warn(what, EmptyResultWarning, stacklevel=3)

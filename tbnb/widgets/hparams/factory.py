@@ -10,7 +10,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -18,16 +17,13 @@ import pandas as pd
 
 from tbnb.analysis.hparams import hparams_frame
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.hparams.prepare import default_axes, default_metric, default_scales
 from tbnb.widgets.hparams.widget import HParamsWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["MAX_DEFAULT_AXES", "HParamsOptions", "hparams"]
-
-MAX_DEFAULT_AXES = 20
-"""Axes shown by default (hparams first, then metrics)."""
+__all__ = ["HParamsOptions", "hparams"]
 
 
 class HParamsOptions(TypedDict, total=False):
@@ -44,30 +40,23 @@ class HParamsOptions(TypedDict, total=False):
     palette: str
 
 
-def _frame_of(source: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) -> pd.DataFrame:
-    if isinstance(source, pd.DataFrame):
-        frame = source
-        if "run" in frame.columns and frame.index.name != "run":
-            frame = frame.set_index("run")
-        return frame
+def _table_of(experiment: Any, metrics: str | Sequence[str], kw: Mapping[str, Any]) -> Any:
+    """The hparams table of an experiment: ``exp.hparams``, or built with other metrics."""
     defaults = (
         metrics in ("last", ("last",), ["last"])
         and not kw.get("metric_tags")
         and not kw.get("parse_run_names")
     )
-    if defaults and isinstance(getattr(source, "hparams", None), pd.DataFrame):
-        return source.hparams
-    if all(hasattr(source, name) for name in ("runs", "scalars", "hparams_values", "run_path")):
+    if defaults and isinstance(getattr(experiment, "hparams", None), pd.DataFrame):
+        return experiment.hparams
+    if all(hasattr(experiment, name) for name in ("runs", "scalars", "hparams_values", "run_path")):
         return hparams_frame(
-            source,
+            experiment,
             metrics=metrics,
             metric_tags=kw.get("metric_tags"),
             parse_run_names=bool(kw.get("parse_run_names", False)),
         )
-    raise TypeError(
-        "source must be an Experiment, a logdir path or a DataFrame with one row per run; "
-        f"got {type(source).__name__}"
-    )
+    return None
 
 
 def hparams(
@@ -123,44 +112,25 @@ def hparams(
     (['b', 'c'], ['b', 'c'])
     """
     check_kwargs("hparams", dict(kw), HParamsOptions.__annotations__)
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    frame = _frame_of(source, metrics, kw)
-    if not frame.columns.is_unique:
-        raise ValueError("the hparams frame has duplicate column names")
-    widget = HParamsWidget(
-        page_size=kw.get("page_size", 25),
-        height=kw.get("height", 320),
-        palette=kw.get("palette", "default"),
+    given = source_of(
+        source,
+        "hparams",
+        expected="a DataFrame with one row per run",
+        read=lambda experiment: _table_of(experiment, metrics, kw),
     )
-    widget._with_importance = bool(kw.get("importance", True))
-    source_runs = None if isinstance(source, pd.DataFrame) else getattr(source, "runs", None)
-    widget._set_frame(frame, source_runs=source_runs)
-    known = list(frame.columns)
-    for name, given in (
-        ("metric", [metric] if metric else []),
-        ("color", [color] if color and color != "run" else []),
-        ("columns", list(columns or [])),
-        ("inverted", list(kw.get("inverted", []))),
-        ("scales", list(kw.get("scales", {}))),
-    ):
-        unknown = [c for c in given if c not in known]
-        if unknown:
-            raise ValueError(f"{name}= names unknown column(s) {unknown}; columns are {known}")
-    chosen = metric or default_metric(frame, widget._metric_columns)
-    if columns is None:
-        axes = default_axes(
-            frame, widget._hparam_columns, widget._metric_columns, chosen, MAX_DEFAULT_AXES
-        )
-    else:
-        axes = list(columns)
-    widget.order = axes
-    widget.inverted = list(kw.get("inverted", []))
-    widget.scales = {**default_scales(frame, list(frame.columns)), **dict(kw.get("scales", {}))}
-    widget.color_by = color or chosen or (axes[0] if axes else "")
-    widget.brushes = dict(kw.get("brushes", {}))
-    widget._on_brushes()
-    widget.metric = chosen
-    return widget
+    frame = given.data
+    if given.experiment is None and "run" in frame.columns and frame.index.name != "run":
+        frame = frame.set_index("run")
+    options = {k: kw[k] for k in ("page_size", "height", "palette") if k in kw}
+    return HParamsWidget(
+        frame=frame,
+        source_runs=given.runs,
+        importance=bool(kw.get("importance", True)),
+        columns=columns,
+        metric=metric,
+        color=color,
+        inverted=kw.get("inverted", ()),
+        scales=kw.get("scales", {}),
+        brushes=kw.get("brushes", {}),
+        **options,
+    )

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.analysis.hparams import REDUCTIONS
+from tbnb.widgets.spec import Mark, Panel, ViewSpec
 
 __all__ = [
     "LOG_SPAN",
@@ -32,6 +34,7 @@ __all__ = [
     "label_of",
     "metric_columns_of",
     "natural",
+    "view_spec",
 ]
 
 
@@ -237,3 +240,94 @@ def default_axes(
         metric_axes = ([metric] if metric else []) + [c for c in metric_columns if c != metric]
     room = max(limit - len(axes), 1 if metric_axes else 0)
     return axes + metric_axes[:room]
+
+
+def view_spec(
+    columns: Mapping[str, Mapping[str, Any]],
+    order: Sequence[str],
+    *,
+    scales: Mapping[str, str],
+    brushes: Mapping[str, Any],
+    inverted: Sequence[str] = (),
+    color_by: str = "",
+    title: str = "",
+) -> ViewSpec:
+    """The parallel coordinates of the encoded ``columns`` (:func:`encode_column`) in
+    ``order``: log axes as powers of ten, quantile axes as ranks, brushes as constraints,
+    lines coloured by ``color_by``.
+
+    Examples
+    --------
+    >>> columns = {"lr": encode_column("lr", pd.Series([0.1, 0.001]), "hparam", None)}
+    >>> spec = view_spec(columns, ["lr"], scales={"lr": "log"}, brushes={})
+    >>> axis = spec.panels[0].marks[0].data["axes"][0]
+    >>> axis["label"], axis["values"].tolist()
+    ('lr (log)', [-1.0, -3.0])
+    """
+    axes = [
+        _number_axis(name, columns[name], scales.get(name, "linear"), brushes.get(name))
+        if columns[name]["kind"] == "number"
+        else _label_axis(name, columns[name], brushes.get(name))
+        for name in order
+    ]
+    for name, axis in zip(order, axes, strict=True):
+        if name in inverted and axis.get("range") is not None:
+            axis["range"] = axis["range"][::-1]
+    color, style = None, {}
+    encoded = columns.get(color_by)
+    if encoded is not None and encoded["kind"] == "number":
+        color, style = encoded["values"], {"colorscale": "Viridis", "colorbar": color_by}
+    elif encoded is not None:
+        color, style = encoded["codes"], {"colorscale": "Turbo"}
+    lines = Mark("parallel", {"axes": axes}, color=color, style=style)
+    return ViewSpec([Panel(marks=[lines])], grid=False, title=title)
+
+
+def _number_axis(
+    name: str, encoded: Mapping[str, Any], scale: str, brush: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    values = encoded["values"].astype(np.float64)
+    finite = values[np.isfinite(values)]
+    axis: dict[str, Any] = {"label": name}
+    span = brush["range"] if brush and "range" in brush else None
+    if scale == "log" and finite.size and (finite > 0).any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shown = np.where(values > 0, np.log10(values), np.nan)
+        lo, hi = np.nanmin(shown), np.nanmax(shown)
+        ticks = np.arange(math.floor(lo), math.ceil(hi) + 1)
+        axis.update(label=f"{name} (log)", ticks=(ticks.tolist(), [f"1e{int(k)}" for k in ticks]))
+        if span is not None:
+            axis["brush"] = [math.log10(v) if v > 0 else lo for v in span]
+    elif scale == "quantile" and finite.size:
+        shown = pd.Series(values).rank(pct=True).to_numpy()
+        qs = np.quantile(finite, [0, 0.25, 0.5, 0.75, 1])
+        order = np.argsort(values[np.isfinite(values)], kind="stable")
+        at = np.interp(qs, finite[order], shown[np.isfinite(values)][order])
+        axis.update(label=f"{name} (quantile)", ticks=(at.tolist(), [f"{q:.3g}" for q in qs]))
+        if span is not None:
+            inside = shown[(values >= span[0]) & (values <= span[1])]
+            if inside.size:
+                axis["brush"] = [float(inside.min()), float(inside.max())]
+    else:
+        shown = values
+        if span is not None:
+            axis["brush"] = list(span)
+    axis["values"] = shown
+    if finite.size:
+        axis["range"] = [float(np.nanmin(shown)), float(np.nanmax(shown))]
+    return axis
+
+
+def _label_axis(
+    name: str, encoded: Mapping[str, Any], brush: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    labels = encoded["labels"]
+    codes = encoded["codes"].astype(np.float64)
+    codes[codes < 0] = np.nan
+    top = max(len(labels) - 1, 0)
+    axis: dict[str, Any] = {"label": name, "values": codes, "range": [-0.5, top + 0.5]}
+    axis["ticks"] = (list(range(len(labels))), labels)
+    if brush and "values" in brush:
+        chosen = [i for i, label in enumerate(labels) if label in brush["values"]]
+        axis["brush"] = [[i - 0.4, i + 0.4] for i in chosen] or None
+    return axis

@@ -31,16 +31,28 @@ import traitlets as t
 
 from tbnb.analysis.importance import parameter_importance
 from tbnb.widgets.base import TbnbWidget
-from tbnb.widgets.colors import RunColored, run_colors
-from tbnb.widgets.hparams.prepare import encode_column, label_of, metric_columns_of
+from tbnb.widgets.colors import RunColored
+from tbnb.widgets.hparams.prepare import (
+    default_axes,
+    default_metric,
+    default_scales,
+    encode_column,
+    label_of,
+    metric_columns_of,
+    view_spec,
+)
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.traits import IntRange
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
-__all__ = ["SCALES", "HParamsWidget"]
+__all__ = ["MAX_DEFAULT_AXES", "SCALES", "HParamsWidget"]
 
 SCALES = ("linear", "log", "quantile")
+
+MAX_DEFAULT_AXES = 20
+"""Axes shown by default (hparams first, then metrics)."""
 
 
 class HParamsWidget(TbnbWidget, RunColored):
@@ -81,13 +93,28 @@ class HParamsWidget(TbnbWidget, RunColored):
     color_by = t.Unicode("").tag(sync=True)
     metric = t.Unicode("").tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    page_size = t.Int(25).tag(sync=True)
+    page_size = IntRange(25, lo=1).tag(sync=True)
     height = t.Int(320).tag(sync=True)
     _table = t.Dict().tag(sync=True, **tree_serialization)
     _importance = t.Dict().tag(sync=True, **tree_serialization)
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        frame: pd.DataFrame | None = None,
+        source_runs: Sequence[str] | None = None,
+        importance: bool = True,
+        columns: Sequence[str] | None = None,
+        metric: str | None = None,
+        color: str | None = None,
+        inverted: Sequence[str] = (),
+        scales: Mapping[str, str] | None = None,
+        brushes: Mapping[str, Any] | None = None,
+        **traits: Any,
+    ) -> None:
+        """Show ``frame`` (one row per run), its runs coloured in ``source_runs``' order;
+        the other arguments are :func:`hparams`'s."""
+        super().__init__(**traits)
         self._frame = pd.DataFrame()
         self._columns: dict[str, dict[str, Any]] = {}
         self._members: dict[str, list[str]] = {}
@@ -95,10 +122,50 @@ class HParamsWidget(TbnbWidget, RunColored):
         self._metric_columns: list[str] = []
         self._callbacks: list[Callable[[pd.DataFrame], Any]] = []
         self._last_rows: list[str] = []
-        self._with_importance = True
-        self._color_order: list[str] | None = None
+        self._with_importance = importance
         self.observe(self._on_brushes, "brushes")
         self.observe(self._on_metric, "metric")
+        if frame is not None:
+            self._show(frame, source_runs, columns, metric, color, inverted, scales or {})
+            self.inverted = list(inverted)
+            self.scales = {**default_scales(frame, list(frame.columns)), **dict(scales or {})}
+            self.brushes = dict(brushes or {})
+            self._on_brushes()
+            self.metric = self._chosen
+
+    def _show(
+        self,
+        frame: pd.DataFrame,
+        source_runs: Sequence[str] | None,
+        columns: Sequence[str] | None,
+        metric: str | None,
+        color: str | None,
+        inverted: Sequence[str],
+        scales: Mapping[str, str],
+    ) -> None:
+        if not frame.columns.is_unique:
+            raise ValueError("the hparams frame has duplicate column names")
+        self._set_frame(frame, source_runs=source_runs)
+        known = list(frame.columns)
+        for name, given in (
+            ("metric", [metric] if metric else []),
+            ("color", [color] if color and color != "run" else []),
+            ("columns", list(columns or [])),
+            ("inverted", list(inverted)),
+            ("scales", list(scales)),
+        ):
+            unknown = [c for c in given if c not in known]
+            if unknown:
+                raise ValueError(f"{name}= names unknown column(s) {unknown}; columns are {known}")
+        self._chosen = metric or default_metric(frame, self._metric_columns)
+        if columns is None:
+            axes = default_axes(
+                frame, self._hparam_columns, self._metric_columns, self._chosen, MAX_DEFAULT_AXES
+            )
+        else:
+            axes = list(columns)
+        self.order = axes
+        self.color_by = color or self._chosen or (axes[0] if axes else "")
 
     # ----------------------------------------------------------------- validation
     @t.validate("scales")
@@ -133,19 +200,6 @@ class HParamsWidget(TbnbWidget, RunColored):
             raise t.TraitError(f"color_by must be a column or 'run', got {value!r}")
         return value
 
-    @t.validate("page_size")
-    def _valid_page(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 1:
-            raise t.TraitError(f"page_size must be >= 1, got {value}")
-        return value
-
-    # ----------------------------------------------------------------- data
-    def _recolor(self) -> None:
-        order = getattr(self, "_color_order", None)
-        if order is not None:
-            self.run_colors = run_colors(order, self.palette)
-
     def _set_frame(self, frame: pd.DataFrame, source_runs: Sequence[str] | None = None) -> None:
         hparam_columns = frame.attrs.get("hparam_columns")
         metric_columns = metric_columns_of(frame)
@@ -166,8 +220,7 @@ class HParamsWidget(TbnbWidget, RunColored):
             columns.append(encoded)
         self._frame = frame
         known = [str(r) for r in source_runs] if source_runs is not None else []
-        self._color_order = known + [r for r in runs if r not in set(known)]
-        self._recolor()
+        self.color_runs(known + [r for r in runs if r not in set(known)])
         self._table = {"runs": runs, "members": self._members, "columns": columns}
 
     def _row_mask(self, brushes: Mapping[str, Any]) -> np.ndarray[Any, Any]:
@@ -278,8 +331,14 @@ class HParamsWidget(TbnbWidget, RunColored):
             self._compute_importance(metric)
         return {"metric": metric}
 
-    def to_plotly(self) -> go.Figure:
-        """A ``go.Parcoords`` figure of the current view (axes, order, scales, brushes, colour)."""
-        from tbnb.widgets.hparams.plotly import parcoords_figure
-
-        return parcoords_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """The parallel coordinates as shown: axes, order, scales, brushes, colour."""
+        return view_spec(
+            self._columns,
+            self.order,
+            scales=self.scales,
+            brushes=self.brushes,
+            inverted=self.inverted,
+            color_by=self.color_by,
+            title=f"{len(self.selected)} of {len(self._frame)} runs",
+        )

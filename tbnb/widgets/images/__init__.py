@@ -2,8 +2,8 @@
 
 ``tbnb.images(...)`` (:mod:`~tbnb.widgets.images.factory`) builds an
 :class:`~tbnb.widgets.images.widget.ImagesWidget`; :mod:`~tbnb.widgets.images.prepare`
-holds the pure steps and :mod:`~tbnb.widgets.images.plotly` the ``.to_plotly()``
-figure. Its front end is ``js/src/widgets/images/``.
+holds the pure steps and :mod:`~tbnb.widgets.images.view` the view spec ``.to_plotly()``
+draws. Its front end is ``js/src/widgets/images/``.
 """
 
 from __future__ import annotations

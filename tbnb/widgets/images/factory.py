@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.images.widget import ImagesWidget
-from tbnb.widgets.media_build import build_media
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -85,8 +84,8 @@ def images(
     traits: dict[str, Any] = dict(kw)
     if step is not None:
         traits["step"] = int(step)
-    widget: ImagesWidget = build_media(
-        ImagesWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    widget: ImagesWidget = ImagesWidget.from_source(
+        source, runs=runs, tags=tags, refresh=refresh, **traits
     )
     if compare is not None:
         run_a, run_b = compare

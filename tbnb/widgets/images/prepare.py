@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from tbnb.kinds.images import image_format
-from tbnb.widgets.cards import CardIndex, nearest_index
+from tbnb.widgets.cards import CardIndex, card_problems, nearest_index, read_bytes
 
 __all__ = [
     "COMPARE_MODES",
@@ -22,7 +22,6 @@ __all__ = [
     "compare_items",
     "image_payload",
     "mime_of",
-    "read_bytes",
     "row_problems",
 ]
 
@@ -41,24 +40,6 @@ COMPARE_MODES = ("side", "wipe")
 def mime_of(fmt: str) -> str | None:
     """The MIME type of an image format the browser decodes, or None."""
     return MIME.get(str(fmt))
-
-
-def read_bytes(row: pd.Series) -> bytes:
-    """The encoded bytes of a frame row: its lazy ``blob`` (read now) or a ``data`` column.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> read_bytes(pd.Series({"data": b"GIF89a..."}))
-    b'GIF89a...'
-    """
-    blob = row.get("blob")
-    if blob is not None and hasattr(blob, "read"):
-        return bytes(blob.read())
-    data = row.get("data")
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return bytes(data)
-    raise ValueError("the row has neither a blob nor data bytes")
 
 
 def image_payload(row: pd.Series) -> dict[str, Any]:
@@ -99,22 +80,14 @@ def row_problems(frame: pd.DataFrame) -> list[str]:
     bad = ~frame["format"].astype(str).isin(list(MIME))
     if "nbytes" in frame.columns:
         bad |= frame["nbytes"].to_numpy() == 0
-    out = []
-    rows = frame.loc[bad.to_numpy()]
-    for (run, tag), group in rows.groupby(
-        [rows["run"].astype(str), rows["tag"].astype(str)], sort=False
-    ):
-        steps = group["step"].tolist()
-        listed = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-        first = group.iloc[0]
-        size = f", {int(first['nbytes'])} bytes" if "nbytes" in group.columns else ""
-        plural = "s" if len(steps) > 1 else ""
-        verb = "are not images" if len(steps) > 1 else "is not an image"
-        out.append(
-            f"run {run!r}, tag {tag!r}: step{plural} {listed} {verb} a browser shows "
-            f"(format {first['format']!r}{size})"
-        )
-    return out
+
+    def message(rows: pd.DataFrame, steps: str, several: bool) -> str:
+        first = rows.iloc[0]
+        size = f", {int(first['nbytes'])} bytes" if "nbytes" in rows.columns else ""
+        plural, verb = ("s", "are not images") if several else ("", "is not an image")
+        return f"step{plural} {steps} {verb} a browser shows (format {first['format']!r}{size})"
+
+    return card_problems(frame, bad, message)
 
 
 def compare_items(

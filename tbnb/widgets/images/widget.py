@@ -17,10 +17,12 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.widgets.images.prepare import COMPARE_MODES, compare_items, image_payload, row_problems
+from tbnb.widgets.images.view import view_spec
 from tbnb.widgets.media import MediaWidget
+from tbnb.widgets.traits import Choice, FloatRange, IntRange
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["FITS", "PIXELATED", "ImagesWidget"]
 
@@ -52,40 +54,12 @@ class ImagesWidget(MediaWidget):
     _kind = "images"
     _columns = ("blob|data",)
 
-    brightness = t.Float(1.0).tag(sync=True)
-    contrast = t.Float(1.0).tag(sync=True)
-    fit = t.Unicode("fit").tag(sync=True)
-    size = t.Int(280).tag(sync=True)
-    pixelated = t.Unicode("auto").tag(sync=True)
+    brightness = FloatRange(1.0, lo=0.0, hi=4.0).tag(sync=True)
+    contrast = FloatRange(1.0, lo=0.0, hi=4.0).tag(sync=True)
+    fit = Choice(FITS).tag(sync=True)
+    size = IntRange(280, lo=32, hi=4096, unit="pixels").tag(sync=True)
+    pixelated = Choice(PIXELATED).tag(sync=True)
     compare = t.Dict().tag(sync=True)
-
-    @t.validate("brightness", "contrast")
-    def _valid_filter(self, proposal: Any) -> float:
-        value = float(proposal["value"])
-        if not 0.0 <= value <= 4.0:
-            raise t.TraitError(f"{proposal['trait'].name} must be in [0, 4], got {value}")
-        return value
-
-    @t.validate("fit")
-    def _valid_fit(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in FITS:
-            raise t.TraitError(f"fit must be one of {list(FITS)}, got {value!r}")
-        return value
-
-    @t.validate("pixelated")
-    def _valid_pixelated(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in PIXELATED:
-            raise t.TraitError(f"pixelated must be one of {list(PIXELATED)}, got {value!r}")
-        return value
-
-    @t.validate("size")
-    def _valid_size(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if not 32 <= value <= 4096:
-            raise t.TraitError(f"size must be between 32 and 4096 pixels, got {value}")
-        return value
 
     @t.validate("compare")
     def _valid_compare(self, proposal: Any) -> dict[str, Any]:
@@ -143,8 +117,9 @@ class ImagesWidget(MediaWidget):
             "sample": 0,
         }
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure`` of the images shown (one subplot per card)."""
-        from tbnb.widgets.images.plotly import images_figure
-
-        return images_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """One panel per image shown, with the display filters applied."""
+        shown = self.shown_items()
+        items = [self.item(i["run"], i["tag"], i["step"], i["sample"]) for i in shown]
+        titles = self.shown_titles()
+        return view_spec(titles, items, brightness=self.brightness, contrast=self.contrast)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.media_build import build_media
 from tbnb.widgets.mesh.widget import MeshWidget
 
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ def meshes(
     traits: dict[str, Any] = {**kw, "mode": mode, "point_size": float(point_size)}
     if step is not None:
         traits["step"] = int(step)
-    widget: MeshWidget = build_media(
-        MeshWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    widget: MeshWidget = MeshWidget.from_source(
+        source, runs=runs, tags=tags, refresh=refresh, **traits
     )
     return widget

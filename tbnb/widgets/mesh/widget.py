@@ -20,9 +20,11 @@ import traitlets as t
 
 from tbnb.widgets.media import MediaWidget
 from tbnb.widgets.mesh.prepare import MAX_POINTS, mesh_payload, mesh_problems, payload_size
+from tbnb.widgets.mesh.view import view_spec
+from tbnb.widgets.traits import Choice, FloatRange, IntRange
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["DEFAULT_MESH_EMBED_BYTES", "MODES", "MeshWidget"]
 
@@ -57,40 +59,12 @@ class MeshWidget(MediaWidget):
     _kind = "meshes"
     _columns = ("vertices", "faces", "colors")
 
-    mode = t.Unicode("solid").tag(sync=True)
-    point_size = t.Float(2.0).tag(sync=True)
+    mode = Choice(MODES).tag(sync=True)
+    point_size = FloatRange(2.0, lo=1.0, hi=20.0, unit="pixels").tag(sync=True)
     camera = t.Dict().tag(sync=True)
-    card_size = t.Int(320).tag(sync=True)
-    max_points = t.Int(MAX_POINTS).tag(sync=True)
-    max_embed_bytes = t.Int(DEFAULT_MESH_EMBED_BYTES).tag(sync=True)
-
-    @t.validate("mode")
-    def _valid_mode(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in MODES:
-            raise t.TraitError(f"mode must be one of {list(MODES)}, got {value!r}")
-        return value
-
-    @t.validate("point_size")
-    def _valid_point_size(self, proposal: Any) -> float:
-        value = float(proposal["value"])
-        if not 1.0 <= value <= 20.0:
-            raise t.TraitError(f"point_size must be between 1 and 20 pixels, got {value}")
-        return value
-
-    @t.validate("card_size")
-    def _valid_card_size(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if not 120 <= value <= 2000:
-            raise t.TraitError(f"card_size must be between 120 and 2000 pixels, got {value}")
-        return value
-
-    @t.validate("max_points")
-    def _valid_max_points(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 1000:
-            raise t.TraitError(f"max_points must be >= 1000, got {value}")
-        return value
+    card_size = IntRange(320, lo=120, hi=2000, unit="pixels").tag(sync=True)
+    max_points = IntRange(MAX_POINTS, lo=1000).tag(sync=True)
+    max_embed_bytes = IntRange(DEFAULT_MESH_EMBED_BYTES, lo=0).tag(sync=True)
 
     @t.observe("max_points")
     def _on_max_points(self, _change: Any) -> None:
@@ -108,8 +82,11 @@ class MeshWidget(MediaWidget):
     def _row_problems(self, frame: pd.DataFrame) -> list[str]:
         return mesh_problems(frame)
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure`` of the meshes shown (one 3-D scene per card)."""
-        from tbnb.widgets.mesh.plotly import meshes_figure
-
-        return meshes_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """One 3-D panel per mesh shown, from the vertices the browser draws."""
+        shown = self.shown_items()
+        items = [self.item(i["run"], i["tag"], i["step"], i["sample"]) for i in shown]
+        colors = [self.run_colors.get(i["run"], "#1f77b4") for i in shown]
+        return view_spec(
+            self.shown_titles(), items, colors, mode=self.mode, point_size=self.point_size
+        )

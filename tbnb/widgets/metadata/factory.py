@@ -11,14 +11,12 @@ Examples
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-import pandas as pd
-
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.metadata.widget import RunsWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -61,32 +59,12 @@ def runs(
         ``page_size``. Anything else raises ``TypeError``.
     """
     check_kwargs("runs", dict(kw), RunsOptions.__annotations__)
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    if isinstance(source, pd.DataFrame):
-        info, reloadable = source, None
-    elif isinstance(getattr(source, "info", None), pd.DataFrame):
-        info, reloadable = source.info, source
-    else:
-        raise TypeError(
-            "source must be an Experiment, a logdir path or a frame like exp.info; "
-            f"got {type(source).__name__}"
-        )
-    widget = RunsWidget(
-        palette=kw.get("palette", "default"),
-        only_differences=bool(kw.get("only_differences", True)),
-        table_filter=kw.get("table_filter", ""),
-        page_size=int(kw.get("page_size", 25)),
+    traits: dict[str, Any] = dict(kw)
+    if "sections" in traits:
+        traits["sections"] = list(traits["sections"])
+    return RunsWidget(
+        source=source_of(source, "info", expected="a frame like exp.info"),
+        selected=selected,
+        refresh=refresh,
+        **traits,
     )
-    if "sections" in kw:
-        widget.sections = list(kw["sections"])
-    if reloadable is not None:
-        widget.follow(reloadable)
-    widget._set_info(info, selected)
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget

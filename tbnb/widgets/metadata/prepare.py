@@ -25,7 +25,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEFAULT_SECTIONS", "column_kind", "encode", "runs_payload"]
+from tbnb.widgets.spec import Mark, Panel, ViewSpec
+
+__all__ = [
+    "DEFAULT_SECTIONS",
+    "column_kind",
+    "diff_spec",
+    "encode",
+    "runs_payload",
+    "table_spec",
+]
 
 DEFAULT_SECTIONS = ("run", "counts", "hparams")
 """Sections whose keys the runs table shows at first."""
@@ -90,3 +99,51 @@ def runs_payload(info: pd.DataFrame) -> dict[str, Any]:
         kind = column_kind(str(section), str(key)) if "values" in encoded else "text"
         columns.append({"section": str(section), "key": str(key), "kind": kind, **encoded})
     return {"runs": [str(r) for r in info.index], "labels": list(labels), "columns": columns}
+
+
+_DIFFERS = "#fff3cd"
+
+
+def _cell(value: object) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
+def diff_spec(diff: pd.DataFrame) -> ViewSpec:
+    """The selected runs side by side (``w.diff``), differing rows highlighted.
+
+    Examples
+    --------
+    >>> diff = pd.DataFrame({"a": [0.1], "b": [0.2], "differs": [True]},
+    ...                     index=pd.MultiIndex.from_tuples([("hparams", "lr")]))
+    >>> diff_spec(diff).panels[0].marks[0].data["header"]
+    ['section', 'key', 'a', 'b']
+    """
+    runs = [c for c in diff.columns if c != "differs"]
+    header = ["section", "key", *runs]
+    cells = [
+        [s for s, _ in diff.index],
+        [k for _, k in diff.index],
+        *[[_cell(v) for v in diff[r]] for r in runs],
+    ]
+    fill = [[_DIFFERS if d else "white" for d in diff["differs"]]] * len(header)
+    table = Mark("table", {"header": header, "cells": cells}, style={"fill": fill})
+    return ViewSpec([Panel(marks=[table])], grid=False, title=f"{len(runs)} runs side by side")
+
+
+def table_spec(table: pd.DataFrame) -> ViewSpec:
+    """The runs table (``w.table``: one row per run, ``(section, key)`` columns).
+
+    Examples
+    --------
+    >>> info = pd.DataFrame({("hparams", "lr"): [0.1]}, index=pd.Index(["a"], name="run"))
+    >>> table_spec(info).panels[0].marks[0].data["header"]
+    ['run', 'hparams: lr']
+    """
+    header = ["run", *[f"{s}: {k}" for s, k in table.columns]]
+    cells = [
+        [str(r) for r in table.index],
+        *[[_cell(v) for v in table[c]] for c in table.columns],
+    ]
+    fill = [["white"] * len(table)] * len(header)
+    mark = Mark("table", {"header": header, "cells": cells}, style={"fill": fill})
+    return ViewSpec([Panel(marks=[mark])], grid=False, title=f"{len(table)} runs")

@@ -16,13 +16,15 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.analysis.runinfo import SECTIONS, diff_runs
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.metadata.prepare import DEFAULT_SECTIONS, runs_payload
+from tbnb.widgets.metadata.prepare import DEFAULT_SECTIONS, diff_spec, runs_payload, table_spec
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import IntRange, Regex
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["RunsWidget"]
 
@@ -52,19 +54,25 @@ class RunsWidget(LiveWidget, RunColored):
     follows_run_selection = False
 
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    table_filter = t.Unicode("").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
+    table_filter = Regex().tag(sync=True)
     sections = t.List(t.Unicode(), default_value=list(DEFAULT_SECTIONS)).tag(sync=True)
     only_differences = t.Bool(True).tag(sync=True)
-    page_size = t.Int(25).tag(sync=True)
+    page_size = IntRange(25, lo=1).tag(sync=True)
     _table = t.Dict().tag(sync=True, **tree_serialization)
 
-    _ready = False
-
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        selected: Sequence[str] | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """Show ``source`` (``exp.info``), ``selected`` runs side by side."""
+        super().__init__(**traits)
         self._info = pd.DataFrame()
-        super().__init__(**kwargs)
-        self._ready = True
+        self._open(source, refresh, lambda given: self._set_info(given.data, selected))
 
     @t.validate("sections")
     def _valid_sections(self, proposal: Any) -> list[str]:
@@ -74,13 +82,9 @@ class RunsWidget(LiveWidget, RunColored):
             raise t.TraitError(f"unknown sections {unknown}; sections: {list(SECTIONS)}")
         return value
 
-    def _recolor(self) -> None:
-        if self._ready:
-            self.run_colors = run_colors(list(self._info.index), self.palette)
-
     def _set_info(self, info: pd.DataFrame, selected: Sequence[str] | None = None) -> None:
         self._info = info
-        self.run_colors = run_colors([str(r) for r in info.index], self.palette)
+        self.color_runs([str(r) for r in info.index])
         self._table = runs_payload(info)
         runs = [str(r) for r in info.index]
         if selected is not None:
@@ -123,8 +127,8 @@ class RunsWidget(LiveWidget, RunColored):
             only_different=self.only_differences and len(self.selected_runs) > 1,
         )
 
-    def to_plotly(self) -> go.Figure:
-        """A plotly table of what is shown: the selected runs side by side (or the runs table)."""
-        from tbnb.widgets.metadata.plotly import runs_figure
-
-        return runs_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """A table of what is shown: the selected runs side by side (or the runs table)."""
+        if self.selected_runs:
+            return diff_spec(self.diff)
+        return table_spec(self.table)

@@ -3,7 +3,8 @@
 ``tbnb.pr_curves(...)`` (:mod:`~tbnb.widgets.pr_curves.factory`) builds a
 :class:`~tbnb.widgets.pr_curves.widget.PrCurvesWidget`;
 :mod:`~tbnb.widgets.pr_curves.prepare` holds the pure frame -> payload steps and
-:mod:`~tbnb.widgets.pr_curves.plotly` the ``.to_plotly()`` figure. The areas come from
+:mod:`~tbnb.widgets.pr_curves.view` the view spec ``.to_plotly()`` draws. The areas
+come from
 :mod:`tbnb.analysis.pr_curves`. Its front end is ``js/src/widgets/pr_curves/``.
 """
 

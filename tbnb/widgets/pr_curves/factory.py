@@ -15,15 +15,12 @@ Examples
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-import pandas as pd
-
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.pr_curves.widget import PrCurvesWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -39,29 +36,6 @@ class PrCurvesOptions(TypedDict, total=False):
     max_curves: int
     palette: str
     chart_steps: dict[str, int]
-
-
-def _frame_of(source: Any) -> tuple[pd.DataFrame, Any, str]:
-    """The ``pr_curves`` frame of ``source``, the object to reload (or None), and why it
-    is empty (or "")."""
-    if isinstance(source, pd.DataFrame):
-        return source, None, "the frame has no rows"
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    frame = getattr(source, "pr_curves", None)
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(
-            "source must be an Experiment, a pr_curves DataFrame (exp.pr_curves) or a logdir "
-            f"path; got {type(source).__name__}"
-        )
-    why = getattr(source, "empty_reason", None) or (
-        f"no PR curves in {getattr(source, 'logdir', 'the experiment')!r} (written by "
-        "add_pr_curve, add_pr_curve_raw or a TF pr_curve summary)"
-    )
-    reloadable = source if callable(getattr(source, "reload", None)) else None
-    return frame, reloadable, why
 
 
 def pr_curves(
@@ -106,33 +80,15 @@ def pr_curves(
         step). Anything else raises ``TypeError``.
     """
     check_kwargs("pr_curves", dict(kw), PrCurvesOptions.__annotations__)
-    frame, reloadable, why = _frame_of(source)
-    widget = PrCurvesWidget(
+    traits: dict[str, Any] = dict(kw)
+    traits["chart_steps"] = dict(kw.get("chart_steps", {}))
+    return PrCurvesWidget(
+        source=source_of(source, "pr_curves", expected="a pr_curves DataFrame (exp.pr_curves)"),
+        runs=runs,
+        tags=tags,
+        refresh=refresh,
         view=view,
         step=step,
         height=height,
-        run_filter=kw.get("run_filter", ""),
-        tag_filter=kw.get("tag_filter", ""),
-        max_curves=kw.get("max_curves", 2000),
-        palette=kw.get("palette", "default"),
-        chart_steps=dict(kw.get("chart_steps", {})),
+        **traits,
     )
-    for name in ("run_filter", "tag_filter"):
-        pattern = getattr(widget, name)
-        try:
-            re.compile(pattern)
-        except re.error as err:
-            raise ValueError(f"{name}= is not a valid regex: {pattern!r} ({err})") from err
-    widget._build = {"runs": runs, "tags": tags}
-    if reloadable is not None:
-        widget.follow(reloadable)
-    widget._set_frame(frame, initial=True)
-    if not widget.charts:
-        widget.empty_reason = (
-            why if len(frame) == 0 else (f"no PR curves left after runs={runs!r}, tags={tags!r}")
-        )
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget

@@ -28,7 +28,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from tbnb.analysis.pr_curves import AREAS, CURVE_ROWS, frame_stats, stats_table
-from tbnb.widgets.scalars.prepare import natural_key
+from tbnb.widgets.ordering import natural_key
 
 __all__ = [
     "CurveIndex",

@@ -14,8 +14,8 @@ lower one on a tie). :attr:`PrCurvesWidget.data` applies the same rule.
 
 from __future__ import annotations
 
-import re
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,8 +24,9 @@ import traitlets as t
 
 from tbnb.analysis.pr_curves import curve_problems, pr_table, roc_points
 from tbnb.warnings import DataWarning
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
+from tbnb.widgets.ordering import color_order, matching, natural_key, pick
 from tbnb.widgets.pr_curves.prepare import (
     CurveIndex,
     chart_specs,
@@ -35,11 +36,13 @@ from tbnb.widgets.pr_curves.prepare import (
     nearest_index,
     payload,
 )
-from tbnb.widgets.scalars.prepare import color_order, natural_key, pick
+from tbnb.widgets.pr_curves.view import view_spec
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, IntRange, Regex, either
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["PrCurvesWidget"]
 
@@ -75,40 +78,46 @@ class PrCurvesWidget(LiveWidget, RunColored):
 
     _widget_key = "pr_curves"
 
-    view = t.Unicode("pr").tag(sync=True)
+    view = Choice(VIEWS, lower=True, expected=either(*VIEWS)).tag(sync=True)
     step = t.Int(None, allow_none=True).tag(sync=True)
     chart_steps = t.Dict(value_trait=t.Int()).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    tag_filter = t.Unicode("").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
+    tag_filter = Regex().tag(sync=True)
     charts = t.List(t.Dict()).tag(sync=True)
     height = t.Int(260).tag(sync=True)
-    max_curves = t.Int(2000).tag(sync=True)
+    max_curves = IntRange(2000, lo=1).tag(sync=True)
     problems = t.List(t.Unicode()).tag(sync=True)
     empty_reason = t.Unicode("").tag(sync=True)
     _data = t.Dict().tag(sync=True, **tree_serialization)
 
-    @t.validate("view")
-    def _valid_view(self, proposal: Any) -> str:
-        value = str(proposal["value"]).lower()
-        if value not in VIEWS:
-            raise t.TraitError(f"view must be 'pr' or 'roc', got {proposal['value']!r}")
-        return value
-
-    @t.validate("max_curves")
-    def _valid_max(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 1:
-            raise t.TraitError(f"max_curves must be >= 1, got {value}")
-        return value
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        runs: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        super().__init__(**traits)
         self._index: CurveIndex | None = None
         self._runs: list[str] = []
-        self._color_order: list[str] | None = None
-        self._build: dict[str, Any] = {}
+        self._build: dict[str, Any] = {"runs": runs, "tags": tags}
         self._checked: set[tuple[str, str, int, float]] = set()
+        self._open(source, refresh, self._show)
+
+    def _show(self, source: Source) -> None:
+        self._set_frame(source.data, initial=True)
+        if not self.charts:
+            runs, tags = self._build["runs"], self._build["tags"]
+            self.empty_reason = (
+                source.empty_reason(
+                    "PR curves",
+                    "written by add_pr_curve, add_pr_curve_raw or a TF pr_curve summary",
+                )
+                or f"no PR curves left after runs={runs!r}, tags={tags!r}"
+            )
 
     # ----------------------------------------------------------------- data
     def _set_frame(self, frame: pd.DataFrame, *, initial: bool = False) -> None:
@@ -124,8 +133,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
         index = CurveIndex.build(frame, runs)
         new_runs = [r for r in runs if r not in self._runs]
         self._index, self._runs = index, runs
-        self._color_order = color_order(present, getattr(self._source, "runs", None))
-        self._recolor()
+        self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         self._report(index)
         specs = chart_specs(sorted({tag for _, tag in index.keys}, key=natural_key))
         if specs != self.charts:
@@ -134,8 +142,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
             self.empty_reason = ""
         self._data = payload(index, runs, max_curves=self.max_curves)
         if initial:
-            run_re = re.compile(self.run_filter, re.IGNORECASE) if self.run_filter else None
-            self.selected_runs = [r for r in runs if run_re is None or run_re.search(r)]
+            self.selected_runs = matching(runs, self.run_filter)
         elif new_runs:
             self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
 
@@ -158,11 +165,6 @@ class PrCurvesWidget(LiveWidget, RunColored):
             DataWarning,
             stacklevel=4,
         )
-
-    def _recolor(self) -> None:
-        order = getattr(self, "_color_order", None)
-        if order is not None:
-            self.run_colors = run_colors(order, self.palette)
 
     # ------------------------------------------------------------- requests
     def _request_curves(self, content: dict[str, Any]) -> dict[str, Any]:
@@ -221,11 +223,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
         if index is None:
             return []
         selected = set(self.selected_runs)
-        try:
-            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
-        except re.error:
-            tag_re = None
-        charts = {c["tag"] for c in self.charts if tag_re is None or tag_re.search(c["tag"])}
+        charts = set(matching([c["tag"] for c in self.charts], self.tag_filter))
         steps = index.frame["step"].to_numpy()
         latest = self._latest()
         rows = []
@@ -290,11 +288,16 @@ class PrCurvesWidget(LiveWidget, RunColored):
             return pd.DataFrame()
         return index.areas.iloc[self._shown_rows()].reset_index(drop=True)
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure`` of the curves shown (one subplot per chart)."""
-        from tbnb.widgets.pr_curves.plotly import pr_figure
-
-        return pr_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """One chart per tag drawn, one curve per selected run at the chart's step."""
+        return view_spec(
+            self.data,
+            self.shown_auc,
+            self.charts,
+            view=self.view,
+            colors=self.run_colors,
+            height=self.height,
+        )
 
 
 _EMPTY = pd.DataFrame(

@@ -3,7 +3,7 @@
 ``tbnb.scalars(...)`` (:mod:`~tbnb.widgets.scalars.factory`) builds a
 :class:`~tbnb.widgets.scalars.widget.ScalarsWidget` (traits, data channel, live
 refresh); :mod:`~tbnb.widgets.scalars.prepare` holds the pure frame -> payload steps
-and :mod:`~tbnb.widgets.scalars.plotly` the ``.to_plotly()`` figure. Its front end is
+and the view spec ``.to_plotly()`` draws. Its front end is
 ``js/src/widgets/scalars/``.
 """
 

@@ -11,8 +11,6 @@ Examples
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -20,11 +18,14 @@ import pandas as pd
 
 from tbnb.widgets.base import check_kwargs
 from tbnb.widgets.scalars.widget import ScalarsWidget
+from tbnb.widgets.source import source_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = ["ScalarsOptions", "scalars"]
+
+FRAME = "a DataFrame with columns run, tag, step, wall_time, value"
 
 
 class ScalarsOptions(TypedDict, total=False):
@@ -41,23 +42,6 @@ class ScalarsOptions(TypedDict, total=False):
     max_points: int
     show_raw: bool
     palette: str
-
-
-def _frame_of(source: Any) -> tuple[pd.DataFrame, Any]:
-    """The long scalars frame of ``source`` and the object to reload (or None)."""
-    if isinstance(source, pd.DataFrame):
-        return source, None
-    if isinstance(source, (str, os.PathLike)):
-        from tbnb.loader import load
-
-        source = load(os.fspath(source))
-    frame = getattr(source, "scalars", None)
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(
-            "source must be an Experiment, a DataFrame with columns run, tag, step, "
-            f"wall_time, value, or a logdir path; got {type(source).__name__}"
-        )
-    return frame, source if callable(getattr(source, "reload", None)) else None
 
 
 def scalars(
@@ -115,58 +99,33 @@ def scalars(
     [3.0, 2.333, 1.571]
     """
     check_kwargs("scalars", dict(kw), ScalarsOptions.__annotations__)
-    if agg is not None and agg not in ("mean", "median"):
-        raise ValueError(f"agg must be 'mean' or 'median', got {agg!r}")
-    band = kw.get("band", "std")
-    if band not in ("std", "minmax", "ci95", "none"):
-        raise ValueError(f"band must be 'std', 'minmax', 'ci95' or 'none', got {band!r}")
-    if agg is not None and group_by is None:
-        raise ValueError("agg= needs group_by=")
-    frame, reloadable = _frame_of(source)
+    given = source_of(source, "scalars", expected=FRAME)
     if isinstance(group_by, str) and not _looks_like_regex(group_by):
         hp = kw.get("hparams")
         if hp is None:
-            hp = getattr(source, "hparams", None)
+            hp = getattr(given.experiment, "hparams", None)
         column = _hparam_column(hp, group_by)
         if column is not None:
             group_by = column
-    widget = ScalarsWidget(
+    options: dict[str, Any] = {
+        k: list(v) if k in ("log_y", "ignore_outliers") else v  # type: ignore[call-overload]
+        for k, v in kw.items()
+        if k not in ("charts", "band", "hparams")
+    }
+    return ScalarsWidget(
+        source=given,
+        runs=runs,
+        tags=tags,
+        group_by=group_by,
+        agg=agg,
+        band=kw.get("band", "std"),
+        charts=kw.get("charts"),
+        refresh=refresh,
         smoothing=smoothing,
-        smoothing_mode=kw.get("smoothing_mode", "ema"),
         x_axis=x,
         height=height,
-        run_filter=kw.get("run_filter", ""),
-        tag_filter=kw.get("tag_filter", ""),
-        log_y=list(kw.get("log_y", [])),
-        ignore_outliers=list(kw.get("ignore_outliers", [])),
-        max_points=kw.get("max_points", 1000),
-        show_raw=kw.get("show_raw", True),
-        palette=kw.get("palette", "default"),
+        **options,
     )
-    for name in ("run_filter", "tag_filter"):
-        pattern = getattr(widget, name)
-        try:
-            re.compile(pattern)
-        except re.error as err:
-            raise ValueError(f"{name}= is not a valid regex: {pattern!r} ({err})") from err
-    widget._build = {
-        "runs": runs,
-        "tags": tags,
-        "group_by": group_by,
-        "agg": agg,
-        "band": band,
-        "charts": kw.get("charts"),
-    }
-    if reloadable is not None:
-        widget.follow(reloadable)
-    widget._set_frame(frame)
-    run_re = re.compile(widget.run_filter, re.IGNORECASE) if widget.run_filter else None
-    widget.selected_runs = [r for r in widget._legend if run_re is None or run_re.search(r)]
-    if refresh is not None:
-        if reloadable is None:
-            raise ValueError("refresh= needs a source with .reload() (an Experiment or a logdir)")
-        widget.start_refresh(float(refresh))
-    return widget
 
 
 def _looks_like_regex(text: str) -> bool:

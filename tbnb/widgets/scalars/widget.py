@@ -18,8 +18,7 @@ widget built from one experiment.
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,37 +28,46 @@ import traitlets as t
 from tbnb.transforms.aggregate import aggregate
 from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
-from tbnb.transforms.smoothing import MAX_WEIGHT, smooth
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.transforms.smoothing import smooth
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.scalars.prepare import (
-    WIRE,
-    chart_specs,
-    check_frame,
+from tbnb.widgets.ordering import (
     color_order,
     legend_order,
+    matcher,
+    matching,
     natural_key,
-    payload,
     pick,
+)
+from tbnb.widgets.scalars.prepare import chart_specs, view_spec, with_x_tag
+from tbnb.widgets.serializers import pack, tree_serialization
+from tbnb.widgets.series import (
+    WIRE,
+    LineTraits,
+    check_frame,
+    payload,
     range_slice,
     series_frame,
     wire,
-    with_x_tag,
+    x_values,
 )
-from tbnb.widgets.serializers import pack, tree_serialization
+from tbnb.widgets.source import Source
+from tbnb.widgets.traits import Choice, Regex, either
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["ScalarsWidget"]
 
 log = logging.getLogger(__name__)
 
 X_MODES = ("step", "relative", "wall")
+AGGREGATIONS = ("mean", "median")
+BANDS = ("std", "minmax", "ci95", "none")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
 
 
-class ScalarsWidget(LiveWidget, RunColored):
+class ScalarsWidget(LiveWidget, RunColored, LineTraits):
     """Scalar charts of many runs (traits only; build it with :func:`scalars`).
 
     Traits (synced with the browser)
@@ -91,63 +99,60 @@ class ScalarsWidget(LiveWidget, RunColored):
 
     _widget_key = "scalars"
 
-    smoothing = t.Float(0.6).tag(sync=True)
-    smoothing_mode = t.Unicode("ema").tag(sync=True)
-    x_axis = t.Unicode("step").tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    tag_filter = t.Unicode("").tag(sync=True)
-    selected_runs = t.List(t.Unicode()).tag(sync=True)
-    log_y = t.List(t.Unicode()).tag(sync=True)
+    x_axis = Choice(
+        X_MODES,
+        aliases=_X_ALIASES,
+        accepts=lambda value: value.startswith("tag:"),
+        label="x",
+        expected="'step', 'relative', 'wall' or 'tag:<name>'",
+    ).tag(sync=True)
+    tag_filter = Regex().tag(sync=True)
     ignore_outliers = t.List(t.Unicode()).tag(sync=True)
     y_range = t.Dict().tag(sync=True)
     charts = t.List(t.Dict()).tag(sync=True)
-    height = t.Int(220).tag(sync=True)
     show_raw = t.Bool(True).tag(sync=True)
-    max_points = t.Int(1000).tag(sync=True)
     _data = t.Dict().tag(sync=True, **tree_serialization)
 
-    @t.validate("smoothing")
-    def _valid_smoothing(self, proposal: Any) -> float:
-        value = float(proposal["value"])
-        if not 0.0 <= value <= MAX_WEIGHT:
-            raise t.TraitError(f"smoothing must be in [0, {MAX_WEIGHT}], got {value}")
-        return value
-
-    @t.validate("smoothing_mode")
-    def _valid_mode(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in ("ema", "time"):
-            raise t.TraitError(f"smoothing_mode must be 'ema' or 'time', got {value!r}")
-        return value
-
-    @t.validate("x_axis")
-    def _valid_x(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        value = _X_ALIASES.get(value, value)
-        if value not in X_MODES and not value.startswith("tag:"):
-            raise t.TraitError(
-                f"x must be 'step', 'relative', 'wall' or 'tag:<name>', got {value!r}"
-            )
-        return value
-
-    @t.validate("max_points")
-    def _valid_points(self, proposal: Any) -> int:
-        value = int(proposal["value"])
-        if value < 4:
-            raise t.TraitError(f"max_points must be >= 4, got {value}")
-        return value
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        runs: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        group_by: Any = None,
+        agg: str | None = None,
+        band: str = "std",
+        charts: Sequence[Sequence[str]] | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        if agg is not None and agg not in AGGREGATIONS:
+            raise ValueError(f"agg must be {either(*AGGREGATIONS)}, got {agg!r}")
+        if band not in BANDS:
+            raise ValueError(f"band must be {either(*BANDS)}, got {band!r}")
+        if agg is not None and group_by is None:
+            raise ValueError("agg= needs group_by=")
+        super().__init__(**traits)
         self._store: SeriesStore | None = None
         self._kind = "runs"
         self._members: dict[str, list[str]] = {}
         self._legend: list[str] = []
         self._shown_len: dict[tuple[str, str], int] = {}
         self._pending = 0
-        self._build: dict[str, Any] = {}
+        self._build: dict[str, Any] = {
+            "runs": runs,
+            "tags": tags,
+            "group_by": group_by,
+            "agg": agg,
+            "band": band,
+            "charts": charts,
+        }
         self._hidden: set[str] = set()
-        self._color_order: list[str] | None = None
+        self._open(source, refresh, self._show)
+
+    def _show(self, source: Any) -> None:
+        self._set_frame(source.data)
+        self.selected_runs = matching(self._legend, self.run_filter)
 
     # ----------------------------------------------------------------- data
     def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
@@ -186,10 +191,9 @@ class ScalarsWidget(LiveWidget, RunColored):
         self._members = members
         self._legend = legend
         if self._kind == "groups":
-            self._color_order = legend
+            self.color_runs(legend)
         else:
-            self._color_order = color_order(present_order, getattr(self._source, "runs", None))
-        self._recolor()
+            self.color_runs(color_order(present_order, getattr(self._source, "runs", None)))
         if not self.charts or set(self._chart_tags()) - set(store.tags):
             self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
         if send:
@@ -203,12 +207,6 @@ class ScalarsWidget(LiveWidget, RunColored):
         cols = self._store.series(i)
         idx = minmax_indices(cols["step"], cols["value"], buckets)
         return {name: arr[idx] for name, arr in cols.items()}
-
-    def _recolor(self) -> None:
-        """``run_colors`` from the colour order and the palette."""
-        order = getattr(self, "_color_order", None)
-        if order is not None:
-            self.run_colors = run_colors(order, self.palette)
 
     def _send_all(self) -> None:
         """Downsample every series and replace ``_data`` (one binary sync)."""
@@ -308,10 +306,7 @@ class ScalarsWidget(LiveWidget, RunColored):
         selected = set(self.selected_runs)
         # A group (aggregating) is shown when it or any of its runs is selected.
         selected |= {g for g, runs in self._members.items() if selected.intersection(runs)}
-        try:
-            tag_re = re.compile(self.tag_filter, re.IGNORECASE) if self.tag_filter else None
-        except re.error:
-            tag_re = None
+        tag_re = matcher(self.tag_filter)
         chart_tags = set(self._chart_tags())
         return [
             (i, run, tag)
@@ -365,29 +360,30 @@ class ScalarsWidget(LiveWidget, RunColored):
             cols["smoothed"] = smooth(
                 cols["value"],
                 self.smoothing,
-                x=self._xs(cols),
-                mode=self.smoothing_mode,  # type: ignore[arg-type]
+                x=x_values(cols, self.x_axis),
+                mode=self.smoothing_mode,
             )
             parts.append((run, tag, cols))
         return series_frame(parts)
 
-    def _xs(self, cols: Mapping[str, np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
-        mode = self.x_axis
-        if mode == "wall":
-            return cols["wall_time"]
-        if mode == "relative":
-            wall = cols["wall_time"]
-            ok = np.isfinite(wall)
-            return wall - (wall[ok][0] if ok.any() else 0.0)
-        if mode.startswith("tag:"):
-            return cols["xv"]
-        return cols["step"]
-
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure`` of what is shown (one subplot per chart)."""
-        from tbnb.widgets.scalars.plotly import scalars_figure
-
-        return scalars_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """The charts shown (those with a tag passing ``tag_filter``) of :attr:`data`."""
+        tag_re = matcher(self.tag_filter)
+        charts = [
+            c for c in self.charts if tag_re is None or any(tag_re.search(g) for g in c["tags"])
+        ]
+        return view_spec(
+            self.data,
+            charts,
+            colors=self.run_colors,
+            x_axis=self.x_axis,
+            log_y=self.log_y,
+            y_range=self.y_range,
+            show_raw=self.show_raw,
+            smoothing=self.smoothing,
+            band=self._build.get("band") not in (None, "none"),
+            height=self.height,
+        )
 
     def resync(self) -> None:
         """Resend every series (re-downsampled) to the browser."""

@@ -15,9 +15,10 @@ from typing import Any
 import ipywidgets
 import traitlets as t
 
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.selection.prepare import apply_hparams
+from tbnb.widgets.traits import Regex
 
 __all__ = ["RunSelectionWidget", "follow_hparams", "share_runs"]
 
@@ -52,7 +53,7 @@ class RunSelectionWidget(LiveWidget, RunColored):
 
     runs = t.List(t.Unicode()).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
+    run_filter = Regex().tag(sync=True)
     hparams_runs = t.List(t.Unicode()).tag(sync=True)
     hparams_universe = t.List(t.Unicode()).tag(sync=True)
 
@@ -60,12 +61,9 @@ class RunSelectionWidget(LiveWidget, RunColored):
     def of(cls, runs: list[str], palette: str = "default") -> RunSelectionWidget:
         """A selection over ``runs``, all selected."""
         runs = [str(r) for r in runs]
-        return cls(
-            runs=runs, selected_runs=runs, palette=palette, run_colors=run_colors(runs, palette)
-        )
-
-    def _recolor(self) -> None:
-        self.run_colors = run_colors(self.runs, self.palette)
+        hub = cls(runs=runs, selected_runs=runs, palette=palette)
+        hub.color_runs(runs)
+        return hub
 
     def filter_by_hparams(self, *, universe: list[str], chosen: list[str]) -> None:
         """Select exactly ``chosen`` among the runs an hparams view knows (``universe``)."""
@@ -88,7 +86,7 @@ class RunSelectionWidget(LiveWidget, RunColored):
             if not fresh:
                 return
             self.runs = runs
-            self.run_colors = run_colors(runs, self.palette)
+            self.color_runs(runs)
             self.selected_runs = list(dict.fromkeys([*self.selected_runs, *fresh]))
             self._sent += 1
 

@@ -3,7 +3,7 @@
 ``tbnb.text(...)`` (:mod:`~tbnb.widgets.text.factory`) builds a
 :class:`~tbnb.widgets.text.widget.TextWidget`; :mod:`~tbnb.widgets.text.render` renders
 and sanitises markdown, :mod:`~tbnb.widgets.text.prepare` holds the pure steps and
-:mod:`~tbnb.widgets.text.plotly` the ``.to_plotly()`` figure. Its front end is
+the view spec ``.to_plotly()`` draws. Its front end is
 ``js/src/widgets/text/``.
 """
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.media_build import build_media
 from tbnb.widgets.text.widget import TextWidget
 
 if TYPE_CHECKING:
@@ -67,7 +66,7 @@ def text(
     traits: dict[str, Any] = {**kw, "raw": bool(raw)}
     if step is not None:
         traits["step"] = int(step)
-    widget: TextWidget = build_media(
-        TextWidget, source, runs=runs, tags=tags, refresh=refresh, traits=traits
+    widget: TextWidget = TextWidget.from_source(
+        source, runs=runs, tags=tags, refresh=refresh, **traits
     )
     return widget

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tbnb.widgets.spec import Mark, Panel, ViewSpec
 from tbnb.widgets.text.render import render_text
 
-__all__ = ["LONG_CHARS", "text_of", "text_payload", "text_size"]
+__all__ = ["LONG_CHARS", "text_of", "text_payload", "text_size", "view_spec"]
 
 LONG_CHARS = 100_000
 """Texts longer than this open as raw text at once (markdown of 100,000 characters takes
@@ -56,3 +57,28 @@ def text_payload(row: pd.Series, *, force_markdown: bool = False) -> dict[str, A
     out["chars"] = len(raw)
     out["data"] = raw.encode("utf-8")
     return out
+
+
+def view_spec(data: pd.DataFrame) -> ViewSpec:
+    """One table row per text shown (``w.data``), the text as logged (a table shows its
+    cells as text).
+
+    Examples
+    --------
+    >>> data = pd.DataFrame({"run": ["a"], "tag": "t", "step": [0], "text": ["**hi**"]})
+    >>> view_spec(data).panels[0].marks[0].data["cells"][3]
+    ['**hi**']
+    """
+    texts = [text_of(v) for v in data["text"]]
+    cells = [
+        data["run"].astype(str).tolist(),
+        data["tag"].astype(str).tolist(),
+        data["step"].tolist(),
+        texts,
+    ]
+    table = Mark(
+        "table",
+        {"header": ["run", "tag", "step", "text"], "cells": cells},
+        style={"widths": [2, 2, 1, 8]},
+    )
+    return ViewSpec([Panel(marks=[table])], grid=False, height=max(120 + 60 * len(texts), 220))

@@ -18,10 +18,10 @@ import traitlets as t
 
 from tbnb.widgets.cards import parse_item_key
 from tbnb.widgets.media import MediaWidget
-from tbnb.widgets.text.prepare import text_payload, text_size
+from tbnb.widgets.text.prepare import text_payload, text_size, view_spec
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["TextWidget"]
 
@@ -58,8 +58,6 @@ class TextWidget(MediaWidget):
             item["html"] = text_payload(self._frame.iloc[row_pos], force_markdown=True)["html"]
         return {"key": item["key"], "html": item["html"]}
 
-    def to_plotly(self) -> go.Figure:
-        """A ``plotly.graph_objects.Figure``: a table of the texts shown (run, tag, step, text)."""
-        from tbnb.widgets.text.plotly import text_figure
-
-        return text_figure(self)
+    def view_spec(self) -> ViewSpec:
+        """A table of the texts shown (run, tag, step, text as logged)."""
+        return view_spec(self.data)
