@@ -91,7 +91,13 @@ KINDS: dict[str, Kind] = {
 """Every kind, by key, in the dashboard's tab order."""
 
 ANALYSES: dict[str, Analysis] = {
-    analysis.key: analysis for analysis in (hparams.TABLE, metadata.RUN_INFO, graphs.MODEL_GRAPH)
+    analysis.key: analysis
+    for analysis in (
+        hparams.TABLE,
+        metadata.RUN_INFO,
+        graphs.MODEL_GRAPH,
+        *profile.ANALYSES.values(),
+    )
 }
 """Questions about a whole experiment a higher layer answers, each declared by the kind
 it belongs to (``exp.hparams``, ``exp.info``, ``exp.graph(run)``)."""

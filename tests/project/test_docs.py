@@ -39,10 +39,14 @@ def _tree() -> dict[str, tuple[int, str]]:
 
 
 def _defining_module(key: str) -> str:
-    for path in (PACKAGE / "kinds").glob("*.py"):
-        module = importlib.import_module(f"tbnb.kinds.{path.stem}")
+    """The module (``name``) or package (``name/``) of tbnb/kinds that defines a kind."""
+    folder = PACKAGE / "kinds"
+    candidates = [(p.stem, p.stem) for p in folder.glob("*.py")]
+    candidates += [(p.name, f"{p.name}/") for p in folder.iterdir() if (p / "__init__.py").exists()]
+    for name, shown in candidates:
+        module = importlib.import_module(f"tbnb.kinds.{name}")
         if getattr(module, "KIND", None) is KINDS[key]:
-            return path.stem
+            return shown
     raise AssertionError(f"no module of tbnb/kinds defines the {key!r} kind")
 
 
@@ -55,7 +59,8 @@ def _named_in_room(room: str) -> list[str]:
     if room == "widgets":
         names = [n for n in names if not (folder / n / "widget.py").exists()]
     if room == "kinds":
-        names = [n for n in names if n not in {_defining_module(k) for k in KINDS}]
+        defining = {_defining_module(k).rstrip("/") for k in KINDS}
+        names = [n for n in names if n not in defining]
     return sorted(names)
 
 
@@ -86,7 +91,8 @@ def kinds_table() -> str:
         if getattr(kind, "finish", None) is not None:
             where += f", then `{kind.finish.__name__}`"
         module = _defining_module(key)
-        rows.append(f"| {key} | `{type(kind).__name__}` | `tbnb/kinds/{module}.py` | {where} |")
+        path = f"tbnb/kinds/{module}" if module.endswith("/") else f"tbnb/kinds/{module}.py"
+        rows.append(f"| {key} | `{type(kind).__name__}` | `{path}` | {where} |")
     return "\n".join(rows) + "\n"
 
 

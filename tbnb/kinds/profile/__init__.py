@@ -32,7 +32,6 @@ Examples
 from __future__ import annotations
 
 import gzip
-import importlib
 import os
 import posixpath
 import threading
@@ -44,12 +43,21 @@ import pandas as pd
 
 from tbnb.io.logdir import run_name
 from tbnb.kinds.base import FilesKind, Tab
+from tbnb.kinds.profile.analyses import ANALYSES
 from tbnb.kinds.profile.chrome import read_chrome
 from tbnb.kinds.profile.trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace
 from tbnb.kinds.profile.xplane import read_xplane
 from tbnb.warnings import DataWarning
 
-__all__ = ["KIND", "TRACE_COLUMNS", "ProfileSet", "is_trace_file", "list_traces", "profile"]
+__all__ = [
+    "ANALYSES",
+    "KIND",
+    "TRACE_COLUMNS",
+    "ProfileSet",
+    "is_trace_file",
+    "list_traces",
+    "profile",
+]
 
 _SUFFIXES = {
     ".pt.trace.json": "chrome",
@@ -64,8 +72,6 @@ LARGE_BYTES = 256 << 20
 TRACE_COLUMNS = ["trace", "run", "session", "worker", "format", "path", "bytes"]
 """Columns of ``exp.profile.traces``: ``trace`` names a trace uniquely (run, session,
 worker); ``session`` is the ``plugins/profile/<session>`` folder ("" for torch)."""
-
-_ANALYSES = "tbnb.analysis.profile"
 
 
 def is_trace_file(name: str) -> str | None:
@@ -295,8 +301,9 @@ class ProfileSet:
 
     def analysis(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Call ``tbnb.analysis.profile.<name>(self, ...)``, imported on first use."""
-        function = getattr(importlib.import_module(_ANALYSES), name)
-        return function(self, *args, **kwargs)
+        if name not in ANALYSES:
+            raise ValueError(f"no profile analysis {name!r}; there are {', '.join(ANALYSES)}")
+        return ANALYSES[name](self, *args, **kwargs)
 
     @property
     def steps(self) -> pd.DataFrame:

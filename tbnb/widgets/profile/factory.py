@@ -97,7 +97,7 @@ def profiler(
     )
     if experiment is not None:
         widget.follow(experiment)
-    widget._set_profile(profile_set, None if trace is None else str(profile_set.name_of(trace)))
+    widget.show_profile(profile_set, None if trace is None else str(profile_set.name_of(trace)))
     if "compare_with" in kw:
         widget.compare_with = str(profile_set.name_of(kw["compare_with"]))
     if "tab" in kw:

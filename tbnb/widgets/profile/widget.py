@@ -115,7 +115,8 @@ class ProfileWidget(LiveWidget, RunColored):
         return list(dict.fromkeys(row["run"] for row in self.traces))
 
     # ---------------------------------------------------------------- data
-    def _set_profile(self, profile: Any, trace: str | None = None) -> None:
+    def show_profile(self, profile: Any, trace: str | None = None) -> None:
+        """Show the traces of ``profile`` (a ProfileSet), opening on ``trace`` if given."""
         self._profile = profile
         self._indexes = {}
         rows = profile.traces
@@ -234,7 +235,7 @@ class ProfileWidget(LiveWidget, RunColored):
                 return
             names = profile.traces["trace"].tolist()
             keep = self.trace if self.trace in names else None
-            self._set_profile(profile, keep)
+            self.show_profile(profile, keep)
             self._sent += 1
 
     # ---------------------------------------------------------------- public
