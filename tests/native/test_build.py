@@ -28,12 +28,8 @@ def _project_copy(tmp_path: Path) -> Path:
         copy / "tbnb",
         ignore=shutil.ignore_patterns("__pycache__", "libtbnb_native.*"),
     )
-    # without js/ here: the front-end bundles' hook (it runs npm for editable installs) is
-    # left out, the native one is what is tested
+    # without js/ here: the bundles copied with tbnb/static are what installs
     pyproject = (copy / "pyproject.toml").read_text()
-    start = pyproject.index("[tool.hatch.build.hooks.jupyter-builder]")
-    stop = pyproject.index("[tool.hatch.build.targets.sdist]")
-    pyproject = pyproject[:start] + pyproject[stop:]
     # an editable wheel by path (.pth), as pip's isolated build makes one with ``editables``
     # (not needed in this environment otherwise): the hook sees version "editable" either way
     pyproject = pyproject.replace(
