@@ -34,7 +34,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check)
 # pip's own lines say what it fetches and installs; progress bars only on a terminal.
-[ -t 1 ] || PIP+=(--progress-bar off)
+[ -t 1 ] || export PIP_PROGRESS_BAR=off
 
 if [ "$PROFILE" = test ] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
   # torch is large: take it only from a wheel already on this machine (pip's find-links), never
