@@ -144,7 +144,7 @@ def parameter_importance(
         deterministic for a fixed ``random_state``.
     importance
         ``"forest"`` (fit the random forest: needs scikit-learn) or ``"skip"`` (the
-        correlations alone; importances NaN).
+        correlations alone, strongest linear correlation first; importances NaN).
 
     Returns
     -------
@@ -208,6 +208,10 @@ def parameter_importance(
         )
         forest.fit(matrix, y)
         out["importance"] = forest.feature_importances_
-    out = out.sort_values("importance", ascending=False, kind="stable", na_position="last")
+    if importance == "skip":  # the strongest correlation first
+        order = out["pearson"].abs().sort_values(ascending=False, kind="stable").index
+        out = out.loc[order]
+    else:
+        out = out.sort_values("importance", ascending=False, kind="stable", na_position="last")
     out.index.name = "feature"
     return out[_COLUMNS]
