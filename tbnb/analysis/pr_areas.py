@@ -11,7 +11,7 @@ curve ``sizes[i]`` thresholds long) and computes, per curve:
 - ``flags``: a bit per problem (:data:`PROBLEMS`).
 
 The pass is whole-array numpy passes, or for large inputs (:data:`tbnb.jit.loading.MIN_ITEMS`
-counts, or once numba is imported anyway) a compiled loop
+counts) a compiled loop
 (:mod:`tbnb.analysis.compiled.pr_areas`, ``tbnb.jit`` group ``curves``) when numba is
 installed and that loads from the cache (equal to the last bit, tested): nothing waits
 for the compiler, small data never imports numba, and a read-only installation with no

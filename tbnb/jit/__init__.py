@@ -26,8 +26,8 @@ numba is optional (the ``projector`` extra brings it) and imported only by :func
 :func:`njit` and the compile process: ``import tbnb`` and everything that takes the
 numpy path never import it. Small work never takes the compiled path (:func:`load`'s
 ``items``, :data:`~tbnb.jit.loading.MIN_ITEMS`): numba's import costs more than it
-saves there. Without numba every caller takes its numpy path, and :func:`njit` raises
-an ``ImportError`` naming the extra.
+saves there, and nothing is compiled for it. Without numba every caller takes its numpy
+path, and :func:`njit` raises an ``ImportError`` naming the extra.
 
 A *group* is a list of modules, named as text (so this lowest layer imports no
 higher one), each defining ``KERNELS``: ``(dispatcher, example_args)`` pairs whose

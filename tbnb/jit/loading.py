@@ -35,7 +35,7 @@ from tbnb.jit.cache import GROUPS, PACKAGE, available, group_dir, ready, remove_
 __all__ = ["MIN_ITEMS", "NUMBA_EXTRA", "load", "njit", "numba_module", "signature_of", "worth"]
 
 MIN_ITEMS = 4_000_000
-"""Elements from which a call with numba's import still to pay takes the compiled path.
+"""Elements from which a call takes the compiled path (where it has a numpy twin).
 
 Importing numba and loading a group costs 1-2 s of CPU and 120-160 MB; the numpy and
 Python twins take about that for 4M elements (EMA 0.25 s, min/max downsampling 0.15 s
@@ -181,16 +181,16 @@ def _from_cache(dispatcher: Any, args: tuple[Any, ...]) -> bool:
 
 
 def worth(items: int | None) -> bool:
-    """Whether a call over ``items`` elements is worth numba: always once numba is
-    imported in this process, else only from :data:`MIN_ITEMS` elements (``None``: the
-    caller always wants the kernels, as the projector's layouts do).
+    """Whether a call over ``items`` elements is worth the compiled kernels: from
+    :data:`MIN_ITEMS` elements (``None``: the caller always wants them, as the
+    projector's layouts do).
 
     Examples
     --------
-    >>> worth(None), worth(MIN_ITEMS)
-    (True, True)
+    >>> worth(None), worth(MIN_ITEMS), worth(10_000)
+    (True, True, False)
     """
-    return items is None or items >= MIN_ITEMS or "numba" in sys.modules
+    return items is None or items >= MIN_ITEMS
 
 
 def load(group: str, items: int | None = None) -> bool:

@@ -12,9 +12,9 @@ weighting each point by its distance in ``x`` (see :func:`smooth`).
 
 The same algorithms live in ``js/src/smoothing.js``; a test checks both agree. The
 loops run in Python, and compiled (:mod:`tbnb.transforms.compiled.smoothing`) for large
-series (:data:`tbnb.jit.loading.MIN_ITEMS` points, or once numba is imported anyway)
-when numba is installed and :func:`tbnb.jit.load` finds them in the cache (equal
-results; small data never imports numba).
+series (:data:`tbnb.jit.loading.MIN_ITEMS` points) when numba is installed and
+:func:`tbnb.jit.load` finds them in the cache (equal results; small data never imports
+numba).
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ The suite runs as root in CI; the loads here run as ``nobody`` (``setpriv``), ke
 only the right to read and search directories (``CAP_DAC_READ_SEARCH``: the venv's
 Python may live under a home that ``nobody`` cannot enter) and none to write. Run as
 another user already, they run as that user. The first load decodes (and computes PR-curve
-areas) with numpy, warns that the user cache cannot be written and compiles in the
-background into a private directory in the temporary directory; the next load runs the
-compiled kernels from there. Nothing is written beside the package or in the venv.
+areas) with numpy, warns that the user cache cannot be written and compiles the loader's
+kernels in the background into a private directory in the temporary directory (not the
+smoothing's nor the PR areas': the data is too small to be worth them); the next load runs
+the compiled kernels from there. Nothing is written beside the package or in the venv.
 """
 
 from __future__ import annotations
@@ -154,12 +155,12 @@ def test_first_load_by_an_unprivileged_user_with_read_only_package(world: Path) 
     assert any(
         "cannot write its cache directory" in w and str(private) in w for w in first["warnings"]
     ), first["warnings"]
-    assert first["spawned"] == ["curves", "loader", "transforms"]
+    assert first["spawned"] == ["loader"]  # small smoothing and PR areas: numpy, no numba
     assert round(first["ap"], 4) == 0.7222  # PR curves' areas with numpy
     assert stat.S_IMODE(private.stat().st_mode) == 0o700
 
     deadline = time.monotonic() + 900
-    while len(list(private.glob("compiled/*/ready.json"))) < 3:
+    while not list(private.glob("compiled/loader-*/ready.json")):
         failed = list(private.glob("compiled/*/failed.json"))
         assert not failed, failed[0].read_text()
         assert time.monotonic() < deadline, "the background compile never finished"

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def compiled() -> None:
+def compiled() -> Iterator[None]:
+    """The kernels compiled and loaded, and taken for any size of input (small inputs
+    take the numpy path otherwise, see :data:`tbnb.jit.loading.MIN_ITEMS`)."""
     assert jit.compile_now("transforms"), "the transforms' kernels failed to compile"
     assert jit.load("transforms"), loading.problems
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(loading, "MIN_ITEMS", 0)
+        yield
 
 
 def _series(rng: np.random.Generator, n: int, *, integer_x: bool) -> tuple[Any, Any]:

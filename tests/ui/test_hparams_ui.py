@@ -536,7 +536,7 @@ def test_without_scikit_learn_the_panel_shows_correlations_and_names_the_extra(
         assert "scikit-learn" in note
         assert "pip install 'tbnb[stats]'" in note
         lr = panel.locator('tr.tbnb-hp-imp-row[data-feature="lr"] td')
-        assert lr.nth(1).inner_text().strip() == "–"  # no forest, no importance
+        assert lr.nth(1).inner_text().strip() == "\u2013"  # no forest, no importance (a dash)
         expected = widget._importance["m0.last"]
         k = expected["feature"].index("lr")
         assert lr.nth(2).inner_text().strip() == f"{expected['pearson'][k]:.2f}"
