@@ -10,8 +10,8 @@ curve ``sizes[i]`` thresholds long) and computes, per curve:
   ``int(TP) + int(FP) != 0``, at least one);
 - ``flags``: a bit per problem (:data:`PROBLEMS`).
 
-The pass is whole-array numpy passes, or for large inputs (:data:`tbnb.jit.loading.MIN_ITEMS`
-counts) a compiled loop
+The pass is whole-array numpy passes, or for large inputs
+(:data:`tbnb.jit.loading.MIN_ITEMS` counts) a compiled loop
 (:mod:`tbnb.analysis.compiled.pr_areas`, ``tbnb.jit`` group ``curves``) when numba is
 installed and that loads from the cache (equal to the last bit, tested): nothing waits
 for the compiler, small data never imports numba, and a read-only installation with no

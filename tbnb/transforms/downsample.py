@@ -7,8 +7,8 @@ largest finite value are kept, plus the first non-finite point of the bucket
 series. Spikes therefore survive, the same input always gives the same points,
 and the newest point is always shown (as TensorBoard's data provider promises).
 
-A vectorised numpy pass does the work; for large inputs (:data:`tbnb.jit.loading.MIN_ITEMS`
-points) one compiled pass
+A vectorised numpy pass does the work; for large inputs
+(:data:`tbnb.jit.loading.MIN_ITEMS` points) one compiled pass
 (:mod:`tbnb.transforms.compiled.downsample`) does it when numba is installed and
 :func:`tbnb.jit.load` finds it in the cache. Both keep the same points, nothing waits
 for a compile, and small data never imports numba.
