@@ -6,7 +6,8 @@ Each measurement is a fresh process (``import tbnb`` + load + ``tbnb.scalars`` +
 ``tbnb.pr_curves``), measured from outside (``os.wait4``: CPU, peak RSS). Cases, side by
 side in one run:
 
-- ``tbnb``: this tree, every kernel group compiled into the (private) cache first;
+- ``tbnb``: this tree, the widgets' kernel groups (transforms, curves) compiled into the
+  (private) cache first;
 - ``tbnb TBNB_JIT=0``: the same with the compiled kernels turned off;
 - with ``--baseline TREE`` (another checkout's directory holding ``tbnb/``, e.g. main's
   from ``git archive``), the same two cases for that tree.
@@ -49,16 +50,22 @@ with open(sys.argv[sys.argv.index("--report") + 1], "w") as f:
 """
 
 
-def make_logdir(path: Path) -> Path:
-    """Four runs of the sample sweep, 1,000 steps each (about 0.7 MB), written by
-    tensorboardX."""
-    from tbnb.notebook.samples import SampleSpec, write_sample
+WRITE = """
+import sys
+from tbnb.notebook.samples import SampleSpec, write_sample
 
+spec = SampleSpec(learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=1000, image_steps=(0, 999))
+write_sample(sys.argv[1], spec)
+"""
+
+
+def make_logdir(path: Path) -> Path:
+    """Four runs of the sample sweep, 1,000 steps each (about 1.5 MB), written by
+    tensorboardX in another process (this one stays small: its children's peak RSS
+    starts from it)."""
     if not path.exists():
-        spec = SampleSpec(
-            learning_rates=(1e-3, 1e-2), seeds=(0, 1), steps=1000, image_steps=(0, 999)
-        )
-        write_sample(path, spec)
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        subprocess.run([sys.executable, "-c", WRITE, str(path)], env=env, check=True)
     return path
 
 
@@ -78,7 +85,8 @@ def main() -> None:
         for name, tree in trees.items():
             env = dict(base_env, PYTHONPATH=str(tree), TBNB_CACHE_DIR=cache)
             print(f"compiling every kernel group of {name} into the cache ...", flush=True)
-            subprocess.run([sys.executable, "-m", "tbnb.jit"], env=env, check=True)
+            groups = ["--group", "transforms", "--group", "curves"]  # what the widgets use
+            subprocess.run([sys.executable, "-m", "tbnb.jit", *groups], env=env, check=True)
         cases = {
             f"{name}{jit}": dict(
                 base_env,
