@@ -41,6 +41,28 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
     )
 
 
+# --- the default sample logdir, written once per session ------------------------------
+
+
+@pytest.fixture(scope="session")
+def sample_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private tbnb cache directory (for ``TBNB_CACHE_DIR``) holding the default sample
+    logdir, written once per session for every test that runs the quick start's notebooks
+    or reads the sample as a user gets it; the user's samples are neither read nor
+    written. Its compiled kernels are the user's (a link: what setup compiled once), so a
+    notebook's projector finds its kernels instead of compiling them again."""
+    pytest.importorskip("tensorboardX")  # the sample's writer
+    from tbnb import jit
+    from tbnb.notebook import samples
+
+    cache = tmp_path_factory.mktemp("tbnb-cache")
+    compiled = jit.cache_dir()
+    compiled.mkdir(parents=True, exist_ok=True)
+    (cache / "compiled").symlink_to(compiled, target_is_directory=True)
+    samples.sample_logdir(cache / "samples" / f"sweep-v{samples.SAMPLE_VERSION}")
+    return cache
+
+
 # --- record-layer fixtures (prefix rec_) --------------------------------------------
 
 

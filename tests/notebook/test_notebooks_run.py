@@ -29,24 +29,17 @@ def test_notebooks_found() -> None:
     assert {"quickstart.ipynb", "tour.ipynb"} <= {p.name for p in NOTEBOOKS}
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private cache the notebooks share: the first writes the sample, the next reuse it
-    (as a user's do), and the user's own cache is neither read nor filled."""
-    return tmp_path_factory.mktemp("notebooks") / "cache"
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(
-    path: Path, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+    path: Path, tmp_path: Path, sample_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("tensorboardX")  # writes the sample logdir
-    # The kernel inherits this environment: this checkout's tbnb and the private cache.
+    # The kernel inherits this environment: this checkout's tbnb, and a private cache
+    # holding the sample (written once per session), as a user's cache holds it.
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     )
-    monkeypatch.setenv("TBNB_CACHE_DIR", str(cache))
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))
     nb = _run(path, tmp_path)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in code)
@@ -71,4 +64,4 @@ def test_notebook_runs(
     if path.name == "quickstart.ipynb":
         widgets = [c for c in code for o in c.outputs if WIDGET_MIME in o.get("data", {})]
         assert len(widgets) >= 3  # scalars, the aggregated scalars, the %tbnb dashboard
-        assert (cache / "samples").is_dir()
+        assert (sample_cache / "samples").is_dir()
