@@ -2,9 +2,9 @@
 
 Front ends: the bundles in ``tbnb/static/`` are committed (tests/js checks they equal a
 fresh build), so installing needs no node, editable or not. Only a tree that lacks one
-of the bundles ``js/build.mjs`` writes (one per ``js/src/widgets/<key>/index.js``, and
-``export.js``) builds them, with npm; without npm the build stops with one line saying
-what to install or how to restore them.
+of the files ``js/build.mjs`` writes (its manifest ``bundles.json`` and every bundle it
+names) builds them, with npm; without npm the build stops with one line saying what to
+install or how to restore them.
 
 Native kernels: a wheel gets ``tbnb/native/libtbnb_native.*`` and a platform tag; an
 editable install (``pip install -e .``) gets the library built in place, in
@@ -17,6 +17,7 @@ on purpose.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -44,12 +45,18 @@ def _native_build() -> Any:
 
 
 def bundles(root: Path = ROOT) -> list[Path]:
-    """The front-end bundles ``js/build.mjs`` writes (none without ``js/``)."""
-    widgets = root / "js" / "src" / "widgets"
-    if not widgets.is_dir():
+    """The front-end files ``js/build.mjs`` writes: its manifest ``tbnb/static/bundles.json``
+    and every bundle the manifest names (the manifest alone when it is missing or
+    unreadable; none in a tree without the front-end sources)."""
+    if not (root / "js" / "build.mjs").is_file():
         return []  # a tree without the front-end sources: tbnb/static is what there is
-    keys = sorted(d.name for d in widgets.iterdir() if (d / "index.js").is_file())
-    return [root / "tbnb" / "static" / f"{key}.js" for key in (*keys, "export")]
+    static = root / "tbnb" / "static"
+    manifest = static / "bundles.json"
+    try:
+        names = list(json.loads(manifest.read_text(encoding="utf-8"))["bundles"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return [manifest]
+    return [manifest, *(static / name for name in names)]
 
 
 def ensure_bundles(root: Path = ROOT, say: Callable[[str], object] = print) -> bool:

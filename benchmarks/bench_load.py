@@ -2,24 +2,22 @@
 
 Every measurement runs in a fresh subprocess; the parent reads the child's CPU time
 (user + sys) and peak RSS from ``os.wait4``. Each case runs ``--repeat`` times and the
-median is reported. tbnb's kernels are compiled into the user cache once before
-measuring (``python -m tbnb.jit``); the compile's own time is reported under the table.
+median is reported. The loader compiles nothing (its kernels are C, built with the
+package; without them it decodes with numpy).
 
 Cases
 -----
 - ``tbnb``: ``tbnb.load(logdir).scalars`` (the public API), whole logdir, the native
-  kernels (:mod:`tbnb.native`); ``tbnb-numba``: the same without them
-  (``TBNB_NATIVE=0``), numba's compiled kernels from the cache.
-- ``tbnb-first``: the same on a fresh install (an empty numba cache): the native
-  kernels, nothing compiles (``tbnb-first-numba``, without them: numpy decodes while
-  numba's kernels compile in a detached background process, waited for afterwards so it
-  does not disturb the next measurement).
+  kernels (:mod:`tbnb.native`); ``tbnb-numpy``: the same without them
+  (``TBNB_NATIVE=0``): the numpy reference.
+- ``tbnb-first``: the same on a fresh install (an empty tbnb cache): the native
+  kernels, nothing compiles (``tbnb-first-numpy``: without them).
 - ``tbnb-serial``: the same with one worker, measuring the CPU spent in run tasks and
   in the parallel copies into the frame; the rest is the serial part (imports,
   planning, loading the kernels, building the frame). From it, the wall time on N
-  cores is extrapolated as ``serial + parallel / N``. ``tbnb-serial-numba``: numba's.
+  cores is extrapolated as ``serial + parallel / N``. ``tbnb-serial-numpy``: numpy's.
 - ``kernels``: read each file + ``scan_records`` (CRCs verified) + ``decode_scalars``,
-  whole logdir: the native fast path alone (``kernels-numba``: numba's).
+  whole logdir: the native fast path alone (``kernels-numpy``: numpy's).
 - ``tensorboard``: TensorBoard's Rust data server (what ``tensorboard --load_fast``
   runs), whole logdir, every point kept, every record checksummed, until it logs the
   end of its first load cycle.
@@ -41,7 +39,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -56,18 +53,18 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CASES = (
     "tbnb",
-    "tbnb-numba",
+    "tbnb-numpy",
     "tbnb-first",
-    "tbnb-first-numba",
+    "tbnb-first-numpy",
     "tbnb-serial",
-    "tbnb-serial-numba",
+    "tbnb-serial-numpy",
     "kernels",
-    "kernels-numba",
+    "kernels-numpy",
     "tensorboard",
     "tbparse",
     "protobuf",
 )
-"""A ``-numba`` case runs without the native kernels (``TBNB_NATIVE=0``): numba's."""
+"""A ``-numpy`` case runs without the native kernels (``TBNB_NATIVE=0``): numpy's."""
 SUBSET_CASES = ("tbparse", "protobuf")
 
 
@@ -83,7 +80,7 @@ def _event_files(logdir: str) -> list[str]:
 
 def child(case: str, logdir: str) -> dict[str, Any]:
     """Run one load in this process; return what the parent cannot see from outside."""
-    case = case.removesuffix("-numba")  # the parent set TBNB_NATIVE=0 for those
+    case = case.removesuffix("-numpy")  # the parent set TBNB_NATIVE=0 for those
     t0 = time.perf_counter()
     df_bytes = None
     extra: dict[str, Any] = {}
@@ -133,7 +130,7 @@ def child(case: str, logdir: str) -> dict[str, Any]:
         from tbnb.io.records import read_from, scan_records
         from tbnb.native import available
 
-        kernels = "native" if available() else "numba"
+        kernels = "native" if available() else "numpy"
         extra["decoders"] = [kernels]
         points = 0
         for path in _event_files(logdir):
@@ -210,9 +207,9 @@ def measure(case: str, logdir: Path, env: dict[str, str] | None = None) -> dict[
     argv = [__file__, "--child", case, str(logdir), "--tbnb-root", str(TBNB_ROOT)]
     if case == "tensorboard":
         return {**tensorboard_server(logdir), "points": None, "df_bytes": None}
-    if case.endswith("-numba"):
+    if case.endswith("-numpy"):
         env = dict(env or os.environ, TBNB_NATIVE="0")
-    if case.removesuffix("-numba") == "tbnb-first":
+    if case.removesuffix("-numpy") == "tbnb-first":
         with tempfile.TemporaryDirectory(prefix="tbnb-bench-fresh-") as cache:
             env = dict(env or os.environ, TBNB_CACHE_DIR=cache)
             result = run_child(argv, env=env)
@@ -298,21 +295,6 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def compile_time() -> float:
-    """Wall time of ``python -m tbnb.jit`` on an empty cache (the one-time background
-    compile of a fresh install)."""
-    with tempfile.TemporaryDirectory() as cache:
-        t0 = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "tbnb.jit"],
-            cwd=ROOT,
-            check=True,
-            env=dict(os.environ, TBNB_CACHE_DIR=cache, PYTHONPATH=str(ROOT)),
-            stdout=subprocess.DEVNULL,
-        )
-        return time.perf_counter() - t0
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--logdir", type=Path, default=HERE / "data" / "scalars")
@@ -324,9 +306,6 @@ def main() -> None:
         help="runs of the logdir given to tbparse and the protobuf loop",
     )
     parser.add_argument("--cases", default=",".join(CASES))
-    parser.add_argument(
-        "--no-compile-time", action="store_true", help="skip timing the one-time compile"
-    )
     parser.add_argument(
         "--tbnb-root",
         type=Path,
@@ -347,13 +326,6 @@ def main() -> None:
         raise SystemExit(f"{logdir} missing: run benchmarks/make_logdir.py first")
     subset = make_subset(logdir, args.subset_runs, HERE / "data" / f"_subset_{logdir.name}")
     cases = args.cases.split(",")
-    subprocess.run(
-        [sys.executable, "-m", "tbnb.jit"],
-        cwd=ROOT,
-        check=True,  # fill the cache
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=subprocess.DEVNULL,
-    )
     if TBNB_ROOT != ROOT and "tbnb" in cases:
         measure("tbnb", logdir)  # that checkout may compile into its own cache first
     rows = []
@@ -366,9 +338,6 @@ def main() -> None:
             file=sys.stderr,
         )
     text = table(rows) + "\n\n"
-    compile_s = None if args.no_compile_time else compile_time()
-    if compile_s is not None:
-        text += f"One-time compile of the kernels (empty cache): {compile_s:.1f} s wall. "
     text += f"{os.cpu_count()} CPUs; medians of {args.repeat} runs; tbnb from {TBNB_ROOT}.\n"
     print(text)
     results = HERE / "results"
@@ -376,7 +345,7 @@ def main() -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (results / f"load-{logdir.name}-{stamp}.md").write_text(text)
     (results / f"load-{logdir.name}-{stamp}.json").write_text(
-        json.dumps({"rows": rows, "compile_s": compile_s, "cpus": os.cpu_count()}, indent=1)
+        json.dumps({"rows": rows, "cpus": os.cpu_count()}, indent=1)
     )
 
 

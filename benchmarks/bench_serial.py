@@ -5,9 +5,9 @@ the phases that do not run in parallel are timed (wall and this process's CPU):
 
 - ``import``: numpy, pandas and tbnb's loader (the interpreter's start-up not counted);
 - ``kernels``: loading the native library (``--kernels native``: ctypes, checking its
-  source hash), or importing numba and installing the loader's kernels from the cache
-  (``--kernels numba``, run with ``TBNB_NATIVE=0``);
-- ``plan``: finding the runs, sizing their files, choosing the decoder;
+  source hash), or nothing (``--kernels numpy``, run with ``TBNB_NATIVE=0``: the numpy
+  reference);
+- ``plan``: finding the runs, sizing their files, choosing the backend;
 - ``runs``: the run tasks on the worker threads (the parallel part), measured from the
   first task started to the last copy into the frame finished;
 - ``frame``: building the DataFrame handed to the user (``exp.scalars``).
@@ -19,7 +19,7 @@ wall time on N quiet cores is estimated by Amdahl's law from CPU seconds as
 Usage::
 
     python benchmarks/make_logdir.py          # once: benchmarks/data/scalars
-    python benchmarks/bench_serial.py --repeat 3                    # native and numba
+    python benchmarks/bench_serial.py --repeat 3                    # native and numpy
     python benchmarks/bench_serial.py --repeat 3 --kernels native
 """
 
@@ -56,9 +56,6 @@ t = now()
 if sys.argv[3] == "native":
     from tbnb import native
     assert native.available(), native.problem()
-else:
-    from tbnb import jit
-    assert jit.load("loader"), "compile the kernels first: python -m tbnb.jit"
 phases["kernels"] = since(t)
 
 from tbnb.loader import experiment, tasks
@@ -71,21 +68,21 @@ def timed_plan(self, report):
     plan_time[0] += d[0]; plan_time[1] += d[1]
     return out
 experiment.Experiment._plan = timed_plan
-original_choose = experiment.choose_decoder
-def timed_choose(task_list, unread):
+original_choose = experiment.choose_backend_for
+def timed_choose(task_list):
     t = now()
-    out = original_choose(task_list, unread)
+    out = original_choose(task_list)
     d = since(t)
     plan_time[0] += d[0]; plan_time[1] += d[1]
     return out
-experiment.choose_decoder = timed_choose
+experiment.choose_backend_for = timed_choose
 
 workers = int(sys.argv[2])
 executor = ThreadPoolExecutor(workers) if workers else None
 t = now()
 exp = tbnb.load(sys.argv[1], progress=False, executor=executor)
 load = since(t)
-assert exp.last_report.decoders == {"native" if sys.argv[3] == "native" else "compiled"}
+assert exp.last_report.decoders == {sys.argv[3]}
 phases["plan"] = [round(v, 4) for v in plan_time]
 phases["runs"] = [round(load[0] - plan_time[0], 4), round(load[1] - plan_time[1], 4)]
 t = now()
@@ -98,7 +95,7 @@ print(json.dumps({"phases": phases, "points": len(df)}))
 def measure(logdir: str, workers: int, tbnb_root: Path, kernels: str) -> dict[str, Any]:
     env_path = str(tbnb_root)
     env = {**os.environ, "PYTHONPATH": env_path}
-    if kernels == "numba":
+    if kernels == "numpy":
         env["TBNB_NATIVE"] = "0"
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, logdir, str(workers), kernels],
@@ -117,15 +114,9 @@ def main() -> None:
     parser.add_argument("--logdir", type=Path, default=HERE / "data" / "scalars")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tbnb-root", type=Path, default=ROOT)
-    parser.add_argument("--kernels", choices=("native", "numba", "both"), default="both")
+    parser.add_argument("--kernels", choices=("native", "numpy", "both"), default="native")
     args = parser.parse_args()
-    subprocess.run(
-        [sys.executable, "-m", "tbnb.jit", "--group", "loader"],
-        check=True,
-        cwd=args.tbnb_root,
-        stdout=subprocess.DEVNULL,
-    )
-    for kernels in ("native", "numba") if args.kernels == "both" else (args.kernels,):
+    for kernels in ("native", "numpy") if args.kernels == "both" else (args.kernels,):
         print(f"--- {kernels} kernels")
         report(args, kernels)
         print(f"load average: {os.getloadavg()[0]:.2f}")

@@ -34,8 +34,21 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tbnb.io.compiled.crc32c import masked_crc32c_range
-from tbnb.io.crc32c import masked_crc32c
+from tbnb.io.crc32c import MASK_DELTA, TABLES, masked_crc32c
+
+_TABLE = TABLES[0].astype(np.uint32)
+
+
+@njit(cache=True)
+def masked_crc32c_range(data: np.ndarray, start: int, stop: int) -> int:
+    """TFRecord's masked CRC32C of ``data[start:stop]`` (a table a byte: this generator's
+    own, the library's is tbnb.native's)."""
+    crc = np.uint32(0xFFFFFFFF)
+    for i in range(start, stop):
+        crc = _TABLE[(crc ^ data[i]) & 0xFF] ^ (crc >> np.uint32(8))
+    crc = crc ^ np.uint32(0xFFFFFFFF)
+    return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + MASK_DELTA) & 0xFFFFFFFF
+
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "data"

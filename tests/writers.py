@@ -536,14 +536,11 @@ def assert_frames_identical(left: Any, right: Any) -> None:
             assert _cells_equal(a, b), f"column {column!r} row {i}: {a!r} != {b!r}"
 
 
-def ensure_compiled_decoder() -> None:
-    """Compile the loader's kernels now (once per cache), and load them in this process.
-
-    A load decodes with the compiled kernels only when they load from the cache; tests
-    comparing decoders must know ``decoder="compiled"`` really ran them.
-    """
+def ensure_compiled(group: str) -> None:
+    """Compile a group of numba kernels now (once per cache), and load them in this process
+    (tests of the compiled path must know it really ran)."""
     from tbnb import jit
     from tbnb.jit import loading
 
-    assert jit.compile_now("loader"), "the loader's kernels failed to compile"
-    assert jit.load("loader"), loading.problems
+    assert jit.compile_now(group), f"the {group} kernels failed to compile"
+    assert jit.load(group), loading.problems

@@ -242,6 +242,20 @@ def write_tf2_trace(logdir: str) -> None:
     writer.close()
 
 
+def write_tf2_empty_trace(logdir: str) -> None:
+    """``tf.summary.trace_export`` with nothing traced (no ``tf.function`` ran after
+    ``trace_on``): a RunMetadata without function graphs, serialized to no bytes."""
+    from tensorboard.compat.proto import config_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    writer = EventFileWriter(logdir, filename_suffix=".v2")
+    untraced = config_pb2.RunMetadata()
+    writer.add_event(
+        _summary_event("trace", "graph_run_metadata_graph", untraced.SerializeToString(), 0)
+    )
+    writer.close()
+
+
 def keras3_model() -> dict[str, Any]:
     """``model.to_json()`` of a Keras 3 functional model: an input, a dense layer, a nested
     Sequential, an ``Add`` of both branches and an output layer."""

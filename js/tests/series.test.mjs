@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readout } from "../src/chart/readout.js";
-import { lineSeries } from "../src/widgets/scalars/series.js";
-import { ema } from "../src/widgets/scalars/smoothing.js";
+import { lineSeries } from "../src/series/series.js";
+import { ema } from "../src/series/smoothing.js";
 
 /** A series of n points, its overview (every `every`-th point and the last) and a zoom slice. */
 function fixture(n = 3000, every = 10) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ema, smooth, timeWeightedEma } from "../src/widgets/scalars/smoothing.js";
+import { ema, smooth, timeWeightedEma } from "../src/series/smoothing.js";
 
 // Plain transcription of TensorBoard's classic smoothing, as the reference.
 function reference(values, w) {

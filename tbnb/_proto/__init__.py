@@ -56,6 +56,7 @@ TaggedRunMetadata: Any = message_class("tensorboard.TaggedRunMetadata")
 SourceMetadata: Any = message_class("tensorboard.SourceMetadata")
 AudioPluginData: Any = message_class("tensorboard.AudioPluginData")
 PrCurvePluginData: Any = message_class("tensorboard.PrCurvePluginData")
+MeshPluginData: Any = message_class("tensorboard.MeshPluginData")
 TextPluginData: Any = message_class("tensorboard.TextPluginData")
 Layout: Any = message_class("tensorboard.Layout")
 HParamsPluginData: Any = message_class("tensorboard.hparams.HParamsPluginData")
@@ -74,6 +75,7 @@ __all__ = [
     "HistogramProto",
     "Layout",
     "LogMessage",
+    "MeshPluginData",
     "MetaGraphDef",
     "PrCurvePluginData",
     "ProjectorConfig",

@@ -1,7 +1,7 @@
 """The byte layouts writers use for one scalar per event, matched by numpy: all at once.
 
 torch and tensorboardX write ``simple_value`` events and TF2 rank-0 tensor events with
-one-byte lengths in a fixed order (:func:`tbnb.decode.compiled.patterns.match_simple`
+one-byte lengths in a fixed order (``match_simple`` in ``tbnb/native/src/decode.c``
 describes them byte by byte). Here every record of a window is checked against those
 layouts together, with array operations, so that decoding needs no compiler; records
 that do not match exactly (another layout, or anything protobuf might read
@@ -73,6 +73,9 @@ class Matched(NamedTuple):
     rep_len: np.ndarray
     value_step: np.ndarray
     value_wall_time: np.ndarray
+    data_start: np.ndarray
+    data_len: np.ndarray
+    value_index: np.ndarray
 
 
 def _bytes_at(buf: np.ndarray, at: np.ndarray, k: int) -> np.ndarray:
@@ -249,4 +252,7 @@ def match_layouts(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> M
         rep_len=t[firsts].astype(np.int64),
         value_step=st,
         value_wall_time=w,
+        data_start=np.full(rec.size, -1, dtype=np.int64),
+        data_len=np.zeros(rec.size, dtype=np.int64),
+        value_index=np.zeros(rec.size, dtype=np.int64),
     )

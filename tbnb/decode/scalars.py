@@ -1,24 +1,26 @@
-"""Decoding the common scalar event shapes without protobuf (the loader's fast path).
+"""Decoding events without protobuf (the loader's fast path).
 
 :func:`decode_scalars` reads record payloads (``Event`` protobufs) straight from the
 file buffer and returns column arrays. It handles only records whose meaning it can
 reproduce exactly; everything else is flagged ``fallback`` for the protobuf path, so
-both paths together give the same result as protobuf alone.
+both paths together give the same result as protobuf alone. :func:`decode_events` does
+the same and also indexes every tensor, histogram, image and audio value (the span of
+its message, checked to parse as protobuf parses it) for the kinds' decoders
+(:mod:`tbnb.decode.values`).
 
-Three decoders (``kernels=``): ``numpy`` (the default, :mod:`tbnb.decode.layouts`: the
-writers' exact one-scalar layouts, every record of a window at once), ``native`` (C,
-:mod:`tbnb.native`, compiled when the package is built: what every load uses when the
-library is there) and ``numba`` (:mod:`tbnb.decode.compiled`, used for large loads once
-:mod:`tbnb.jit` has it in the cache, when the native library is absent). The native and
-numba decoders give identical columns, bit for bit, and also parse the general shapes
-below.
+Two decoders (``kernels=``): ``numpy`` (the default, :mod:`tbnb.decode.layouts`: the
+writers' exact one-scalar layouts, every record of a window at once; the reference
+that needs no compiler) and ``native`` (C, :mod:`tbnb.native`, compiled when the package
+is built: what every load uses when the library is there), which also parses the
+general shapes below.
 
-Shapes the native and numba decoders handle
------------------------------------
+Shapes the native decoder handles
+---------------------------------
 - ``Event`` with only ``wall_time`` (1), ``step`` (2) and ``summary`` (5);
 - ``Summary`` with only repeated ``value`` (1);
 - each ``Summary.Value`` with only ``tag`` (1), ``metadata`` (9, at most once) and
-  exactly one of ``simple_value`` (2) or ``tensor`` (8, at most once);
+  exactly one of ``simple_value`` (2) or ``tensor`` (8, at most once) (with
+  :func:`decode_events`: or ``image`` (4), ``histo`` (5), ``audio`` (6), at most once);
 - that ``TensorProto`` with ``dtype`` DT_FLOAT (1) or DT_DOUBLE (2), a rank-0
   ``tensor_shape`` (absent, or without ``dim`` entries and ``unknown_rank`` false),
   an optional ``version_number``, and exactly one element: one ``float_val`` (DT_FLOAT)
@@ -52,7 +54,23 @@ import numpy as np
 from tbnb.decode.layouts import DTYPE_DOUBLE, DTYPE_FLOAT, DTYPE_SIMPLE, match_layouts
 from tbnb.io.records import KERNELS, as_uint8
 
-__all__ = ["DTYPE_DOUBLE", "DTYPE_FLOAT", "DTYPE_SIMPLE", "FastScalars", "decode_scalars"]
+__all__ = [
+    "DTYPE_DOUBLE",
+    "DTYPE_FLOAT",
+    "DTYPE_SIMPLE",
+    "KERNELS",
+    "VALUE_AUDIO",
+    "VALUE_HISTO",
+    "VALUE_IMAGE",
+    "VALUE_TENSOR",
+    "FastScalars",
+    "decode_events",
+    "decode_scalars",
+]
+
+VALUE_TENSOR, VALUE_HISTO, VALUE_IMAGE, VALUE_AUDIO = 4, 5, 6, 7
+"""``dtype`` codes of indexed values (:func:`decode_events`): the value's message is at
+``data_start``/``data_len``."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +93,9 @@ class FastScalars:
     value
         ``float64`` per value.
     dtype
-        ``int8`` per value: 1 ``simple_value``, 2 tensor ``DT_FLOAT``, 3 tensor ``DT_DOUBLE``.
+        ``int8`` per value: 1 ``simple_value``, 2 tensor ``DT_FLOAT``, 3 tensor ``DT_DOUBLE``
+        (rank-0 scalars); indexed values (:func:`decode_events`): 4 any other tensor,
+        5 legacy histogram, 6 legacy image, 7 legacy audio.
     meta_start
         ``int64`` per value: start in the buffer of the value's ``SummaryMetadata``
         bytes, or -1 when the value has none.
@@ -83,6 +103,11 @@ class FastScalars:
         ``int64`` per value: length of those bytes (0 when none).
     value_step, value_wall_time
         ``int64`` / ``float64`` per value: its record's step and wall time.
+    data_start, data_len
+        ``int64`` per value: the span of its message (``TensorProto``, ``HistogramProto``,
+        ``Summary.Image``, ``Summary.Audio``; -1 and 0 for a ``simple_value``).
+    value_index
+        ``int64`` per value: its position in its event's ``Summary``.
     tags
         Distinct tags in order of first appearance, decoded as protobuf decodes them.
     """
@@ -98,7 +123,33 @@ class FastScalars:
     meta_len: np.ndarray
     value_step: np.ndarray
     value_wall_time: np.ndarray
+    data_start: np.ndarray
+    data_len: np.ndarray
+    value_index: np.ndarray
     tags: list[str]
+
+
+def decode_events(
+    buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, *, kernels: str = "numpy"
+) -> FastScalars:
+    """:func:`decode_scalars`, with every tensor, histogram, image and audio value indexed.
+
+    The ``numpy`` decoder indexes nothing (its records with such values fall back).
+
+    Examples
+    --------
+    >>> from tbnb._proto import Event, HistogramProto
+    >>> event = Event(step=2)
+    >>> event.summary.value.add(tag="w", histo=HistogramProto(min=0.0, max=1.0)).tag
+    'w'
+    >>> payload = event.SerializeToString()
+    >>> from tbnb.native import available
+    >>> kernels = "native" if available() else "numpy"
+    >>> out = decode_events(payload, np.array([0]), np.array([len(payload)]), kernels=kernels)
+    >>> out.dtype.tolist() == ([VALUE_HISTO] if kernels == "native" else [])
+    True
+    """
+    return _decode(buf, starts, lengths, kernels, True)
 
 
 def decode_scalars(
@@ -113,10 +164,9 @@ def decode_scalars(
     starts, lengths
         Payload positions, e.g. from :func:`tbnb.io.records.scan_records`.
     kernels
-        ``"numpy"`` (default), ``"native"`` (the C decoder of :mod:`tbnb.native`; raises
-        if it is not available) or ``"numba"`` (compiled first if not in the cache).
-        The native and numba decoders give identical columns; they also handle records
-        of several values and other field orders, which the numpy one leaves to protobuf.
+        ``"numpy"`` (default) or ``"native"`` (the C decoder of :mod:`tbnb.native`; raises
+        if it is not available), which also handles records of several values and other
+        field orders, which the numpy one leaves to protobuf.
 
     Returns
     -------
@@ -131,18 +181,21 @@ def decode_scalars(
     >>> decode_scalars(payload, np.array([0]), np.array([len(payload)])).fallback
     array([ True])
     """
+    return _decode(buf, starts, lengths, kernels, False)
+
+
+def _decode(
+    buf: np.ndarray | bytes, starts: np.ndarray, lengths: np.ndarray, kernels: str, index: bool
+) -> FastScalars:
     arr = as_uint8(buf)
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     if kernels not in KERNELS:
         raise ValueError(f"kernels must be one of {KERNELS}, got {kernels!r}")
-    if kernels != "numpy":
-        if kernels == "native":
-            from tbnb.native.kernels import decode_kernel
-        else:
-            from tbnb.decode.compiled.scalars import decode_kernel
+    if kernels == "native":
+        from tbnb.native.kernels import decode_kernel
 
-        columns = decode_kernel(arr, starts, lengths)
+        columns = decode_kernel(arr, starts, lengths, index)
     else:
         columns = match_layouts(arr, starts, lengths)
     (
@@ -159,6 +212,9 @@ def decode_scalars(
         rep_len,
         vstep,
         vwall,
+        data_start,
+        data_len,
+        vindex,
     ) = columns
     tags: list[str] = []
     valid = np.ones(len(rep_start), dtype=bool)
@@ -175,6 +231,7 @@ def decode_scalars(
         rec, tag_id, value, dtype, meta_start, meta_len, vstep, vwall = (
             a[keep] for a in (rec, tag_id, value, dtype, meta_start, meta_len, vstep, vwall)
         )
+        data_start, data_len, vindex = (a[keep] for a in (data_start, data_len, vindex))
         used = np.zeros(len(tags), dtype=bool)
         used[tag_id] = True
         new_id = np.cumsum(used, dtype=np.int64) - 1
@@ -192,5 +249,8 @@ def decode_scalars(
         meta_len=meta_len,
         value_step=vstep,
         value_wall_time=vwall,
+        data_start=data_start,
+        data_len=data_len,
+        value_index=vindex,
         tags=tags,
     )

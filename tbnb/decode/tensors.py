@@ -2,8 +2,14 @@
 
 TensorFlow stores a tensor either as raw little-endian bytes in ``tensor_content`` or
 in a typed repeated field (``float_val``, ``int_val``, ...); a single value in a typed
-field means "every element has this value". Both forms are handled for every dtype a
-summary can carry.
+field means "every element has this value", a short one is padded with its last value.
+Both forms are handled for every dtype a summary can carry.
+
+A tensor's shape is a claim of the file: it is checked against the values the record
+holds before anything is allocated. A typed field may stand for more elements than it
+holds (TensorFlow's fill rule) only up to :data:`MAX_FILLED_ELEMENTS`; beyond, or when
+the shape cannot be that of the values, :class:`TensorDecodeError` says so (the loader
+reports it naming the file, tag and step, and keeps every other value).
 
 Examples
 --------
@@ -15,6 +21,7 @@ array(0.5, dtype=float32)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -46,6 +53,10 @@ _DTYPES: dict[int, tuple[Any, str]] = {
 
 DT_FLOAT, DT_DOUBLE, DT_STRING, DT_BFLOAT16, DT_HALF = 1, 2, 7, 14, 19
 
+MAX_FILLED_ELEMENTS = 1 << 16
+"""The most elements a tensor may have when its typed field holds fewer values (filled
+as TensorFlow fills them); a record claiming more is refused, whatever its shape says."""
+
 
 class TensorDecodeError(ValueError):
     """A tensor whose dtype or size cannot be decoded."""
@@ -70,19 +81,27 @@ def tensor_to_numpy(tensor: Any) -> np.ndarray:
     shape = tensor_shape(tensor)
     if any(d < 0 for d in shape):
         raise TensorDecodeError(f"tensor has unknown dimensions {shape}")
-    size = int(np.prod(shape, dtype=np.int64))
+    size = math.prod(shape)  # exact: a claimed shape may not fit in 64 bits
     try:
         np_dtype, field = _DTYPES[int(tensor.dtype)]
     except KeyError:
         raise TensorDecodeError(f"unsupported tensor dtype {int(tensor.dtype)}") from None
 
     if tensor.dtype == DT_STRING:
+        held = len(tensor.string_val)
+    elif tensor.tensor_content:
+        held = len(tensor.tensor_content) // np.dtype(np_dtype).itemsize
+    else:
+        held = len(getattr(tensor, field))
+        if np_dtype in (np.complex64, np.complex128):
+            held //= 2
+    _check_size(shape, size, held)
+    if tensor.dtype == DT_STRING:
         values = list(tensor.string_val)
         arr = np.empty(len(values), dtype=object)
         arr[:] = values
     elif tensor.tensor_content:
-        raw = np.frombuffer(tensor.tensor_content, dtype=np.dtype(np_dtype).newbyteorder("<"))
-        arr = raw.astype(np_dtype)
+        arr = content_array(tensor.tensor_content, int(tensor.dtype))
     else:
         raw_values = getattr(tensor, field)
         if tensor.dtype in (DT_HALF, DT_BFLOAT16):
@@ -92,16 +111,51 @@ def tensor_to_numpy(tensor: Any) -> np.ndarray:
             arr = (pairs[0::2] + 1j * pairs[1::2]).astype(np_dtype)
         else:
             arr = np.asarray(raw_values, dtype=np_dtype)
-    if tensor.dtype == DT_BFLOAT16:
-        arr = (arr.astype(np.uint32) << 16).view(np.float32)
+        if tensor.dtype == DT_BFLOAT16:
+            arr = widen_bfloat16(arr)
+    return fit_shape(arr, shape, size, tensor.dtype == DT_STRING or bool(tensor.tensor_content))
 
+
+def _check_size(shape: tuple[int, ...], size: int, held: int) -> None:
+    """Refuse a shape that the values held cannot fill (before anything is allocated)."""
+    if size > held and size > MAX_FILLED_ELEMENTS:
+        raise TensorDecodeError(
+            f"tensor of shape {shape} claims {size} elements but its record holds {held} "
+            f"values (more than {MAX_FILLED_ELEMENTS} filled elements are refused)"
+        )
+
+
+def widen_bfloat16(arr: np.ndarray) -> np.ndarray:
+    """bfloat16 bits (``uint16``) as the ``float32`` numbers they stand for."""
+    widened: np.ndarray = (arr.astype(np.uint32) << 16).view(np.float32)
+    return widened
+
+
+def content_array(raw: Any, dtype: int) -> np.ndarray:
+    """The values of a non-string ``tensor_content`` (little-endian bytes) as a new array.
+
+    Examples
+    --------
+    >>> content_array(b"\\x00\\x00\\x80\\x3f", DT_FLOAT)
+    array([1.], dtype=float32)
+    """
+    np_dtype = _DTYPES[dtype][0]
+    arr = np.frombuffer(raw, dtype=np.dtype(np_dtype).newbyteorder("<")).astype(np_dtype)
+    return widen_bfloat16(arr) if dtype == DT_BFLOAT16 else arr
+
+
+def fit_shape(arr: np.ndarray, shape: tuple[int, ...], size: int, exact: bool) -> np.ndarray:
+    """``arr`` (1-D values) as a tensor of ``shape``, filled as TensorFlow fills a short
+    typed field (``exact``: raw bytes or strings, which are never filled but for a single
+    string). Raises :class:`TensorDecodeError` when the values cannot make that shape."""
+    _check_size(shape, size, arr.size)
     if arr.size == size:
         return arr.reshape(shape)
     if arr.size == 1 and size > 1:  # one value stands for every element
         return np.repeat(arr, size).reshape(shape)
     if arr.size == 0 and size == 0:
         return arr.reshape(shape)
-    if 0 < arr.size < size and tensor.dtype != DT_STRING and not tensor.tensor_content:
+    if 0 < arr.size < size and not exact:
         # TensorFlow pads a short typed field with its last value.
         return np.concatenate([arr, np.repeat(arr[-1:], size - arr.size)]).reshape(shape)
     raise TensorDecodeError(f"tensor of shape {shape} holds {arr.size} values")

@@ -4,8 +4,7 @@ One CRC goes to ``google-crc32c`` (Google's C library, hardware-accelerated wher
 CPU allows, wheels for every platform; its pure-Python fallback otherwise). Many
 short ranges at once (:func:`crc32c_ranges`, the headers and payloads of a window of
 records) are computed by numpy in lock step, eight bytes per step with slice-by-8
-tables (:data:`TABLES`, shared with the compiled kernels in
-:mod:`tbnb.io.compiled.crc32c`); long ones go to ``google-crc32c`` one by one.
+tables (:data:`TABLES`); long ones go to ``google-crc32c`` one by one.
 
 Examples
 --------

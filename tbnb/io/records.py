@@ -1,17 +1,16 @@
 """TFRecord framing: split a byte buffer into record payloads, verifying both CRCs.
 
 A record is ``u64 length (LE), u32 masked crc32c(length bytes), data, u32 masked
-crc32c(data)``. :func:`scan_records` walks a whole buffer in one compiled loop and
+crc32c(data)``. :func:`scan_records` walks a whole buffer and
 returns where every good payload starts, how long it is, where the scan stopped and
 what was wrong on the way. It knows nothing about protobuf.
 
-Three implementations give identical scans (``kernels=``): ``numpy`` (the default: a
-Python walk from header to header, then every CRC of the window checked at once by
-:func:`tbnb.io.crc32c.crc32c_ranges`; exact record-by-record rules only where a check
-fails), ``native`` (C with the CPU's CRC32C instructions, :mod:`tbnb.native`, compiled
-when the package is built: every load's when present) and ``numba``
-(:mod:`tbnb.io.compiled.records`, for large loads once :mod:`tbnb.jit` has it in the
-cache, when the native library is absent).
+Two implementations give identical scans (``kernels=``): ``numpy`` (the default and
+the reference that needs no compiler: a Python walk from header to header, then every
+CRC of the window checked at once by :func:`tbnb.io.crc32c.crc32c_ranges`; exact
+record-by-record rules only where a check fails) and ``native`` (C with the CPU's CRC32C
+instructions, :mod:`tbnb.native`, compiled when the package is built: every load's
+when present).
 
 Semantics
 ---------
@@ -61,10 +60,18 @@ import numpy as np
 
 from tbnb.io.crc32c import crc32c_ranges, mask
 
-__all__ = ["KERNELS", "RecordProblem", "RecordScan", "as_uint8", "read_from", "scan_records"]
+__all__ = [
+    "KERNELS",
+    "RecordProblem",
+    "RecordScan",
+    "as_uint8",
+    "read_from",
+    "record_size",
+    "scan_records",
+]
 
-KERNELS = ("numpy", "native", "numba")
-"""The implementations of :func:`scan_records` (and of the scalar decoder)."""
+KERNELS = ("numpy", "native")
+"""The implementations of :func:`scan_records` (and of the event decoder)."""
 
 HEADER_BYTES = 12
 """Length (8) plus its masked CRC (4)."""
@@ -253,6 +260,27 @@ def _scan_numpy(
     return np.concatenate(starts), np.concatenate(lengths), pos, problems
 
 
+def record_size(buf: bytes | np.ndarray) -> int | None:
+    """The size of the record whose header starts ``buf`` (header, data and footer), or
+    None when ``buf`` does not start with a valid header (too short, a bad length CRC, a
+    length of ``2**48`` or more).
+
+    Examples
+    --------
+    >>> import struct
+    >>> from tbnb.io.crc32c import masked_crc32c
+    >>> head = struct.pack("<Q", 100)
+    >>> record_size(head + struct.pack("<I", masked_crc32c(head)))
+    116
+    >>> record_size(b"garbage")
+    """
+    arr = as_uint8(buf)
+    if arr.size < HEADER_BYTES or not _headers_ok(arr, np.array([0]))[0]:
+        return None
+    length = _length(arr[:8].tobytes(), 0)
+    return None if length < 0 else HEADER_BYTES + length + FOOTER_BYTES
+
+
 def as_uint8(buf: bytes | bytearray | memoryview | np.ndarray) -> np.ndarray:
     """View a bytes-like object or array as a 1-D ``uint8`` array without copying.
 
@@ -287,9 +315,8 @@ def scan_records(
         Check each payload's CRC (default). Header CRCs are always checked: they
         are what makes resynchronisation after corruption possible.
     kernels
-        ``"numpy"`` (default), ``"native"`` (the C kernel of :mod:`tbnb.native`; raises
-        if it is not available) or ``"numba"`` (compiled first if not in the cache).
-        Every implementation returns the same scan.
+        ``"numpy"`` (default) or ``"native"`` (the C kernel of :mod:`tbnb.native`; raises
+        if it is not available). Both return the same scan.
 
     Returns
     -------
@@ -306,11 +333,8 @@ def scan_records(
     arr = as_uint8(buf)
     if kernels not in KERNELS:
         raise ValueError(f"kernels must be one of {KERNELS}, got {kernels!r}")
-    if kernels != "numpy":
-        if kernels == "native":
-            from tbnb.native.kernels import scan_kernel
-        else:
-            from tbnb.io.compiled.records import scan_kernel
+    if kernels == "native":
+        from tbnb.native.kernels import scan_kernel
 
         starts, lengths, end, p_off, p_kind, p_skip = scan_kernel(arr, bool(verify_crc))
         found = list(zip(p_off.tolist(), p_kind.tolist(), p_skip.tolist(), strict=True))

@@ -1,9 +1,8 @@
 """Compiled kernels that never make a user wait for the compiler.
 
-tbnb's hot loops (TFRecord framing with CRC32C, the scalar decoder: group
-``loader``, used only where the native C kernels of :mod:`tbnb.native` are absent;
-smoothing and downsampling of series: group ``transforms``; the projector's kNN graph
-and UMAP: group ``projection``; PR curves' areas: group ``curves``) are numba kernels.
+tbnb's hot loops outside the loader (smoothing and downsampling of series: group
+``transforms``; the projector's kNN graph and UMAP: group ``projection``; PR curves'
+areas: group ``curves``) are numba kernels (the loader's are C: :mod:`tbnb.native`).
 numba compiles them once per machine (tens of seconds) into its on-disk cache;
 afterwards a process loads them in a fraction of a second. This room makes sure that no
 process ever waits for that compile:
@@ -36,8 +35,8 @@ argument types are exactly those of every call.
 Examples
 --------
 >>> sorted(GROUPS)
-['curves', 'loader', 'projection', 'transforms']
->>> isinstance(ready("loader"), bool)
+['curves', 'projection', 'transforms']
+>>> isinstance(ready("curves"), bool)
 True
 """
 

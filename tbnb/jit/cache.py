@@ -43,11 +43,6 @@ __all__ = [
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "curves": ("tbnb.analysis.compiled.pr_areas",),
-    "loader": (
-        "tbnb.io.compiled.records",
-        "tbnb.decode.compiled.scalars",
-        "tbnb.decode.compiled.group",
-    ),
     "projection": (
         "tbnb.analysis.projection.compiled.knn",
         "tbnb.analysis.projection.compiled.umap",

@@ -23,7 +23,8 @@ import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
 from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
-from tbnb.kinds.images import sample_rows
+from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
+from tbnb.kinds.images import sample_batch, sample_rows
 
 KEY = "audio"
 
@@ -96,6 +97,33 @@ def _tensor_audio(array: np.ndarray) -> list[dict[str, Any]]:
     return [_audio_sample(data, "audio/wav", label=label) for data, label in rows]
 
 
+def batch(values: Batch) -> BatchRows:
+    """A window's audio clips (legacy ``Summary.Audio`` and TF2 string tensors) natively."""
+    buf = values.buf
+    samples: list[list[dict[str, Any]] | None] = [None] * len(values)
+    for i, (rate_bits, channels, frames, start, size, t_start, t_size, _) in values.legacy_media(7):
+        rate = float(np.array(rate_bits, dtype=np.uint32).view(np.float32))
+        content_type = buf[t_start : t_start + t_size].tobytes().decode() if t_size else ""
+        sample = _audio_sample(
+            buf[start : start + size].tobytes() if not rate else b"",
+            content_type,
+            rate,
+            channels,
+            frames,
+        )
+        if rate:
+            sample["nbytes"] = size  # the bytes were not read: only their length
+        samples[i] = [{k: v for k, v in sample.items() if k != "data"}]
+    tensor = np.flatnonzero(values.code == 4)
+    if tensor.size:
+        arrays = tensor_arrays(values.subset(tensor))
+        for i, array in zip(tensor.tolist(), arrays, strict=True):
+            if array is not None and array.dtype == object:
+                clips = _tensor_audio(array)
+                samples[i] = [{k: v for k, v in c.items() if k != "data"} for c in clips]
+    return sample_batch(KEY, values, samples)
+
+
 KIND = Kind(
     key=KEY,
     doc="Audio clips: one row per sample, metadata columns and a lazy ``blob``.",
@@ -120,6 +148,7 @@ KIND = Kind(
     },
     normalize=normalize,
     rows=rows,
+    batch=batch,
     counted=True,
     tab=Tab("Audio", "tbnb.widgets.audio:audio"),
     tbparse=("audio", "tensors"),

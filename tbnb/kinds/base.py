@@ -186,6 +186,10 @@ class Kind:
         Loaded whatever ``event_types`` and ``tags`` ask for (hparams describe the run).
     in_metadata
         The value holds no data: everything is in its plugin metadata.
+    batch
+        ``batch(Batch) -> BatchRows``: the rows of a window's values of this kind as the
+        native decoder indexed them (:mod:`tbnb.kinds.batch`), equal to ``normalize`` and
+        ``rows``; kinds without one are decoded by protobuf.
     tab
         Its dashboard tab, once a widget shows it.
     """
@@ -210,6 +214,7 @@ class Kind:
     raw: bool = False
     always: bool = False
     in_metadata: bool = False
+    batch: Callable[[Any], Any] | None = None
     tab: Tab | None = None
 
     @property

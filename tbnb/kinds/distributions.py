@@ -3,7 +3,10 @@
 Derived from the histograms frame: for each histogram, the values below which
 0, 6.68, 15.87, 30.85, 50, 69.15, 84.13, 93.32 and 100 percent of its mass lie (the
 normal distribution's -inf, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, +inf sigmas), interpolated
-inside buckets exactly as TensorBoard's ``compress_histogram`` does.
+inside buckets exactly as TensorBoard's ``compress_histogram`` does, from the buckets
+TensorBoard has: a legacy ``HistogramProto`` (torch, tensorboardX, TF1, Keras with
+``histogram_freq``) is migrated to float32 buckets first (``data_compat``), a TF2 tensor
+keeps its own precision.
 
 Examples
 --------
@@ -38,6 +41,10 @@ def histogram_percentiles(
     of the histogram's mass lies, interpolated linearly inside buckets exactly as
     TensorBoard's distributions dashboard computes its bands.
 
+    Rows of a legacy ``HistogramProto`` (those with a ``sum``: a TF2 histogram tensor has
+    none) have their edges and counts rounded to float32 first, as TensorBoard's
+    ``data_compat`` migrates them before its compressor sees them.
+
     Parameters
     ----------
     histograms
@@ -48,9 +55,9 @@ def histogram_percentiles(
     result = histograms.drop(
         columns=[c for c in ("edges", "counts", "limits", "bucket") if c in histograms.columns]
     )
-    counts = histograms["counts"].tolist()
+    edges, counts = tensorboard_buckets(histograms)
     lengths = np.fromiter((len(c) for c in counts), dtype=np.int64, count=len(counts))
-    edges = [e for e, n in zip(histograms["edges"].tolist(), lengths.tolist(), strict=True) if n]
+    edges = [e for e, n in zip(edges, lengths.tolist(), strict=True) if n]
     table = percentiles(
         np.concatenate(edges, dtype=np.float64) if edges else np.zeros(0),
         np.concatenate(counts, dtype=np.float64) if counts else np.zeros(0),
@@ -60,6 +67,37 @@ def histogram_percentiles(
     for j, bp in enumerate(bps):
         result[f"p{bp}"] = table[:, j]
     return result
+
+
+def tensorboard_buckets(histograms: pd.DataFrame) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Each row's ``edges`` and ``counts`` as TensorBoard's histogram plugins have them.
+
+    A legacy ``HistogramProto`` (a row with a ``sum``; a TF2 tensor has none) is
+    migrated to float32 buckets by TensorBoard's ``data_compat``: its edges and counts
+    rounded to float32 (returned as float64 holding those values, as TensorBoard's
+    plugins compute on them); other rows as they are.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"edges": [np.array([0.0, 1.00000001])],
+    ...                       "counts": [np.array([16777217.0])], "sum": [1.0]})
+    >>> edges, counts = tensorboard_buckets(frame)
+    >>> edges[0].tolist(), counts[0].tolist()
+    ([0.0, 1.0], [16777216.0])
+    """
+    edges = histograms["edges"].tolist()
+    counts = histograms["counts"].tolist()
+    if "sum" not in histograms.columns:
+        return edges, counts
+    legacy = histograms["sum"].notna().to_numpy()
+    return (
+        [_as_float32(e) if old else e for e, old in zip(edges, legacy, strict=True)],
+        [_as_float32(c) if old else c for c, old in zip(counts, legacy, strict=True)],
+    )
+
+
+def _as_float32(values: np.ndarray) -> np.ndarray:
+    return np.asarray(values, dtype=np.float64).astype(np.float32).astype(np.float64)
 
 
 def percentiles(

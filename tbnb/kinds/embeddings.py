@@ -99,7 +99,11 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
             )
             continue
         run = run_name(root, directory)
-        checkpoint = config.model_checkpoint_path or config.model_checkpoint_dir
+        checkpoint = (
+            config.model_checkpoint_path
+            or config.model_checkpoint_dir
+            or _latest_checkpoint(fs, directory)
+        )
         for info in config.embeddings:
             rows.append(_row(fs, run, directory, config_path, info, checkpoint))
         if not config.embeddings and checkpoint:  # TensorBoard lists every 2-D variable
@@ -110,6 +114,16 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
     for note in table.loc[table["source"] == "checkpoint", "note"]:
         warnings.warn(f"tbnb: {note}", LogdirWarning, stacklevel=2)
     return table
+
+
+def _latest_checkpoint(fs: Any, directory: str) -> str:
+    """The checkpoint TensorFlow's ``checkpoint`` file names (TF2 configs name none)."""
+    try:
+        text = fs.cat_file(posixpath.join(directory, "checkpoint")).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    found = re.search(r'^model_checkpoint_path:\s*"([^"]*)"', text, re.MULTILINE)
+    return found.group(1) if found else ""
 
 
 def _config_paths(fs: Any, root: str) -> list[str]:
@@ -153,8 +167,9 @@ def _row(
         row["note"] = (
             f"{config_path}: embedding {tensor_name or '(every 2-D variable)'!r} "
             f"of run {run!r} lives in the TensorFlow checkpoint{where}, which only "
-            "TensorFlow reads; write the vectors with add_embedding (a "
-            "tensors.tsv) to see them in tbnb"
+            "TensorFlow reads: with TensorFlow, tbnb.projector(tf.train.load_checkpoint("
+            f"{directory!r}).get_tensor({tensor_name or '<name>'!r})) shows it; or write "
+            "the vectors with add_embedding (a tensors.tsv) to see them in tbnb"
         )
         return row
     for column, path in (

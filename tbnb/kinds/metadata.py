@@ -1,7 +1,9 @@
 """Run information: what the loader learnt about each run's files (layer: kinds).
 
-One row per run (``exp.metadata``): its event files, the writer (``source_metadata``)
-and file version, the host from the file names, first and last wall time, duration,
+One row per run (``exp.metadata``): its event files, the library that wrote them
+(``writer``, inferred from what the files tell: :mod:`tbnb.loader.writers`; ``unknown``
+otherwise), the ``source_metadata`` writer the files name (``source_writer``) and file
+version, the host from the file names, first and last wall time, duration,
 last step, records read and corrupt, bytes read and seen, and the number of values
 of every counted kind. ``exp.info`` adds what the rest of the logs tell (hparams,
 config files, environment dumps, run metadata; :mod:`tbnb.analysis.runinfo`), and the
@@ -25,6 +27,7 @@ KEY = "metadata"
 COLUMNS = (
     "files",
     "writer",
+    "source_writer",
     "file_version",
     "host",
     "first_wall_time",

@@ -22,6 +22,7 @@ import numpy as np
 from tbnb._proto import PrCurvePluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
 from tbnb.kinds.base import Kind, Tab, TagMetadata, value_rows
+from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "pr_curves"
 
@@ -77,6 +78,26 @@ def pr_curve(array: np.ndarray, meta: TagMetadata | None) -> dict[str, Any]:
     return out
 
 
+def batch(values: Batch) -> BatchRows:
+    """A window's PR curves, decoded natively (the tensors without protobuf)."""
+    ok = np.zeros(len(values), dtype=bool)
+    curves = []
+    for i, array in enumerate(tensor_arrays(values)):
+        if array is None:
+            continue
+        try:
+            curves.append(pr_curve(array, values.meta.get(values.tag[i])))
+        except Exception:  # protobuf's path decides and reports (or raises, as it does)
+            continue
+        ok[i] = True
+    columns = {}
+    for name in ("thresholds", *PR_CURVE_ROWS):
+        cells = np.empty(len(curves), dtype=object)
+        cells[:] = [curve[name] for curve in curves]
+        columns[name] = cells
+    return BatchRows.one_per_value(ok, columns)
+
+
 KIND = Kind(
     key=KEY,
     doc="PR curves: one row per (run, tag, step) with threshold/precision/recall/... arrays.",
@@ -84,6 +105,7 @@ KIND = Kind(
     columns=("thresholds", "precision", "recall", *PR_CURVE_ROWS[:4]),
     normalize=normalize,
     rows=value_rows,
+    batch=batch,
     counted=True,
     tbparse=("tensors",),
     tab=Tab("PR curves", "tbnb.widgets.pr_curves:pr_curves"),

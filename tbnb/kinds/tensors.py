@@ -18,6 +18,7 @@ import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
 from tbnb.kinds.base import Kind, RowContext, TagMetadata
+from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "tensors"
 
@@ -41,12 +42,34 @@ def rows(data: np.ndarray, context: RowContext) -> list[dict[str, Any]]:
     ]
 
 
+def batch(values: Batch) -> BatchRows:
+    """A window's tensors (no plugin, or one tbnb has no kind for), decoded natively."""
+    arrays = tensor_arrays(values)
+    ok = np.array([a is not None for a in arrays], dtype=bool)
+    kept = [(i, a) for i, a in enumerate(arrays) if a is not None]
+    cells: dict[str, list[Any]] = {"value": [], "dtype": [], "shape": [], "plugin": []}
+    for i, array in kept:
+        meta = values.meta.get(values.tag[i])
+        assert array is not None
+        cells["value"].append(array)
+        cells["dtype"].append(str(array.dtype))
+        cells["shape"].append(tuple(array.shape))
+        cells["plugin"].append(meta.plugin_name if meta else "")
+    columns = {}
+    for name, items in cells.items():
+        column = np.empty(len(items), dtype=object)
+        column[:] = items
+        columns[name] = column
+    return BatchRows.one_per_value(ok, columns)
+
+
 KIND = Kind(
     key=KEY,
     doc="Every other tensor summary: value (numpy array), dtype, shape, plugin.",
     columns=("value", "dtype", "shape", "plugin"),
     normalize=normalize,
     rows=rows,
+    batch=batch,
     counted=True,
     tbparse=("tensors",),
 )

@@ -19,6 +19,7 @@ import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
 from tbnb.kinds.base import Kind, Tab, TagMetadata, column_rows
+from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
 
 KEY = "text"
 
@@ -39,6 +40,30 @@ def decode_text(array: np.ndarray) -> Any:
     return decoded.reshape(-1)[0] if decoded.size == 1 else decoded
 
 
+def batch(values: Batch) -> BatchRows:
+    """A window's text values, decoded natively (a single string without a numpy array)."""
+    index = values.tensors()
+    info, buf = index.info, values.buf
+    single = (info[:, 0] == 7) & (info[:, 3] == 1) & (info[:, 4] == 3) & (info[:, 8] == 1)
+    texts: list[Any] = [None] * len(values)
+    ok = np.zeros(len(values), dtype=bool)
+    raw = buf.data
+    for i in np.flatnonzero(single).tolist():
+        start, size = index.spans[info[i, 7]].tolist()
+        texts[i] = bytes(raw[start : start + size]).decode("utf-8", "replace")
+        ok[i] = True
+    others = np.flatnonzero(~single)
+    if others.size:
+        arrays = tensor_arrays(values.subset(others))
+        for i, array in zip(others.tolist(), arrays, strict=True):
+            if array is not None:
+                texts[i] = decode_text(array)
+                ok[i] = True
+    cells = np.empty(int(ok.sum()), dtype=object)
+    cells[:] = [texts[i] for i in np.flatnonzero(ok).tolist()]
+    return BatchRows.one_per_value(ok, {"text": cells})
+
+
 KIND = Kind(
     key=KEY,
     doc="Text summaries: run, tag, step, wall_time, text (str, or an array for rank > 0).",
@@ -46,6 +71,7 @@ KIND = Kind(
     columns=("text",),
     normalize=normalize,
     rows=column_rows("text"),
+    batch=batch,
     counted=True,
     tab=Tab("Text", "tbnb.widgets.text:text"),
     tbparse=("text",),

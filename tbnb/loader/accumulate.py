@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from tbnb.kinds import KINDS
+from tbnb.loader.backend import Backend
+from tbnb.loader.rowsets import KindRows
 from tbnb.loader.state import Piece, RunResult, RunTask
 
 __all__ = ["RunAccumulator", "Window", "group_by_tag"]
@@ -75,13 +77,16 @@ class RunAccumulator:
         self.tag_kept: list[bool] = []
         self.seen_tags: set[str] = set()
         self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        self.records: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.records: dict[str, KindRows] = defaultdict(KindRows)
         self.starts: list[tuple[int, int]] = []
         self.raw: dict[str, list[tuple[str, int, Any]]] = defaultdict(list)
         self.warnings: list[tuple[type[Warning], str]] = []
         self.bytes_read = 0
+        self.backend = Backend("numpy")
         self.decoder = "numpy"
-        self.window: np.ndarray | None = None  # the native/compiled paths' reused read buffer
+        self.window: np.ndarray | None = None  # the native path's reused read buffer
+        self.protobuf_records = 0  # records the fast decoder left to protobuf
+        self.reset = False  # the run is read again from the start
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)
@@ -118,15 +123,13 @@ class RunAccumulator:
             if not keep.all():
                 self.pieces[i] = (tag_id[keep], step[keep], wall_time[keep], value[keep])
         for rows in self.records.values():
-            rows[:] = [r for r in rows if not (r["seq"] < start_seq and r["step"] >= start_step)]
+            rows.drop(lambda seq, step: (seq < start_seq) & (step >= start_step))
 
     def result(self) -> RunResult:
-        records = dict(self.records)
-        for rows in records.values():
-            rows.sort(key=_seq_of)  # fast-path tensor rows came first in each window
+        records = dict(self.records)  # each kind's rows come out in stream order
         scalar_tags, pieces = _compact_tags(list(self.tag_ids), self.pieces)
-        # the native and numba decoders' points are grouped while copied into the frame
-        grouped = self.decoder not in ("native", "compiled")
+        # the native decoder's points are grouped while copied into the frame
+        grouped = self.decoder != "native"
         if grouped:
             pieces = group_by_tag(pieces, len(scalar_tags))
         return RunResult(
@@ -143,11 +146,9 @@ class RunAccumulator:
             seen_tags=self.seen_tags | set(self.tag_ids),
             decoder=self.decoder,
             grouped=grouped,
+            protobuf_records=self.protobuf_records,
+            reset=self.reset,
         )
-
-
-def _seq_of(row: dict[str, Any]) -> int:
-    return int(row["seq"])
 
 
 def _compact_tags(tags: list[str], pieces: list[Piece]) -> tuple[list[str], list[Piece]]:

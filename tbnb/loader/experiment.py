@@ -38,10 +38,11 @@ from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
 from tbnb.loader.frames import records_frame
 from tbnb.loader.memory import release_free_memory
 from tbnb.loader.report import ReloadReport
+from tbnb.loader.rowsets import KindRows
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
 from tbnb.loader.runs import RunSet
 from tbnb.loader.scalar_store import MIN_BYTES_PER_POINT, ScalarStore
-from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_decoder, run_tasks, unread_bytes
+from tbnb.loader.tasks import PARALLEL_MIN_BYTES, choose_backend_for, run_tasks, unread_bytes
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
@@ -57,7 +58,7 @@ class Experiment(RunSet):
     ``exp.images``, ``exp.audio``, ``exp.text``, ``exp.pr_curves``, ``exp.tensors``,
     ``exp.graphs``, ``exp.custom_scalars``, ``exp.hparams``, ``exp.embeddings``,
     ``exp.metadata``); frames handed out are never changed by a later reload.
-    ``decoder=`` (one of :data:`tbnb.loader.state.DECODERS`, default ``auto``) picks how
+    ``decoder=`` (one of :data:`tbnb.loader.backend.DECODERS`, default ``auto``) picks how
     records are decoded; every decoder gives the same frames.
     """
 
@@ -89,9 +90,7 @@ class Experiment(RunSet):
         self._files: dict[str, list[FileState]] = {}
         self._tag_meta: dict[str, dict[str, TagMetadata]] = {}
         self._store: ScalarStore | None = None
-        self._records: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
+        self._records: dict[str, dict[str, KindRows]] = defaultdict(lambda: defaultdict(KindRows))
         self._raw: dict[str, list[tuple[str, str, int, Any]]] = defaultdict(list)
         self._seen_tags: set[str] = set()
         self._candidates: set[str] = set()  # children of kept runs the filter rejected
@@ -146,7 +145,9 @@ class Experiment(RunSet):
         report = ReloadReport()
         tasks = self._plan(report)
         unread = sum(unread_bytes(t) for t in tasks)
-        tasks = choose_decoder(tasks, unread)
+        tasks = choose_backend_for(tasks)
+        if tasks:
+            report.backend = tasks[0].options.backend
         if self._store is None:
             self._store = ScalarStore(
                 capacity=unread // MIN_BYTES_PER_POINT,
@@ -212,12 +213,15 @@ class Experiment(RunSet):
         self, result: RunResult, report: ReloadReport, copies: Executor | None = None
     ) -> None:
         run = result.run
+        if result.reset:  # a file was truncated, replaced or deleted: the run read anew
+            report.points_purged += self._drop_values(run)
         self._files[run] = result.files
         self._tag_meta[run] = result.tag_meta
         self._seen_tags.update(result.seen_tags)
         report.bytes_read += result.bytes_read
         if result.bytes_read:
             report.decoders.add(result.decoder)
+        report.protobuf_records += result.protobuf_records
         for category, message in result.warnings:
             report.problems.append(message)
             warnings.warn(message, category, stacklevel=5)
@@ -226,10 +230,8 @@ class Experiment(RunSet):
         if result.starts:  # everything stored for this run came before these restarts
             min_step = min(step for _, step in result.starts)
             report.points_purged += store.purge(run, min_step)
-            for key, rows in self._records[run].items():
-                kept = [r for r in rows if r["step"] < min_step]
-                report.points_purged += len(rows) - len(kept)
-                self._records[run][key] = kept
+            for rows in self._records[run].values():
+                report.points_purged += rows.drop(lambda _, step: step >= min_step)
         report.scalars_added += result.num_scalars
         store.append(
             run, result.scalar_tags, result.scalar_pieces, grouped=result.grouped, jobs=copies
@@ -242,6 +244,16 @@ class Experiment(RunSet):
             report.values_added[key] = report.values_added.get(key, 0) + len(values)
         if copies is not None:  # a large load: what the run's decoding used, given back
             release_free_memory()
+
+    def _drop_values(self, run: str) -> int:
+        dropped = 0
+        if self._store is not None:
+            dropped += self._store.purge(run, np.iinfo(np.int64).min)
+            self._store.run_tags.pop(run, None)
+        dropped += sum(len(rows) for rows in self._records.pop(run, {}).values())
+        for key, values in self._raw.items():
+            self._raw[key] = [v for v in values if v[0] != run]
+        return dropped
 
     # ------------------------------------------------------------------ frames
     def frame(self, key: str) -> Any:

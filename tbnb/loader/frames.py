@@ -21,34 +21,52 @@ import numpy as np
 import pandas as pd
 
 from tbnb.kinds import Kind
+from tbnb.loader.rowsets import KindRows
 
 __all__ = ["records_frame"]
 
 _TYPED = {"step": np.int64, "wall_time": np.float64}
 
 
-def records_frame(kind: Kind, rows_by_run: Mapping[str, Iterable[dict[str, Any]]]) -> pd.DataFrame:
-    """Build the tidy frame of one kind from each run's rows."""
+def records_frame(
+    kind: Kind, rows_by_run: Mapping[str, KindRows | Iterable[dict[str, Any]]]
+) -> pd.DataFrame:
+    """Build the tidy frame of one kind from each run's rows (dict rows or
+    :class:`~tbnb.loader.rowsets.KindRows`)."""
     columns = kind.frame_columns
-    data: dict[str, list[Any]] = {c: [] for c in columns}
-    for run, rows in rows_by_run.items():
-        for row in rows:
-            for column in columns:
-                data[column].append(run if column == "run" else row.get(column))
+    own = [c for c in columns if c != "run"]
+    dtypes = {c: kind.dtypes.get(c, _TYPED.get(c)) for c in own}
+    dtypes = {c: d for c, d in dtypes.items() if d is not None}
+    runs: list[str] = []
+    sizes: list[int] = []
+    parts: dict[str, list[np.ndarray]] = {c: [] for c in own}
+    for run, given in rows_by_run.items():
+        rows = given if isinstance(given, KindRows) else KindRows()
+        if rows is not given:
+            rows.extend(given)
+        got = rows.columns(own, dtypes)
+        runs.append(run)
+        sizes.append(len(got["tag"]))
+        for c in own:
+            parts[c].append(got[c])
     out: dict[str, Any] = {}
     for column in columns:
-        values = data[column]
-        dtype = kind.dtypes.get(column, _TYPED.get(column))
-        if column in ("run", "tag"):
-            out[column] = pd.Categorical(values, categories=list(dict.fromkeys(values)))
-        elif dtype is not None:
-            out[column] = np.asarray(values, dtype=dtype)
+        if column == "run":
+            codes = np.repeat(np.arange(len(runs)), sizes)
+            present = [r for r, n in zip(runs, sizes, strict=True) if n]
+            remap = np.full(len(runs), -1)
+            remap[[runs.index(r) for r in present]] = np.arange(len(present))
+            out[column] = pd.Categorical.from_codes(remap[codes], categories=present)
+            continue
+        pieces = parts[column]
+        dtype = dtypes.get(column)
+        values = (
+            np.concatenate(pieces)
+            if pieces
+            else np.zeros(0, dtype=dtype if dtype is not None else object)
+        )
+        if column == "tag":
+            out[column] = pd.Categorical(values, categories=list(dict.fromkeys(values.tolist())))
         else:
-            for value in values:
-                if isinstance(value, np.ndarray):
-                    # shared by every frame handed out: an edit in place would leak
-                    value.flags.writeable = False
-            series = np.empty(len(values), dtype=object)
-            series[:] = values
-            out[column] = series
+            out[column] = values
     return pd.DataFrame(out)

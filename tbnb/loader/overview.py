@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from tbnb.io.artifacts import describe_artifacts
 from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
 from tbnb.loader.report import plural
+from tbnb.loader.writers import infer_writer
 from tbnb.warnings import EmptyResultWarning
 
 if TYPE_CHECKING:
@@ -58,7 +60,13 @@ def run_table(exp: Experiment) -> pd.DataFrame:
             {
                 "run": run,
                 "files": len(states),
-                "writer": ", ".join(sorted({s.writer for s in states if s.writer})),
+                "writer": infer_writer(
+                    run,
+                    [s.path for s in states],
+                    [s.writer for s in states],
+                    {r["kind"] for r in exp._records[run].get("graphs", [])},
+                ),
+                "source_writer": ", ".join(sorted({s.writer for s in states if s.writer})),
                 "file_version": ", ".join(sorted({s.version for s in states if s.version})),
                 "host": ", ".join(sorted({s.host for s in states if s.host})),
                 "first_wall_time": min(firsts) if firsts else np.nan,
@@ -161,9 +169,10 @@ def explain_empty(exp: Experiment) -> str | None:
         listing = _listing(exp)
         if not listing:
             return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
+        found = describe_artifacts(listing)
         return (
             f"tbnb: {where} holds no event files (names containing 'tfevents'); "
-            f"it holds {_names(listing)}"
+            f"it holds {_names(listing)}" + (f": {found}" if found else "")
         )
     if not exp.runs:
         return (

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tbnb.loader.backend import Backend
+
 __all__ = ["ReloadReport", "plural"]
 
 
@@ -44,8 +46,13 @@ class ReloadReport:
     problems
         Every problem reported (also issued as warnings naming the file).
     decoders
-        The decoders that read the bytes (``native``, ``numpy``, ``compiled``, ``protobuf``; see
-        :data:`tbnb.loader.state.DECODERS`).
+        The backends that read the bytes (``native``, ``numpy``, ``protobuf``; see
+        :mod:`tbnb.loader.backend`).
+    backend
+        The backend this load chose (with why, when it is not the one asked for).
+    protobuf_records
+        Records the fast decoder left to protobuf (layouts it does not decode; with the
+        ``numpy`` backend, every record but the writers' one-scalar layouts).
     """
 
     new_runs: list[str] = field(default_factory=list)
@@ -56,6 +63,8 @@ class ReloadReport:
     points_purged: int = 0
     problems: list[str] = field(default_factory=list)
     decoders: set[str] = field(default_factory=set)
+    backend: Backend | None = None
+    protobuf_records: int = 0
 
     @property
     def changed(self) -> bool:

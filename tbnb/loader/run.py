@@ -6,11 +6,13 @@ tag arrive, and restarts can be applied in stream order. Tasks are independent a
 picklable: the experiment runs them on any ``concurrent.futures.Executor``.
 
 Bytes are read in windows (4 MiB, grown for a larger record), so a file of
-gigabytes of images never sits in memory whole. Scalar points come from the fast
-decoder (the native C kernels where built, else numpy, or the numba kernels for large
-loads) where the record has a common shape and from protobuf otherwise;
-``LoadOptions(decoder="protobuf")`` decodes everything with protobuf (the reference
-the fast decoders are tested against).
+gigabytes of images never sits in memory whole. The load's backend
+(:mod:`tbnb.loader.backend`) decodes them: ``native`` decodes every scalar and indexes
+every other value in C, each kind's batch decoder turning a window's values into
+columns (:mod:`tbnb.loader.values`); ``numpy`` matches the writers' one-scalar layouts;
+whatever a fast decoder leaves goes to protobuf, record by record (counted in the run's
+result). ``LoadOptions(decoder="protobuf")`` decodes everything with protobuf (the
+reference the fast decoders are tested against).
 
 Examples
 --------
@@ -33,23 +35,24 @@ Examples
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
 from google.protobuf.message import DecodeError
 
 from tbnb._proto import Event, SummaryMetadata
-from tbnb.decode.scalars import decode_scalars
+from tbnb.decode.scalars import decode_events
 from tbnb.io.files import read_window, read_window_into
-from tbnb.io.records import scan_records
+from tbnb.io.records import record_size, scan_records
 from tbnb.io.remote import is_storage_error
 from tbnb.kinds import KINDS, RowContext, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
+from tbnb.loader.backend import choose_backend
+from tbnb.loader.changes import HEAD_BYTES, files_changed, report_lost_tails
 from tbnb.loader.events import EventPosition, add_event
 from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
-from tbnb.native import available as native_available
+from tbnb.loader.values import index_values
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
 __all__ = [
@@ -86,8 +89,14 @@ def load_run(task: RunTask) -> RunResult:
     and every good record around them is kept.
     """
     acc = RunAccumulator(task)
-    acc.decoder = _decoder(task.options.decoder)
+    acc.backend = task.options.backend or choose_backend(task.options.decoder)
+    acc.decoder = acc.backend.name
+    if files_changed(task, acc):
+        acc.reset = True
+        acc.tag_meta.clear()
     for state in task.files:
+        if state.tail_reported:
+            continue  # a cut record followed by a newer file: final, not read again
         try:
             _load_file(state, acc)
         except Exception as error:
@@ -96,59 +105,18 @@ def load_run(task: RunTask) -> RunResult:
             acc.warnings.append(
                 (LogdirWarning, f"tbnb: cannot read {state.path}: {type(error).__name__}: {error}")
             )
-    _report_lost_tails(task.files, acc)
+    report_lost_tails(task.files, acc)
     return acc.result()
-
-
-def _decoder(requested: str) -> str:
-    """The decoder this process uses: ``native`` only if the C library is available,
-    ``compiled`` only if its kernels load from the cache without compiling (else
-    ``numpy``); ``auto`` here means ``numpy``."""
-    if requested == "native":
-        return "native" if native_available() else "numpy"
-    if requested == "compiled":
-        from tbnb.jit import load as load_kernels
-
-        return "compiled" if load_kernels("loader") else "numpy"
-    return "numpy" if requested == "auto" else requested
-
-
-_KERNELS = {"native": "native", "compiled": "numba"}
-"""The kernels of :func:`scan_records` / :func:`decode_scalars` behind each decoder."""
-
-
-def _report_lost_tails(files: list[FileState], acc: RunAccumulator) -> None:
-    """Say so when a file ends in a partial record and a newer file of the run follows.
-
-    A partial last record is normally a file still being written, kept for the next
-    reload; once a newer file follows, its writer has moved on and the record is lost
-    (the writer was killed mid-record). Reported once per file.
-    """
-    for state, newer in pairwise(files):
-        if state.pending and not state.tail_reported and (newer.offset or newer.pending):
-            state.tail_reported = True
-            acc.warnings.append(
-                (
-                    CorruptRecordWarning,
-                    (
-                        f"tbnb: {state.path}: its last {state.pending} bytes are a record cut "
-                        f"short, and a newer file of the run follows "
-                        f"({newer.path.rsplit('/', 1)[-1]}): "
-                        "that record was lost (its writer stopped mid-record); everything "
-                        "before it was kept"
-                    ),
-                )
-            )
 
 
 def _load_file(state: FileState, acc: RunAccumulator) -> None:
     fs, window = acc.task.fs, WINDOW
     problems: list[str] = []
     undecodable: list[str] = []
-    kernels = _KERNELS.get(acc.decoder, "numpy")
+    kernels = acc.backend.kernels
     while True:
         data: bytes | np.ndarray
-        if kernels != "numpy":  # one window buffer per run, reused: no new memory per window
+        if kernels == "native":  # one window buffer per run, reused: no new memory per window
             if acc.window is None or acc.window.size < window:
                 acc.window = np.empty(window, dtype=np.uint8)
             data = acc.window[: read_window_into(fs, state.path, state.offset, acc.window[:window])]
@@ -158,6 +126,8 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
             break
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
+        if state.offset == 0:
+            state.head = bytes(buf[:HEAD_BYTES])
         scan = scan_records(
             data, base_offset=state.offset, verify_crc=acc.options.verify_crc, kernels=kernels
         )
@@ -172,8 +142,11 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         state.pending = len(data) - scan.end
         if len(data) < window:
             break  # reached the current end of the file
-        if scan.end == 0:
-            window *= 2  # one record larger than the window
+        if scan.end == 0:  # one record larger than the window: read it whole, if it is there
+            size = record_size(data)
+            if size is not None and size > _file_size(fs, state.path) - state.offset:
+                break  # a tail still being written (or a length no file holds): wait for it
+            window = max(2 * window, size or 0)
     if problems:
         shown = "; ".join(problems[:5]) + (
             f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
@@ -197,6 +170,15 @@ def _load_file(state: FileState, acc: RunAccumulator) -> None:
         )
 
 
+def _file_size(fs: Any, path: str) -> int:
+    try:
+        return int(fs.size(path))
+    except Exception as error:
+        if not is_storage_error(error):
+            raise
+        return 0
+
+
 def _decode_window(
     buf: np.ndarray,
     starts: np.ndarray,
@@ -207,38 +189,39 @@ def _decode_window(
 ) -> None:
     base = state.offset
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
-    if acc.decoder != "protobuf":
-        fast = decode_scalars(buf, starts, lengths, kernels=_KERNELS.get(acc.decoder, "numpy"))
-        slow_index = np.flatnonzero(fast.fallback)
-        _learn_fast_metadata(buf, fast, acc)
-        if slow_index.size < fast.fallback.size:
-            handled = fast.wall_time if slow_index.size == 0 else fast.wall_time[~fast.fallback]
-            state.saw_wall_times(float(handled.min()), float(handled.max()))
+    fast = None
+    if acc.backend.fast:
+        fast = decode_events(buf, starts, lengths, kernels=acc.backend.kernels)
+        slow = fast.fallback
     else:
-        fast = None
-        slow_index = np.arange(len(starts))
-
-    events: list[tuple[int, Any]] = []
-    for index in slow_index.tolist():
-        start, length = int(starts[index]), int(lengths[index])
-        try:
-            event = Event.FromString(buf[start : start + length].tobytes())
-        except DecodeError as error:
-            undecodable.append(f"unparseable event at offset {base + start - 12}: {error}")
-            continue
-        events.append((index, event))
-        for value in event.summary.value:
-            tag = value.tag or value.node_name
-            if value.HasField("metadata") and tag not in acc.tag_meta:
-                acc.tag_meta[tag] = TagMetadata.from_proto(value.metadata)
+        slow = np.ones(len(starts), dtype=bool)
+    events = _parse(buf, starts, lengths, np.flatnonzero(slow), base, undecodable)
+    _learn_metadata(buf, fast, events, acc)
+    rows = {}
+    if fast is not None:
+        indexed = index_values(buf, fast, starts, lengths, (acc.task.fs, state.path, base,
+                                                            seq_base), acc)  # fmt: skip
+        more = np.flatnonzero(indexed.protobuf & ~fast.fallback)
+        if more.size:  # values no batch decoder reproduces: their records from protobuf
+            events.update(_parse(buf, starts, lengths, more, base, undecodable))
+            slow = indexed.protobuf
+        rows = indexed.kept()
+        handled = ~slow
+        if handled.any():
+            state.saw_wall_times(
+                float(fast.wall_time[handled].min()), float(fast.wall_time[handled].max())
+            )
+    acc.protobuf_records += int(slow.sum())
 
     window = Window()
     if fast is not None and fast.value.size:
-        _add_fast_points(fast, starts, seq_base, acc, window)
-    for index, event in events:
+        _add_fast_points(fast, slow, starts, seq_base, acc, window)
+    for key, kind_rows in rows.items():
+        acc.records[key].extend(kind_rows)
+    for index in sorted(events):
         start = int(starts[index])
         add_event(
-            event,
+            events[index],
             EventPosition(index, seq_base + start, base + start, int(lengths[index])),
             state,
             acc,
@@ -248,43 +231,98 @@ def _decode_window(
     acc.add_window(window)
 
 
-def _learn_fast_metadata(buf: np.ndarray, fast: Any, acc: RunAccumulator) -> None:
-    """Remember the metadata of tags first described in this window (first one wins)."""
+def _parse(
+    buf: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    which: np.ndarray,
+    base: int,
+    undecodable: list[str],
+) -> dict[int, Any]:
+    """The records ``which`` parsed by protobuf (those it cannot parse: reported)."""
+    events: dict[int, Any] = {}
+    for index in which.tolist():
+        start, length = int(starts[index]), int(lengths[index])
+        try:
+            events[index] = Event.FromString(buf[start : start + length].tobytes())
+        except DecodeError as error:
+            undecodable.append(f"unparseable event at offset {base + start - 12}: {error}")
+    return events
+
+
+def _learn_metadata(
+    buf: np.ndarray, fast: Any, events: dict[int, Any], acc: RunAccumulator
+) -> None:
+    """Remember the metadata of tags first described in this window: the first one in
+    record order wins, whichever decoder read its record."""
+    found: list[tuple[int, str, Any]] = []
+    for index, event in events.items():
+        for value in event.summary.value:
+            tag = value.tag or value.node_name
+            if value.HasField("metadata") and tag not in acc.tag_meta:
+                found.append((index, tag, value.metadata))
+    if fast is not None:
+        for index, tag, start, length in _fast_metadata(fast, acc):
+            found.append((index, tag, (start, length)))
+    found.sort(key=lambda item: item[0])  # stable: values of one record keep their order
+    for _, tag, where in found:
+        if tag in acc.tag_meta:
+            continue
+        meta = where
+        if isinstance(where, tuple):
+            start, length = where
+            meta = SummaryMetadata.FromString(buf[start : start + length].tobytes())
+        acc.tag_meta[tag] = TagMetadata.from_proto(meta)
+
+
+def _fast_metadata(fast: Any, acc: RunAccumulator) -> list[tuple[int, str, int, int]]:
+    """``(record, tag, start, length)`` of the first metadata the fast decoder found for
+    each tag not described yet."""
     unknown = [tid for tid, tag in enumerate(fast.tags) if tag not in acc.tag_meta]
     if not unknown:
-        return  # writers repeating metadata on every event cost nothing after the first
+        return []  # writers repeating metadata on every event cost nothing after the first
     candidates = fast.meta_start >= 0
     if len(unknown) < len(fast.tags):
         candidates &= np.isin(fast.tag_id, np.asarray(unknown, dtype=fast.tag_id.dtype))
     with_meta = np.flatnonzero(candidates)
     if with_meta.size == 0:
-        return
+        return []
     tag_ids, first = np.unique(fast.tag_id[with_meta], return_index=True)
+    found = []
     for tid, position in zip(tag_ids.tolist(), first.tolist(), strict=True):
-        tag = fast.tags[tid]
-        if tag in acc.tag_meta:
-            continue
         i = int(with_meta[position])
-        start, length = int(fast.meta_start[i]), int(fast.meta_len[i])
-        acc.tag_meta[tag] = TagMetadata.from_proto(
-            SummaryMetadata.FromString(buf[start : start + length].tobytes())
+        found.append(
+            (int(fast.rec[i]), fast.tags[tid], int(fast.meta_start[i]), int(fast.meta_len[i]))
         )
+    return found
 
 
 def _add_fast_points(
-    fast: Any, starts: np.ndarray, seq_base: int, acc: RunAccumulator, window: Window
+    fast: Any,
+    slow: np.ndarray,
+    starts: np.ndarray,
+    seq_base: int,
+    acc: RunAccumulator,
+    window: Window,
 ) -> None:
+    """The fast decoder's scalar points (and rank-0 tensors of no plugin) of the records
+    it decoded (not ``slow``)."""
     local_to_run = np.array([acc.tag_id(t) for t in fast.tags], dtype=np.int32)
     is_scalar = fast.dtype == 1
     # Tensor-valued scalars are scalars only if their tag says so (TF2 `tf.summary.scalar`);
     # otherwise they are rank-0 tensors, as TensorBoard treats them.
-    tensor_tags = np.flatnonzero(np.bincount(fast.tag_id[~is_scalar], minlength=len(fast.tags)))
+    is_float = fast.dtype <= 3
+    tensor_tags = np.flatnonzero(
+        np.bincount(fast.tag_id[~is_scalar & is_float], minlength=len(fast.tags))
+    )
     scalar_plugin = np.zeros(len(fast.tags), dtype=bool)
     for tid in tensor_tags.tolist():
         meta = acc.tag_meta.get(fast.tags[tid])
         scalar_plugin[tid] = meta is not None and meta.plugin_name == _SCALARS
     rec = fast.rec
-    sel = is_scalar | scalar_plugin[fast.tag_id] if scalar_plugin.any() else is_scalar
+    sel = is_scalar | scalar_plugin[fast.tag_id] & is_float if scalar_plugin.any() else is_scalar
+    live = ~slow[rec]
+    sel &= live
     if sel.all():
         window.fast = (
             rec,
@@ -303,7 +341,7 @@ def _add_fast_points(
     )
     if tensor_kind.KEY not in acc.options.kinds:
         return
-    for i in np.flatnonzero(~sel).tolist():
+    for i in np.flatnonzero(~sel & live & is_float).tolist():
         tag = fast.tags[int(fast.tag_id[i])]
         if not acc.options.keep_tag(tag):
             continue

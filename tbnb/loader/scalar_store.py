@@ -9,9 +9,8 @@ restart purge writes new columns instead of compacting in place.
 
 An append reserves the run's rows at once (in the caller's order) and copies its
 points there either at once or as a job on an executor (``jobs=``), so runs are
-copied in parallel; points not yet grouped by tag are grouped by the compiled
-counting sort while they are copied (:mod:`tbnb.native.kernels`, else
-:mod:`tbnb.decode.compiled.group`). Anything
+copied in parallel; points not yet grouped by tag (the native decoder's) are grouped
+by the native counting sort while they are copied (:mod:`tbnb.native.kernels`). Anything
 that reads or moves the columns first waits for the jobs (:meth:`ScalarStore.wait`).
 
 Examples
@@ -30,8 +29,6 @@ from concurrent.futures import Executor, Future
 
 import numpy as np
 import pandas as pd
-
-from tbnb.native import available as native_available
 
 Pieces = list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
@@ -129,7 +126,7 @@ class ScalarStore:
 
         ``tag_id`` indexes ``tags``. ``grouped``: the pieces hold each tag's points
         together, tags in order (else they are grouped while copied, which needs the
-        compiled kernels). With ``jobs`` the copy runs on that executor. The list is
+        native kernels). With ``jobs`` the copy runs on that executor. The list is
         emptied: its pieces are released as they are copied.
         """
         k = sum(int(piece[1].shape[0]) for piece in pieces)
@@ -203,10 +200,7 @@ def _fill(
     """Copy a run's pieces into rows ``lo:lo + k`` of ``columns`` (grouping them by tag)."""
     columns["run"][lo : lo + k] = run_code
     if not grouped:
-        if native_available():
-            from tbnb.native.kernels import count_tags, scatter_points
-        else:
-            from tbnb.decode.compiled.group import count_tags, scatter_points
+        from tbnb.native.kernels import count_tags, scatter_points
 
         counts = np.zeros(local.size, dtype=np.int64)
         pieces = [

@@ -19,6 +19,8 @@ import numpy as np
 
 from tbnb.io.logdir import host_from_filename
 from tbnb.kinds import EVENT_TYPES, TagMetadata
+from tbnb.loader.backend import DECODERS, Backend
+from tbnb.loader.rowsets import KindRows
 
 __all__ = ["DECODERS", "FileState", "LoadOptions", "Piece", "RunResult", "RunTask"]
 
@@ -41,6 +43,13 @@ class FileState:
     last_wall_time: float = math.nan
     pending: int = 0
     tail_reported: bool = False
+    head: bytes = b""
+
+    def reset(self, rank: int) -> None:
+        """Forget what was read: the file is read again from its start."""
+        self.rank, self.offset, self.pending, self.records, self.corrupt_records = rank, 0, 0, 0, 0
+        self.first_wall_time = self.last_wall_time = math.nan
+        self.tail_reported, self.head = False, b""
 
     @property
     def host(self) -> str:
@@ -55,24 +64,20 @@ class FileState:
             self.last_wall_time = hi
 
 
-DECODERS = ("auto", "native", "compiled", "numpy", "protobuf")
-"""How a load decodes: ``auto`` picks ``native``, else ``numpy`` or ``compiled`` (see
-:func:`tbnb.loader.tasks.choose_decoder`); ``native`` uses the C kernels compiled when
-the package was built (:mod:`tbnb.native`; else ``numpy``); ``compiled`` uses the numba
-kernels when they load from the cache (else ``numpy``); ``numpy`` matches the common
-scalar layouts with array operations; ``protobuf`` parses every record (the reference).
-Every decoder gives identical frames."""
-
-
 @dataclass(frozen=True)
 class LoadOptions:
-    """What to keep while loading: a tag filter, the kinds wanted, CRC checking, and
-    the decoder (one of :data:`DECODERS`)."""
+    """What to keep while loading: a tag filter, the kinds wanted, CRC checking, the
+    decoder asked for (one of :data:`~tbnb.loader.backend.DECODERS`) and the backend
+    chosen for it once per load (:func:`~tbnb.loader.backend.choose_backend`; chosen by
+    the run task when not given). ``raw_buckets`` keeps each histogram's own buckets
+    (``limits``, ``bucket``) beside its edges and counts (tbparse's view needs them)."""
 
     tags: str | tuple[str, ...] | None = None
     kinds: frozenset[str] = EVENT_TYPES
     verify_crc: bool = True
     decoder: str = "auto"
+    backend: Backend | None = None
+    raw_buckets: bool = False
 
     def __post_init__(self) -> None:
         if self.decoder not in DECODERS:
@@ -109,9 +114,12 @@ class RunResult:
     ``records`` holds each records kind's rows (see :attr:`tbnb.kinds.base.Kind.rows`),
     ``raw`` the ``(tag, step, data)`` of raw kinds (hparams), ``starts`` the
     ``SessionLog.START`` restarts as ``(seq, step)``, ``seen_tags`` every tag met
-    (kept by the tag filter or not), ``decoder`` the decoder that read them.
+    (kept by the tag filter or not), ``decoder`` the backend that read them and
+    ``protobuf_records`` how many records it left to protobuf. ``reset``: a file of the
+    run was truncated, replaced or deleted since the last read, so the run was read again
+    from the start: its earlier values must be dropped before these are added.
     ``scalar_pieces`` hold each tag's points together (tags in order) if ``grouped``;
-    the native and compiled decoders leave that to the copy into the frame.
+    the native decoder leaves that to the copy into the frame.
     """
 
     run: str
@@ -119,7 +127,7 @@ class RunResult:
     tag_meta: dict[str, TagMetadata]
     scalar_tags: list[str]
     scalar_pieces: list[Piece]
-    records: dict[str, list[dict[str, Any]]]
+    records: dict[str, KindRows]
     starts: list[tuple[int, int]]
     raw: dict[str, list[tuple[str, int, Any]]]
     warnings: list[tuple[type[Warning], str]]
@@ -127,6 +135,8 @@ class RunResult:
     seen_tags: set[str] = field(default_factory=set)
     decoder: str = "numpy"
     grouped: bool = True
+    protobuf_records: int = 0
+    reset: bool = False
 
     @property
     def hparams_values(self) -> list[tuple[str, int, Any]]:

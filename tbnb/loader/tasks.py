@@ -1,12 +1,9 @@
-"""Running one load's run tasks: the decoder to use, an executor, a progress bar.
+"""Running one load's run tasks: the backend chosen once, an executor, a progress bar.
 
 Every load decodes with the native C kernels when the package was built with them
-(:mod:`tbnb.native`: loading them costs milliseconds, nothing compiles). Without
-them, a load of less than :data:`COMPILED_MIN_BYTES` decodes with numpy: importing
-numba and loading its kernels would cost more than they save. A larger one uses the
-numba kernels once :mod:`tbnb.jit` has them in the cache; until then it decodes with
-numpy too and starts the compile in a detached background process, so no load ever
-waits for the compiler.
+(:mod:`tbnb.native`: loading them costs milliseconds, nothing compiles), else with the
+numpy reference (:mod:`tbnb.loader.backend`): the choice is made once per load
+(:func:`choose_backend_for`) and handed to every task in its options.
 
 Examples
 --------
@@ -27,53 +24,21 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 
 from tbnb.io.remote import is_storage_error
+from tbnb.loader.backend import choose_backend
 from tbnb.loader.progress import progress_bar
 from tbnb.loader.run import load_run
 from tbnb.loader.state import RunResult, RunTask
-from tbnb.native import available as native_available
 
 __all__ = [
-    "COMPILED_MIN_BYTES",
     "PARALLEL_MIN_BYTES",
-    "choose_decoder",
+    "choose_backend_for",
     "run_tasks",
     "unread_bytes",
 ]
 
-COMPILED_MIN_BYTES = 64 << 20
-"""From this many unread bytes on, a load uses the compiled kernels (when in the cache)."""
-
 PARALLEL_MIN_BYTES = 4 << 20
 """From this many unread bytes on, runs load on a thread pool (smaller loads take less
 time than starting threads, and less memory without them)."""
-
-
-def available() -> bool:
-    """:func:`tbnb.jit.available`, imported only when asked (a native load never is)."""
-    from tbnb.jit import available as jit_available
-
-    return jit_available()
-
-
-def ready(group: str) -> bool:
-    """:func:`tbnb.jit.ready` (imported when asked)."""
-    from tbnb.jit import ready as jit_ready
-
-    return jit_ready(group)
-
-
-def compile_in_background(group: str) -> bool:
-    """:func:`tbnb.jit.compile_in_background` (imported when asked)."""
-    from tbnb.jit import compile_in_background as jit_compile_in_background
-
-    return jit_compile_in_background(group)
-
-
-def load_kernels(group: str) -> bool:
-    """:func:`tbnb.jit.load` (imported when asked)."""
-    from tbnb.jit import load as jit_load
-
-    return jit_load(group)
 
 
 def unread_bytes(task: RunTask) -> int:
@@ -88,25 +53,14 @@ def unread_bytes(task: RunTask) -> int:
     return total
 
 
-def choose_decoder(tasks: list[RunTask], unread: int) -> list[RunTask]:
-    """Resolve the ``auto`` decoder of a load of ``unread`` bytes (see the module notes).
-
-    Every decoder gives identical frames. ``native`` whenever the C library loads;
-    else only a file check is made here: each task uses the numba kernels if they load
-    from the cache when it starts (:func:`tbnb.jit.load`), and numpy otherwise.
-    """
-    if not tasks or tasks[0].options.decoder != "auto":
+def choose_backend_for(tasks: list[RunTask]) -> list[RunTask]:
+    """The tasks of one load, each with the one backend chosen for the load's decoder
+    (:func:`tbnb.loader.backend.choose_backend`; every backend gives identical frames)."""
+    if not tasks:
         return tasks
-    decoder = "numpy"
-    if native_available():
-        decoder = "native"
-    elif unread >= COMPILED_MIN_BYTES and available():
-        # Each task takes the kernels if they are in the cache when it starts: a large
-        # load on a fresh install decodes with numpy until the background compile is done.
-        decoder = "compiled"
-        if not ready("loader"):
-            compile_in_background("loader")
-    options = replace(tasks[0].options, decoder=decoder)
+    options = tasks[0].options
+    backend = choose_backend(options.decoder)
+    options = replace(options, backend=backend)
     return [replace(t, options=options) for t in tasks]
 
 
@@ -125,10 +79,6 @@ def run_tasks(
     """
     if not tasks:
         return iter(())
-    if tasks[0].options.decoder == "compiled" and (
-        executor is None or isinstance(executor, ThreadPoolExecutor)
-    ):
-        load_kernels("loader")  # once, here, rather than in the first task while others wait
     bar = None
     if progress is not False:
         total = sum(unread_bytes(t) for t in tasks) if unread is None else unread

@@ -77,8 +77,7 @@ def build(
     command = compiler()
     if command is None:
         print(
-            "tbnb.native: no C compiler found (set CC); the loader will use its numba/"
-            "numpy kernels",
+            "tbnb.native: no C compiler found (set CC); the loader will decode with numpy",
             file=sys.stderr,
         )
         return None

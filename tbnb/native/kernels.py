@@ -1,11 +1,10 @@
-"""numpy-facing wrappers of the native kernels, returning what the numba kernels return.
+"""numpy-facing wrappers of the native kernels.
 
-:func:`scan_kernel`, :func:`decode_kernel`, :func:`count_tags` and
-:func:`scatter_points` take and give the same arrays as their numba twins in
-:mod:`tbnb.io.compiled.records`, :mod:`tbnb.decode.compiled.scalars` and
-:mod:`tbnb.decode.compiled.group` (tested equal output for output). Outputs go into
-arrays allocated here; when the C code runs out of room it says so and the arrays
-grow (the same growth the numba kernels use).
+:func:`scan_kernel` (TFRecord framing), :func:`decode_kernel` (events: scalars decoded,
+other values indexed), :func:`tensors_kernel`, :func:`histograms_kernel`,
+:func:`media_kernel` and :func:`gather` (the indexed values), :func:`count_tags` and
+:func:`scatter_points` (grouping a run's points by tag). Outputs go into arrays
+allocated here; when the C code runs out of room it says so and the arrays grow.
 
 Examples
 --------
@@ -19,12 +18,26 @@ True
 from __future__ import annotations
 
 import ctypes
+from typing import Any
 
 import numpy as np
 
 from tbnb.native.loading import Columns, lib
 
-__all__ = ["count_tags", "crc32c", "decode_kernel", "scan_kernel", "scatter_points"]
+__all__ = [
+    "MEDIA_INFO",
+    "TENSOR_INFO",
+    "count_tags",
+    "crc32c",
+    "decode_kernel",
+    "gather",
+    "histograms_kernel",
+    "image_formats",
+    "media_kernel",
+    "scan_kernel",
+    "scatter_points",
+    "tensors_kernel",
+]
 
 _HEADER_AND_FOOTER = 16
 
@@ -109,14 +122,18 @@ _VALUE_COLUMNS = (
     ("tag_len", np.int64),
     ("vstep", np.int64),
     ("vwall", np.float64),
+    ("data_start", np.int64),
+    ("data_len", np.int64),
+    ("vindex", np.int64),
 )
 
 
 def decode_kernel(
-    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, index: bool = False
 ) -> tuple[np.ndarray, ...]:
-    """Decode the scalar values of the records at ``starts``/``lengths`` of ``buf``;
-    returns the columns of :class:`tbnb.decode.layouts.Matched`."""
+    """Decode the scalar values of the records at ``starts``/``lengths`` of ``buf``
+    (``index``: and index every tensor, histogram, image and audio value); returns the
+    columns of :class:`tbnb.decode.layouts.Matched`."""
     library = _library()
     buf = _bytes(buf)
     starts = np.ascontiguousarray(starts, dtype=np.int64)
@@ -138,12 +155,10 @@ def decode_kernel(
             _ptr(fallback),
             _ptr(wall),
             _ptr(steps),
-            *(_ptr(cols[name]) for name, _ in _VALUE_COLUMNS[:7]),
-            _ptr(cols["vstep"]),
-            _ptr(cols["vwall"]),
+            *(_ptr(cols[name]) for name, _ in _VALUE_COLUMNS),
             cap,
         )
-        r = library.tbnb_decode_scalars(
+        r = library.tbnb_decode_events(
             _ptr(buf),
             buf.size,
             _ptr(starts),
@@ -152,10 +167,11 @@ def decode_kernel(
             r,
             ctypes.byref(out),
             ctypes.byref(nv),
+            int(bool(index)),
         )
         if r == nrec:
             break
-        cap = 2 * cap + 16  # out of room: grow as the numba kernel does, and resume
+        cap = 2 * cap + 16  # out of room: grow, and resume
         for name, array in cols.items():
             grown = np.empty(cap, dtype=array.dtype)
             grown[: nv.value] = array[: nv.value]
@@ -181,6 +197,9 @@ def decode_kernel(
         cols["tag_len"][:ntags].copy(),
         cols["vstep"][:n],
         cols["vwall"][:n],
+        cols["data_start"][:n],
+        cols["data_len"][:n],
+        cols["vindex"][:n],
     )
 
 
@@ -242,3 +261,133 @@ def scatter_points(
         _ptr(out_wall_time),
         _ptr(out_value),
     )
+
+
+TENSOR_INFO = 9
+"""Columns of :func:`tensors_kernel`'s ``info`` (``TI_*`` in ``tbnb_native.h``): dtype,
+rank, first dim, elements, source, start, bytes, first string, strings."""
+
+MEDIA_INFO = 8
+"""Columns of :func:`media_kernel`'s ``info`` (``MI_*`` in ``tbnb_native.h``)."""
+
+
+def _spans(start: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    start = np.ascontiguousarray(start, dtype=np.int64)
+    length = np.ascontiguousarray(length, dtype=np.int64)
+    if start.shape != length.shape or start.ndim != 1:
+        raise ValueError("start and length must be 1-D of one length")
+    return start, length
+
+
+def tensors_kernel(
+    buf: np.ndarray, start: np.ndarray, length: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index the ``TensorProto`` messages at ``start``/``length``: ``(info, dims, spans)``
+    with ``info`` of shape ``(n, TENSOR_INFO)`` and ``spans`` the ``(start, length)`` of
+    every ``string_val``."""
+    buf = _bytes(buf)
+    start, length = _spans(start, length)
+    n = start.size
+    room = int(length.sum()) // 2 + 1  # a dim or a string takes two bytes at least
+    info = np.zeros((n, TENSOR_INFO), dtype=np.int64)
+    dims = np.empty(room, dtype=np.int64)
+    spans = np.empty((room, 2), dtype=np.int64)
+    done = _library().tbnb_tensors(
+        _ptr(buf), buf.size, _ptr(start), _ptr(length), n, _ptr(info), _ptr(dims), room,
+        _ptr(spans), room,
+    )  # fmt: skip
+    if done != 0:  # pragma: no cover - the room above always suffices
+        raise MemoryError("tbnb: tensor index out of room")
+    used_dims = int((info[:, 2] + info[:, 1]).max()) if n else 0
+    used_spans = int((info[:, 7] + info[:, 8]).max()) if n else 0
+    return info, dims[:used_dims], spans[:used_spans]
+
+
+def histograms_kernel(
+    buf: np.ndarray,
+    start: np.ndarray,
+    length: np.ndarray,
+    code: np.ndarray,
+    max_buckets: int,
+    raw: bool = False,
+) -> tuple[Any, ...]:
+    """Decode histograms (legacy ``HistogramProto``, ``code`` 5, or TF2 ``[k, 3]``
+    tensors, ``code`` 4): ``(stats, status, edge_at, count_at, edges, counts, raw_at,
+    raw_limits, raw_bucket)`` (the raw ones ``None`` unless ``raw``); see
+    ``tbnb_histograms`` in ``tbnb_native.h``."""
+    buf = _bytes(buf)
+    start, length = _spans(start, length)
+    code = np.ascontiguousarray(code, dtype=np.int8)
+    n = start.size
+    cap = int(length.sum()) // 8 + n + 1  # a bucket's count takes 8 bytes at least
+    stats = np.zeros((n, 5), dtype=np.float64)
+    status = np.ones(n, dtype=np.int8)
+    edge_at = np.zeros(n + 1, dtype=np.int64)
+    count_at = np.zeros(n + 1, dtype=np.int64)
+    edges = np.empty(cap, dtype=np.float64)
+    counts = np.empty(cap, dtype=np.float64)
+    raw_at = np.zeros(n + 1, dtype=np.int64) if raw else None
+    raw_limits = np.empty(cap, dtype=np.float64) if raw else None
+    raw_bucket = np.empty(cap, dtype=np.float64) if raw else None
+    done = _library().tbnb_histograms(
+        _ptr(buf), buf.size, _ptr(start), _ptr(length), _ptr(code), n, int(max_buckets),
+        _ptr(stats), _ptr(status), _ptr(edge_at), _ptr(count_at), _ptr(edges), _ptr(counts),
+        cap,
+        None if raw_at is None else _ptr(raw_at),
+        None if raw_limits is None else _ptr(raw_limits),
+        None if raw_bucket is None else _ptr(raw_bucket),
+    )  # fmt: skip
+    if done != 0:  # pragma: no cover - the room above always suffices
+        raise MemoryError("tbnb: histogram decoder out of room")
+    return (
+        stats,
+        status,
+        edge_at,
+        count_at,
+        edges[: edge_at[-1]],
+        counts[: count_at[-1]],
+        raw_at,
+        None if raw_limits is None or raw_at is None else raw_limits[: raw_at[-1]],
+        None if raw_bucket is None or raw_at is None else raw_bucket[: raw_at[-1]],
+    )
+
+
+def media_kernel(
+    buf: np.ndarray, start: np.ndarray, length: np.ndarray, code: np.ndarray
+) -> np.ndarray:
+    """Index legacy ``Summary.Image`` (``code`` 6) and ``Summary.Audio`` (7) messages:
+    ``(n, MEDIA_INFO)`` (see ``tbnb_media`` in ``tbnb_native.h``)."""
+    buf = _bytes(buf)
+    start, length = _spans(start, length)
+    code = np.ascontiguousarray(code, dtype=np.int8)
+    info = np.zeros((start.size, MEDIA_INFO), dtype=np.int64)
+    _library().tbnb_media(
+        _ptr(buf), buf.size, _ptr(start), _ptr(length), _ptr(code), start.size, _ptr(info)
+    )
+    return info
+
+
+def gather(buf: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The spans ``buf[start[i]:start[i] + length[i]]`` one after another (``uint8``)."""
+    buf = _bytes(buf)
+    start, length = _spans(start, length)
+    if start.size and (
+        int(start.min()) < 0 or int(length.min()) < 0 or int((start + length).max()) > buf.size
+    ):
+        raise ValueError("a span reaches outside the buffer")
+    out = np.empty(int(length.sum()), dtype=np.uint8)
+    _library().tbnb_gather(_ptr(buf), _ptr(start), _ptr(length), start.size, _ptr(out))
+    return out
+
+
+def image_formats(buf: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The format code (``tbnb_image_format``) of each span of ``buf`` (``int8``)."""
+    buf = _bytes(buf)
+    start, length = _spans(start, length)
+    function, at = _library().tbnb_image_format, _ptr(buf)
+    out = np.zeros(start.size, dtype=np.int8)
+    for i, (s, n) in enumerate(zip(start.tolist(), length.tolist(), strict=True)):
+        if s < 0 or n < 0 or s + n > buf.size:
+            raise ValueError("a span reaches outside the buffer")
+        out[i] = function(at, s, n)
+    return out

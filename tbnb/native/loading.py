@@ -3,7 +3,7 @@
 The library is used only when its embedded source hash equals the hash of the C
 sources shipped beside it; a library built from other sources (an editable install
 whose sources changed since) is refused with one warning, and the loader keeps to
-its numba/numpy kernels. ``TBNB_NATIVE=0`` disables the library (to compare with the
+its numpy reference. ``TBNB_NATIVE=0`` disables the library (to compare with the
 other kernels); ``TBNB_NATIVE_LIBRARY`` names another build of the same sources (e.g.
 one with sanitizers). ``ctypes.CDLL`` releases the GIL around every call, so the
 loader's threads run the kernels in parallel.
@@ -49,6 +49,9 @@ class Columns(ctypes.Structure):
             "tag_len",
             "vstep",
             "vwall",
+            "data_start",
+            "data_len",
+            "vindex",
         )
     ] + [("cap", c_int64)]
 
@@ -74,7 +77,7 @@ _SIGNATURES = {
             c_int64,
         ],
     ),
-    "tbnb_decode_scalars": (
+    "tbnb_decode_events": (
         c_int64,
         [
             c_void_p,
@@ -85,8 +88,25 @@ _SIGNATURES = {
             c_int64,
             POINTER(Columns),
             POINTER(c_int64),
+            c_int,
         ],
     ),
+    "tbnb_tensors": (
+        c_int,
+        [c_void_p, c_int64, c_void_p, c_void_p, c_int64, c_void_p, c_void_p, c_int64]
+        + [c_void_p] * 1
+        + [c_int64],
+    ),
+    "tbnb_histograms": (
+        c_int,
+        [c_void_p, c_int64, c_void_p, c_void_p, c_void_p, c_int64, c_int64]
+        + [c_void_p] * 6
+        + [c_int64]
+        + [c_void_p] * 3,
+    ),
+    "tbnb_media": (None, [c_void_p, c_int64, c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
+    "tbnb_image_format": (c_int, [c_void_p, c_int64, c_int64]),
+    "tbnb_gather": (None, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_intern_tags": (c_int64, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_count_tags": (None, [c_void_p, c_int64, c_void_p]),
     "tbnb_scatter_points": (

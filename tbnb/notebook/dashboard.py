@@ -25,6 +25,7 @@ import ipywidgets
 from tbnb.loader.overview import time_span
 from tbnb.loader.report import plural
 from tbnb.notebook.tabs import LazyTabs, LazyViews, TabSpec, tabs
+from tbnb.widgets.bundle import shared_front_end
 from tbnb.widgets.selection import RunSelectionWidget, follow_hparams, share_runs
 
 __all__ = ["Dashboard", "TabSpec", "tabs"]
@@ -131,7 +132,10 @@ class Dashboard(ipywidgets.VBox):
         self.filters = {"runs": runs, "tags": tags}
         self._refresh = refresh
         self.links: list[Any] = []
-        self.selection = RunSelectionWidget.of([str(r) for r in getattr(experiment, "runs", [])])
+        with shared_front_end():  # the kit ships once, however many tabs are opened
+            self.selection = RunSelectionWidget.of(
+                [str(r) for r in getattr(experiment, "runs", [])]
+            )
         if hasattr(experiment, "reload"):
             self.selection.follow(experiment)
         present = [spec for spec in tabs() if spec.shown_for(experiment)]
@@ -145,7 +149,8 @@ class Dashboard(ipywidgets.VBox):
         self.add_class("tbnb-dashboard")
 
     def _build_tab(self, spec: TabSpec) -> ipywidgets.Widget:
-        view = spec.build(self.experiment, refresh=self._refresh)
+        with shared_front_end():
+            view = spec.build(self.experiment, refresh=self._refresh)
         if spec.key == "hparams":
             self.links += follow_hparams(self.selection, view)
         elif hasattr(view, "selected_runs") and getattr(view, "follows_run_selection", True):
@@ -217,7 +222,9 @@ class Dashboard(ipywidgets.VBox):
         except AttributeError:  # a stand-in for an Experiment: no files to date
             span = ""
         when = f" &middot; written {html.escape(span)}" if span else ""
-        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}"
+        reason = getattr(exp, "empty_reason", None)  # a tab without runs: say what is there
+        note = f"<br>{html.escape(str(reason))}" if reason else ""
+        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}{note}"
 
 
 def expand_location(location: str) -> str:

@@ -2,7 +2,8 @@
 
 The page renders offline, with no CDN and no kernel: it inlines the saved state
 of every widget model (including binary buffers), each anywidget front-end module
-(the ``_esm`` bundle, stored once however many widgets share it), and a small
+(the ``_esm`` bundle, stored once however many widgets share it; a dashboard's widgets
+all draw from the one bundle of :mod:`tbnb.widgets.bundle`, the kit once), and a small
 widget-manager shim that instantiates each module from its state. The shim also
 draws the few ipywidgets containers a dashboard is made of (boxes, tabs, HTML
 and label widgets) and keeps ``ipywidgets.jslink``/``jsdlink`` links between the
@@ -49,12 +50,16 @@ from ipywidgets.embed import dependency_state
 
 from tbnb.notebook.page_data import pack, unpack
 from tbnb.widgets.base import bundle_path
+from tbnb.widgets.bundle import ONE_BUNDLE, bundle_text, view_key
 
 __all__ = ["read_page", "render_html", "to_html"]
 
 #: Prefix of a saved ``_esm`` replaced by an index into the page's modules (the shim,
 #: ``js/src/export/index.js``, reads the same prefix).
 _ESM_REF = "tbnb-esm:"
+#: Prefix of a saved ``_esm`` replaced by the widget key of a view of the one bundle
+#: (``tbnb/static/tbnb.js``, stored once as the module at the payload's ``bundle`` index).
+_VIEW_REF = "tbnb-view:"
 
 
 def _shim_js() -> str:
@@ -89,9 +94,9 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
     state = dependency_state(views, drop_defaults=False)
     modules: list[str] = []
     index: dict[str, int] = {}
+    anywidgets = {}
     for model_id, spec in state.items():
-        model_state = spec.get("state", {})
-        esm = model_state.get("_esm")
+        esm = spec.get("state", {}).get("_esm")
         if spec.get("model_module") != "anywidget" or not isinstance(esm, str):
             continue
         if esm.lstrip().startswith(("http://", "https://", "//")):
@@ -99,11 +104,46 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
                 f"widget {model_id} loads its front end from {esm.strip()!r}; a self-contained "
                 "page needs the module source (bundle it into the package)"
             )
+        anywidgets[model_id] = esm
+    keys = _one_bundle_views(anywidgets)
+    bundle = None
+    if keys:
+        bundle = len(modules)
+        modules.append(bundle_text(ONE_BUNDLE))
+    for model_id, esm in anywidgets.items():
+        model_state = state[model_id]["state"]
+        if model_id in keys:
+            model_state["_esm"] = f"{_VIEW_REF}{keys[model_id]}"
+            continue
         if esm not in index:
             index[esm] = len(modules)
             modules.append(esm)
         model_state["_esm"] = f"{_ESM_REF}{index[esm]}"
-    return {"state": state, "modules": modules, "views": [v.model_id for v in views]}
+    views_ = [v.model_id for v in views]
+    return {"state": state, "modules": modules, "bundle": bundle, "views": views_}
+
+
+def _one_bundle_views(anywidgets: dict[str, str]) -> dict[str, str]:
+    """The widgets the page shows from the one bundle (model id -> widget key).
+
+    A dashboard's widgets (stubs) always; widgets with their own bundles when their
+    distinct bundles, each with its own copy of the kit, weigh more than the one bundle.
+    """
+    keys: dict[str, str] = {}
+    own: set[str] = set()  # the distinct widget bundles
+    stubs = False
+    for model_id, esm in anywidgets.items():
+        key = view_key(esm)
+        if key is None:
+            continue
+        keys[model_id] = key
+        if esm == bundle_text(key):
+            own.add(esm)
+        else:
+            stubs = True
+    if stubs or sum(map(len, own)) > len(bundle_text(ONE_BUNDLE)):
+        return keys
+    return {}
 
 
 def _split_buffers(payload: dict[str, Any]) -> list[bytes]:

@@ -8,7 +8,7 @@ the clock, which would stretch the sample's time span to the day it was generate
 Kinds written here: histograms (read again as distributions), images, audio, text
 with markdown, PR curves, the custom-scalars layout, a model graph, hparams (as
 ``add_hparams`` writes them, in a sub-run) and a projector embedding with metadata
-and a sprite.
+and a sprite, and a point cloud (``add_mesh``).
 
 Examples
 --------
@@ -109,6 +109,26 @@ def write_pr_curves(
         writer.add_pr_curve(
             f"pr/{name}", labels, np.clip(scores, 0, 1), step, num_thresholds=33, walltime=walltime
         )
+
+
+def write_mesh(
+    writer: Any, rng: np.random.Generator, step: int, quality: float, walltime: float
+) -> None:
+    """A point cloud of the validation features, one colour per class, as ``add_mesh`` writes it.
+
+    The classes start as one blob and pull apart as ``quality`` grows from 0 to 1.
+    """
+    centres = np.array([[1, 1, 1], [-1, -1, 1], [-1, 1, -1], [1, -1, -1]], dtype=np.float32)
+    palette = np.array([[230, 97, 1], [94, 60, 153], [27, 158, 119], [217, 95, 2]], np.uint8)
+    labels = rng.integers(0, len(CLASSES), size=600)
+    points = centres[labels] * (0.2 + 1.8 * quality) + rng.normal(0, 0.45, (600, 3))
+    writer.add_mesh(
+        "features/point_cloud",
+        vertices=points[None].astype(np.float32),
+        colors=palette[labels][None],
+        global_step=step,
+        walltime=walltime,
+    )
 
 
 def write_layout(writer: Any, walltime: float) -> None:

@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -51,8 +52,9 @@ WRITER_MODULES = ("tensorboardX", "PIL", "soundfile")
 """What writing the sample imports: the writer, and its PNG and WAV encoders (the ``demo``
 extra)."""
 
-#: Bumped whenever the generated content changes, so stale caches are not reused.
-SAMPLE_VERSION = 4
+#: Bumped whenever the generated content changes, so stale caches are not reused (the cache
+#: folder also carries a fingerprint of the writing code, so an unbumped change is never reused).
+SAMPLE_VERSION = 5
 
 _COMPLETE = ".tbnb-sample-complete"
 
@@ -133,7 +135,8 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     Parameters
     ----------
     path : str or path-like, optional
-        Where the logdir lives. Default: ``cache_dir() / "samples" / "sweep-v<N>"``.
+        Where the logdir lives. Default: ``cache_dir() / "samples" / "sweep-v<N>-<hash>"``,
+        the hash that of the code writing the sample.
         An existing complete sample there is reused; an existing non-empty
         directory that is not a sample is refused (nothing is overwritten).
 
@@ -161,7 +164,7 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     target = (
         Path(path).expanduser()
         if path is not None
-        else cache_dir() / "samples" / f"sweep-v{SAMPLE_VERSION}"
+        else cache_dir() / "samples" / f"sweep-v{SAMPLE_VERSION}-{_writer_fingerprint()}"
     )
     if (target / _COMPLETE).is_file():
         return target
@@ -187,6 +190,14 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def _writer_fingerprint() -> str:
+    """A short hash of the code that writes the sample (this module and its kinds)."""
+    digest = hashlib.sha256()
+    for module in (__file__, sample_kinds.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:10]
 
 
 def write_sample(logdir: str | os.PathLike[str], spec: SampleSpec = DEFAULT_SPEC) -> list[str]:
@@ -321,6 +332,8 @@ def _write_run(
             )
             skill = q * float(curves["val/acc"][-1])  # better runs separate classes better
             sample_kinds.write_pr_curves(writer, rng, step, skill, walltime=t + 1.0)
+            if seed in spec.embedding_seeds:
+                sample_kinds.write_mesh(writer, rng, step, q, walltime=t + 1.0)
     if seed in spec.embedding_seeds:
         sample_kinds.write_embedding(writer, rng, last, quality(last))
     best = float(curves["val/acc"].max())

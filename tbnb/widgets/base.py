@@ -3,8 +3,9 @@
 A widget is one Python folder ``tbnb/widgets/<key>/`` (a subclass of
 :class:`TbnbWidget` with ``_widget_key = "<key>"``) and one front-end folder
 ``js/src/widgets/<key>/``, bundled by ``js/build.mjs`` into ``tbnb/static/<key>.js``
-and served as the anywidget ``_esm``. Traits hold state; requests from the
-browser arrive as custom messages ``{"type": ..., "id": ...}`` (sent by the kit's
+and served as the anywidget ``_esm`` (inside a dashboard, a stub taking the view from
+the one bundle its page loads once: :mod:`tbnb.widgets.bundle`). Traits hold state;
+requests from the browser arrive as custom messages ``{"type": ..., "id": ...}`` (sent by the kit's
 ``request(model, type, payload)``, ``js/src/core/request.js``) and are answered by
 the method ``_request_<type>`` with arrays sent as binary buffers (see
 :mod:`tbnb.widgets.serializers`); an exception becomes an ``{"error"}`` reply, which
@@ -20,6 +21,7 @@ from typing import Any, ClassVar
 
 import anywidget
 
+from tbnb.widgets.bundle import esm_for
 from tbnb.widgets.serializers import pack, unpack
 
 __all__ = ["STATIC", "TbnbWidget", "bundle_path", "check_kwargs", "optional"]
@@ -105,6 +107,9 @@ class TbnbWidget(anywidget.AnyWidget):
             cls._esm = bundle_path(key).read_text(encoding="utf-8")
 
     def __init__(self, **kwargs: Any) -> None:
+        stub = esm_for(self._widget_key)  # in a dashboard: the view from its one bundle
+        if stub is not None:
+            kwargs.setdefault("_esm", stub)
         super().__init__(**kwargs)
         self.on_msg(self._dispatch)
 

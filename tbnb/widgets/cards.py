@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -133,9 +133,8 @@ class CardIndex:
         Per (card, step): the step, its number of samples, and where its rows start in
         :attr:`rows`.
     rows
-        Positions in the frame, ordered by card, step and sample.
-    duplicates
-        ``(run, tag) -> steps`` logged more than once (the last value written is shown).
+        Positions in the frame, ordered by card, step and sample: a step logged several
+        times holds every value's samples, in the order written.
     """
 
     cards: list[tuple[str, str]]
@@ -144,7 +143,6 @@ class CardIndex:
     counts: np.ndarray
     starts: np.ndarray
     rows: np.ndarray
-    duplicates: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lookup = {card: i for i, card in enumerate(self.cards)}
@@ -157,8 +155,9 @@ class CardIndex:
         """Index ``frame`` (columns run, tag, step, and sample for kinds that have samples).
 
         A value's samples are consecutive rows starting at sample 0 (as the loader
-        writes them); when a (run, tag, step) was logged more than once, the last value
-        written is the one shown, as TensorBoard's reader keeps the latest.
+        writes them); when a (run, tag, step) was logged more than once (seven images
+        logged one by one at one step), every value is there: their samples are the
+        step's samples, numbered in the order written.
         """
         n = len(frame)
         if n == 0:
@@ -188,15 +187,10 @@ class CardIndex:
                 "pos": np.arange(n, dtype=np.int64),
             }
         )
-        last = table.groupby(["tag", "run", "step"], sort=False)["value"].transform("max")
-        dup = table.loc[table["value"] != last, ["run", "tag", "step"]].drop_duplicates()
         names = {v: k for k, v in run_rank.items()}
-        duplicates: dict[tuple[str, str], list[int]] = {}
-        for r, t, s in dup.itertuples(index=False):
-            duplicates.setdefault((names[r], tags[t]), []).append(int(s))
-        table = table[table["value"] == last].sort_values(
-            ["tag", "run", "step", "sample"], kind="stable"
-        )
+        # a (run, tag, step) logged several times keeps every value: each one's samples
+        # follow the earlier one's, in the order written, as TensorBoard shows them
+        table = table.sort_values(["tag", "run", "step", "value", "sample"], kind="stable")
         keys = table[["tag", "run", "step"]].to_numpy()
         new_step = np.ones(len(keys), dtype=bool)
         new_step[1:] = (keys[1:] != keys[:-1]).any(axis=1)
@@ -214,7 +208,6 @@ class CardIndex:
             counts=counts.astype(np.int64),
             starts=starts.astype(np.int64),
             rows=table["pos"].to_numpy(np.int64),
-            duplicates=duplicates,
         )
 
     def card_steps(self, card: int) -> np.ndarray:

@@ -195,14 +195,7 @@ class MediaWidget(LiveWidget):
         self._refresh_held()
 
     def _problems(self, frame: pd.DataFrame, cards: CardIndex) -> list[str]:
-        out = self._row_problems(frame)
-        for (run, tag), steps in cards.duplicates.items():
-            shown = ", ".join(str(s) for s in steps[:5]) + (" ..." if len(steps) > 5 else "")
-            out.append(
-                f"run {run!r}, tag {tag!r}: step {shown} logged more than once; "
-                "showing the value written last"
-            )
-        return out
+        return self._row_problems(frame)
 
     def _report(self, problems: list[str]) -> None:
         for message in problems:
@@ -399,6 +392,15 @@ class MediaWidget(LiveWidget):
         rows = [self._cards.card_rows(c) for c in cards]
         order = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         return self._frame.iloc[order].reset_index(drop=True)
+
+    def shown_titles(self) -> list[str]:
+        """A title per shown item (``run · tag · step N[ #sample]``), in display order."""
+        titles = []
+        for card, step, sample in self._shown_items():
+            run, tag = self._cards.cards[card]
+            extra = f" #{sample}" if self._cards.card_counts(card).max() > 1 else ""
+            titles.append(f"{run} · {tag} · step {step}{extra}")
+        return titles
 
     def pin(self, run: str, tag: str, step: int | None = None, sample: int = 0) -> None:
         """Move one card on its own (``step=None``: back to following the global step)."""

@@ -68,7 +68,7 @@ def test_run_section_equals_tensorboards_reader(name: str) -> None:
     assert info["last_wall_time"] == facts["last"]
     assert info["duration"] == pytest.approx(facts["last"] - facts["first"])
     assert info["last_step"] == facts["last_step"]
-    assert info["writer"] == facts["writer"]
+    assert info["source_writer"] == facts["writer"]
     assert info["file_version"] == facts["version"]
     assert info["file_bytes"] == facts["bytes"]
     assert exp.info.loc[run, ("counts", "scalars")] == int((exp.scalars["run"] == run).sum())
@@ -80,7 +80,8 @@ def test_lightning_hparams_yaml_and_source_writer() -> None:
     assert info[("config", "hparams.yaml")] == "hidden, lr, optimizer"
     assert info[("config", "hparams.yaml: lr")] == 0.05
     assert info[("hparams", "optimizer")] == "sgd"
-    assert info[("run", "writer")] == "tensorboard.summary.writer.event_file_writer"
+    assert info[("run", "source_writer")] == "tensorboard.summary.writer.event_file_writer"
+    assert info[("run", "writer")] == "PyTorch Lightning (torch.utils.tensorboard)"
     assert info[("graphs", "graphs")] == "graph_def (graph_def)"
 
 

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import types
+import warnings
 import wave
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from pandas.testing import assert_frame_equal
 
 import tbnb
 from tbnb.compat.tbparse import SummaryReader, decode_image, decode_wav
+from tbnb.warnings import TbnbWarning
 
 tbparse = pytest.importorskip("tbparse")
 
@@ -337,6 +339,8 @@ def test_tf2_scalars_in_scalars(rd_tf2: Path) -> None:
         actual = tbnb.SummaryReader(str(rd_tf2), pivot=pivot, extra_columns=extra)
         _assert_same(expected, actual, ("text", "hparams", "histograms"))
         tensors = expected.tensors
+        with pytest.warns(TbnbWarning, match="are in .scalars, not in .tensors"):
+            _ = actual.tensors
         if pivot:
             # tbparse's wide wall_time also merges the other tensors' times
             assert_frame_equal(
@@ -410,3 +414,29 @@ def test_fsspec_url(rd_logdir: Path) -> None:
     for event_type in NON_MEDIA:
         assert_frame_equal(remote.get_events(event_type), local.get_events(event_type))
     assert list(remote.children) == list(local.children)
+
+
+def test_tensors_says_once_where_tf2_scalars_are(rd_tf2: Path, rd_logdir: Path) -> None:
+    """tbparse users read TF2/Keras scalars from ``.tensors``: tbnb has them in
+    ``.scalars`` and says so, naming the tags and the file, the first time."""
+    reader = tbnb.SummaryReader(str(rd_tf2))
+    with pytest.warns(TbnbWarning, match=r"2 TF2 scalar tag\(s\) \('loss', 'acc', in 'train/") as w:
+        _ = reader.tensors
+    assert "read reader.scalars" in str(w[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _ = reader.tensors  # once per reader
+        _ = tbnb.SummaryReader(str(rd_logdir)).tensors  # no TF2 scalars: nothing to say
+
+
+def test_mesh_tensors_as_tbparse(tmp_path: Path) -> None:
+    """Mesh parts are tensors for tbparse: the same rows, each part under its own tag."""
+    from tests import writers_meshes
+
+    writers_meshes.write_torch(str(tmp_path / "torch"))
+    writers_meshes.write_tensorboard(str(tmp_path / "tb"))
+    for extra in (None, {"dir_name", "wall_time"}):
+        expected = tbparse.SummaryReader(str(tmp_path), extra_columns=extra)
+        actual = tbnb.SummaryReader(str(tmp_path), extra_columns=extra)
+        _assert_same(expected, actual, ("tensors",))
+        assert len(actual.tensors) > 20

@@ -1,9 +1,8 @@
-"""The scalar decoders (numpy, numba and native) agree exactly with protobuf, or fall back.
+"""The scalar decoders (numpy and native) agree exactly with protobuf, or fall back.
 
-Every test runs every decoder. The compiled ones (numba and native C, identical
-output) parse the general field shapes; the numpy one only the writers' exact
-one-scalar layouts (everything else goes to protobuf), so their coverage differs
-where noted.
+Every test runs every decoder. The native one (C) parses the general field shapes; the
+numpy one only the writers' exact one-scalar layouts (everything else goes to protobuf),
+so their coverage differs where noted.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from tbnb.io.records import scan_records
 
 DT_FLOAT, DT_DOUBLE = 1, 2
 
-pytestmark = pytest.mark.parametrize("kernels", ["numpy", "numba", "native"])
+pytestmark = pytest.mark.parametrize("kernels", ["numpy", "native"])
 
 
 # --- helpers ----------------------------------------------------------------------

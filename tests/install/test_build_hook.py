@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests import builds
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _build(project: Path, kind: str, out: Path) -> subprocess.CompletedProcess[str]:
@@ -48,15 +45,3 @@ def test_a_missing_bundle_without_npm_says_what_to_install(tmp_path: Path) -> No
     assert "scalars.js" in lines[0]
     assert "npm is not on PATH: install Node.js" in lines[0]
     assert "git checkout -- tbnb/static" in lines[0]
-
-
-def test_the_hook_expects_every_bundle_the_front_end_build_writes() -> None:
-    sys.path.insert(0, str(ROOT))
-    try:
-        import hatch_build
-    finally:
-        sys.path.remove(str(ROOT))
-    expected = {path.name for path in hatch_build.bundles(ROOT)}
-    assert "export.js" in expected
-    assert "scalars.js" in expected
-    assert expected <= {path.name for path in (ROOT / "tbnb" / "static").glob("*.js")}

@@ -53,7 +53,7 @@ def test_node_unit_tests() -> None:
 
 
 SMOOTH_JS = """
-import { smooth } from "./src/widgets/scalars/smoothing.js";
+import { smooth } from "./src/series/smoothing.js";
 const chunks = [];
 for await (const c of process.stdin) chunks.push(c);
 const cases = JSON.parse(chunks.join(""));

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -88,3 +89,84 @@ def test_many_rows_equal_tensorboard() -> None:
         assert same(
             [table[f"p{bp}"].iloc[i] for bp in DISTRIBUTION_BPS], tb_bands(edges[i], counts[i])
         )
+
+
+def _tensorboard_bands(logdir: str, run: str, tag: str) -> dict[int, list[float]]:
+    """step -> the bands TensorBoard's distributions plugin serves (its own reader)."""
+    import json
+
+    from tensorboard.plugins.distribution.distributions_plugin import DistributionsPlugin
+
+    from tests.tensorboard_plugins import plugin_routes
+
+    get = plugin_routes(logdir, DistributionsPlugin, "histograms")
+    return {
+        int(step): [v for _, v in bands]
+        for _, step, bands in json.loads(get("/distributions", run=run, tag=tag))
+    }
+
+
+def test_legacy_histograms_give_tensorboards_bands(tmp_path: Path) -> None:
+    """TensorBoard migrates a legacy ``HistogramProto`` (torch, tensorboardX, TF1, Keras
+    with ``histogram_freq``) to float32 buckets before compressing it: bands computed from
+    the float64 buckets differ (here by far more than a rounding error)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    import tbnb
+
+    writer = SummaryWriter(str(tmp_path))
+    # counts beyond float32's 24 bits, and limits float32 cannot tell apart
+    writer.add_histogram_raw(
+        "fine", 0.0, 2.0, 3, 3.0, 3.0, [1.00000001, 1.00000002, 2.0], [1, 1, 1], global_step=0
+    )
+    writer.add_histogram_raw(
+        "big",
+        0.0,
+        3.0,
+        3 * 2**24,
+        1.0,
+        1.0,
+        [1.0, 2.0, 3.0],
+        [2**24 + 1, 3, 2**24 + 3],
+        global_step=0,
+    )
+    rng = np.random.default_rng(3)
+    for step in range(20):  # as Keras writes its weights: small values, many buckets
+        writer.add_histogram("kernel", rng.normal(0, 0.02, 500) + step * 1e-3, step, bins=30)
+    writer.close()
+    exp = tbnb.load(str(tmp_path), progress=False)
+    frame = exp.distributions
+    differs = 0
+    for tag in ("fine", "big", "kernel"):
+        tb = _tensorboard_bands(str(tmp_path), ".", tag)
+        rows = frame[frame["tag"] == tag]
+        assert sorted(tb) == rows["step"].tolist()
+        for row in rows.itertuples():
+            got = [getattr(row, f"p{bp}") for bp in DISTRIBUTION_BPS]
+            assert got == tb[row.step], (tag, row.step, got, tb[row.step])
+        hist = exp.histograms[exp.histograms["tag"] == tag]
+        plain = histogram_percentiles(hist.drop(columns=["sum"]))  # no float32 migration
+        differs += int(
+            (
+                plain[[f"p{bp}" for bp in DISTRIBUTION_BPS]].to_numpy()
+                != rows[[f"p{bp}" for bp in DISTRIBUTION_BPS]].to_numpy()
+            ).any()
+        )
+    assert differs == 3  # float64 buckets would give other bands for every tag
+
+
+def test_tf2_histograms_keep_their_own_precision(tmp_path: Path) -> None:
+    from tensorboard.plugins.histogram.summary_v2 import histogram_pb
+
+    import tbnb
+    from tests.writers import _TF2Writer
+
+    w = _TF2Writer(str(tmp_path), ".v2")
+    rng = np.random.default_rng(5)
+    for step in range(5):
+        w.write(histogram_pb("w", rng.normal(0, 0.02, 300) + 1.00000001, buckets=17), step)
+    w.close()
+    frame = tbnb.load(str(tmp_path), progress=False).distributions
+    tb = _tensorboard_bands(str(tmp_path), ".", "w")
+    for row in frame.itertuples():
+        assert [getattr(row, f"p{bp}") for bp in DISTRIBUTION_BPS] == tb[row.step]

@@ -18,7 +18,7 @@ WRITTEN_BY_TORCH = {"histograms", "images", "audio", "text", "pr_curves", "custo
 KIND_MODULES = sorted(
     p.stem
     for p in (Path(tbnb.__file__).parent / "kinds").glob("*.py")
-    if p.stem not in ("__init__", "base", "blob")
+    if p.stem not in ("__init__", "base", "blob", "batch")
 )
 
 
@@ -66,6 +66,7 @@ def test_tbparse_event_types_come_from_the_kinds() -> None:
         "histograms",
         "images",
         "audio",
+        "meshes",
     }
     assert KINDS_FOR["scalars"] == {"scalars"}
 

@@ -22,24 +22,18 @@ from tests import writers
 KINDS = ("scalars", "histograms", "images", "audio", "text", "pr_curves", "tensors")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
-
-
 def _both(logdir: str | Path, **kwargs: object) -> Experiment:
-    """Load with every decoder (numpy, native, compiled, protobuf only); check they agree;
+    """Load with every decoder (numpy, native, protobuf only); check they agree;
     return the numpy one."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         loads = [
             Experiment(str(logdir), progress=False, decoder=decoder, **kwargs)  # type: ignore[arg-type]
-            for decoder in ("numpy", "native", "compiled", "protobuf")
+            for decoder in ("numpy", "native", "protobuf")
         ]
     assert [exp.last_report.decoders for exp in loads] == [
         {"numpy"},
         {"native"},
-        {"compiled"},
         {"protobuf"},
     ]
     for other in loads[1:]:
@@ -567,19 +561,19 @@ def test_each_decoder_runs_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None
     from tbnb.loader import run
 
     calls: list[str] = []
-    original = run.decode_scalars
+    original = run.decode_events
 
     def counting(*args: object, kernels: str = "numpy") -> object:
         calls.append(kernels)
         return original(*args, kernels=kernels)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(run, "decode_scalars", counting)
+    monkeypatch.setattr(run, "decode_events", counting)
     logdir = writers.cached("keras").logdir
     assert tbnb.load(logdir, progress=False).last_report.decoders == {"native"}  # auto
     assert calls
     assert set(calls) == {"native"}
     calls.clear()
-    for decoder, kernels in (("numpy", "numpy"), ("compiled", "numba"), ("native", "native")):
+    for decoder, kernels in (("numpy", "numpy"), ("native", "native")):
         Experiment(logdir, progress=False, decoder=decoder)
         assert calls
         assert set(calls) == {kernels}

@@ -34,14 +34,9 @@ from tbnb.warnings import TbnbWarning
 from tests import writers
 
 NAME = "events.out.tfevents.1700000000.fuzzhost"
-DECODERS = st.sampled_from(["numpy", "native", "compiled", "protobuf"])
+DECODERS = st.sampled_from(["numpy", "native", "protobuf"])
 LIMIT_SECONDS = 20
 """A load taking longer than this is a hang."""
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
 
 
 @cache

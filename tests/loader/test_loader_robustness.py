@@ -33,11 +33,6 @@ from tests import writers
 FILE = "events.out.tfevents.1700000000.testhost"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _compiled_decoder() -> None:
-    writers.ensure_compiled_decoder()  # decoder="compiled" must run the compiled kernels
-
-
 @pytest.fixture(scope="module")
 def torch_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """An event file from torch: 20 scalar events, a histogram and a text in between."""
@@ -115,7 +110,7 @@ def test_empty_file_and_header_only(tmp_path: Path, torch_bytes: bytes) -> None:
 
 
 @pytest.mark.parametrize("where", ["mid-header", "after-header", "mid-data", "mid-footer"])
-@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
+@pytest.mark.parametrize("decoder", ["numpy", "native", "protobuf"])
 def test_truncated_tail_then_appended(
     tmp_path: Path, torch_bytes: bytes, where: str, decoder: str
 ) -> None:
@@ -190,7 +185,7 @@ def _damaged(data: bytes, spans: list[tuple[int, int]], k: int, kind: str) -> by
         ("payload_length", DataWarning, "unparseable"),
     ],
 )
-@pytest.mark.parametrize("decoder", ["numpy", "native", "compiled", "protobuf"])
+@pytest.mark.parametrize("decoder", ["numpy", "native", "protobuf"])
 def test_one_damaged_record_is_skipped_and_named(
     tmp_path: Path, torch_bytes: bytes, kind: str, category: type[Warning], what: str, decoder: str
 ) -> None:

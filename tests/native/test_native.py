@@ -1,12 +1,14 @@
-"""The native C kernels return exactly what the numba kernels return, bit for bit.
+"""The native C kernels against their references: numpy's scan, protobuf's parser.
 
-Every output array (dtype, shape, bytes), problem list and interned tag order of the
-scan, the scalar decoder and the grouping kernels is compared on random bytes, on
-event streams built field by field (NaN, infinities, -0.0, huge varints, invalid
-UTF-8, metadata), and on the same corrupted by truncation, flipped bytes, bad CRCs
-and huge lengths, and on every event file of the real writers (torch, tensorboardX,
-TF2, Keras, Lightning). The decoder tests against protobuf (tests/decode) and the loader
-tests against TensorBoard's reader (tests/loader) run the native kernels too.
+The scan is compared with the numpy scan (every start, length, problem); the event
+decoder with protobuf, value by value (every scalar decoded as protobuf reads it, every
+indexed value's message parsing to the value protobuf holds, every record it handles one
+protobuf parses); the grouping kernels with numpy's stable sort. On random bytes, on
+event streams built field by field (NaN, infinities, -0.0, huge varints, invalid UTF-8,
+metadata, histograms, images, audio, tensors), on the same corrupted by truncation,
+flipped bytes, bad CRCs and huge lengths, and on every event file of the real writers
+(torch, tensorboardX, TF2, Keras, Lightning). The loader tests compare whole frames of
+every backend (tests/loader/test_native_values.py, test_loader_writers.py).
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tbnb import native
-from tbnb.decode.compiled.group import count_tags as numba_count_tags
-from tbnb.decode.compiled.group import scatter_points as numba_scatter_points
-from tbnb.decode.compiled.scalars import decode_kernel as numba_decode
-from tbnb.io.compiled.records import scan_kernel as numba_scan
+from tbnb._proto import Event, SummaryMetadata
+from tbnb.decode.scalars import decode_events, decode_scalars
 from tbnb.io.crc32c import crc32c as tbnb_crc32c
 from tbnb.io.crc32c import masked_crc32c
+from tbnb.io.records import scan_records
 from tbnb.native import kernels
+from tests.fuzz_values import field, summary_event, varint
 
 pytestmark = pytest.mark.skipif(
     not native.available(), reason=f"native kernels not available: {native.problem()}"
@@ -93,9 +95,11 @@ def frame(data: bytes) -> bytes:
 
 
 def same_scans(buf: bytes) -> None:
-    arr = np.frombuffer(buf, np.uint8)
     for verify in (True, False):
-        same_arrays(kernels.scan_kernel(arr, verify), numba_scan(arr, verify))
+        a = scan_records(buf, verify_crc=verify, kernels="numpy")
+        b = scan_records(buf, verify_crc=verify, kernels="native")
+        same_arrays((a.starts, a.lengths), (b.starts, b.lengths))
+        assert (a.end, a.problems) == (b.end, b.problems)
 
 
 @settings(max_examples=300, deadline=None)
@@ -141,22 +145,6 @@ def test_scan_with_many_problems_grows_its_problem_list() -> None:
 
 
 # --- the scalar decoder -------------------------------------------------------------
-
-
-def varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def field(number: int, wire: int, body: bytes) -> bytes:
-    key = varint(number << 3 | wire)
-    return key + (varint(len(body)) + body if wire == 2 else body)
 
 
 FLOATS = st.sampled_from(
@@ -242,8 +230,53 @@ def pack(payloads: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return buf, np.array(starts, np.int64), np.array([len(p) for p in payloads], np.int64)
 
 
+_ONEOF = {
+    1: "simple_value",
+    2: "tensor",
+    3: "tensor",
+    4: "tensor",
+    5: "histo",
+    6: "image",
+    7: "audio",
+}
+
+
 def same_decodes(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
-    same_arrays(kernels.decode_kernel(buf, starts, lengths), numba_decode(buf, starts, lengths))
+    """The native decoder (scalars only, and with every value indexed) reads each record
+    it handles as protobuf does; the scalar columns of both modes agree."""
+    scalars = decode_scalars(buf, starts, lengths, kernels="native")
+    events = decode_events(buf, starts, lengths, kernels="native")
+    # a record the scalar mode handles is handled by the indexing mode, with the same values
+    assert not (events.fallback & ~scalars.fallback).any()
+    for out in (scalars, events):
+        check_against_protobuf(buf, starts, lengths, out)
+
+
+def check_against_protobuf(
+    buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, out: object
+) -> None:
+    by_rec = np.searchsorted(out.rec, np.arange(len(starts) + 1))  # type: ignore[attr-defined]
+    for r in np.flatnonzero(~out.fallback).tolist():  # type: ignore[attr-defined]
+        event = Event.FromString(buf[starts[r] : starts[r] + lengths[r]].tobytes())
+        assert event.WhichOneof("what") in (None, "summary")
+        assert out.step[r] == event.step  # type: ignore[attr-defined]
+        assert out.wall_time[r].tobytes() == np.float64(event.wall_time).tobytes()  # type: ignore[attr-defined]
+        values = list(range(by_rec[r], by_rec[r + 1]))
+        assert len(values) == len(event.summary.value)
+        for i, (v, pv) in enumerate(zip(values, event.summary.value, strict=True)):
+            code = int(out.dtype[v])  # type: ignore[attr-defined]
+            assert out.tags[out.tag_id[v]] == pv.tag  # type: ignore[attr-defined]
+            assert out.value_index[v] == i  # type: ignore[attr-defined]
+            assert pv.WhichOneof("value") == _ONEOF[code]
+            if pv.HasField("metadata"):
+                s, n = out.meta_start[v], out.meta_len[v]  # type: ignore[attr-defined]
+                assert SummaryMetadata.FromString(buf[s : s + n].tobytes()) == pv.metadata
+            if code == 1:
+                assert np.float64(out.value[v]).tobytes() == np.float64(pv.simple_value).tobytes()  # type: ignore[attr-defined]
+            elif code >= 4:
+                s, n = out.data_start[v], out.data_len[v]  # type: ignore[attr-defined]
+                message = getattr(pv, _ONEOF[code])
+                assert type(message).FromString(buf[s : s + n].tobytes()) == message
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,6 +297,25 @@ def test_decode_events_and_their_corruptions(
         same_decodes(bad, starts, lengths)
         # every record cut short by the same number of bytes
         same_decodes(buf, starts, np.maximum(lengths - (cut % 7), 0))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(summary_event(), max_size=8),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=2),
+)
+def test_decode_values_of_every_kind_and_their_corruptions(
+    events: list[bytes], flips: list[tuple[int, int]]
+) -> None:
+    """Histograms, images, audio and tensors, well formed or not: every value the decoder
+    indexes parses, from its span, to the message protobuf holds."""
+    buf, starts, lengths = pack(events)
+    same_decodes(buf, starts, lengths)
+    if buf.size and flips:
+        bad = buf.copy()
+        for where, value in flips:
+            bad[where % bad.size] = value
+        same_decodes(bad, starts, lengths)
 
 
 @settings(max_examples=300, deadline=None)
@@ -304,28 +356,21 @@ def test_decode_grows_its_value_columns_and_tag_table() -> None:
     st.lists(st.integers(0, 6), max_size=200),
     st.sampled_from([np.int8, np.int16, np.int32, np.int64]),
 )
-def test_count_and_scatter_equal_numba(ids: list[int], code_dtype: type) -> None:
+def test_count_and_scatter_equal_a_stable_sort(ids: list[int], code_dtype: type) -> None:
     tag_id = np.array(ids, np.int32)
     n = tag_id.size
     step, wall, value = np.arange(n, dtype=np.int64), np.arange(n) * 0.5, -np.arange(n) * 1.0
     codes = np.array([3, 1, 4, 1, 5, 9, 2], np.int64)
-    results = []
-    for count, scatter in (
-        (kernels.count_tags, kernels.scatter_points),
-        (numba_count_tags, numba_scatter_points),
-    ):
-        counts = np.zeros(7, np.int64)
-        count(tag_id, counts)
-        cursor = 2 + np.cumsum(counts) - counts
-        out = (
-            np.zeros(n + 2, code_dtype),
-            np.zeros(n + 2, np.int64),
-            np.zeros(n + 2),
-            np.zeros(n + 2),
-        )
-        scatter(tag_id, step, wall, value, codes, cursor, *out)
-        results.append((counts, cursor, *out))
-    same_arrays(tuple(results[0]), tuple(results[1]))
+    counts = np.zeros(7, np.int64)
+    kernels.count_tags(tag_id, counts)
+    assert counts.tolist() == np.bincount(tag_id, minlength=7).tolist()
+    cursor = 2 + np.cumsum(counts) - counts
+    out = (np.zeros(n + 2, code_dtype), np.zeros(n + 2, np.int64), np.zeros(n + 2), np.zeros(n + 2))
+    kernels.scatter_points(tag_id, step, wall, value, codes, cursor, *out)
+    order = np.argsort(tag_id, kind="stable")  # the reference: numpy's stable sort
+    expected = (codes[tag_id[order]].astype(code_dtype), step[order], wall[order], value[order])
+    same_arrays(tuple(o[2:] for o in out), expected)
+    assert cursor.tolist() == (2 + np.cumsum(counts)).tolist()
 
 
 def test_wrong_arrays_are_refused_not_written_through() -> None:
@@ -353,9 +398,8 @@ def _real_logdir(name: str) -> str:
 @pytest.mark.parametrize("name", ["torch", "tensorboardX", "tf2", "keras", "lightning"])
 def test_real_writer_files_scan_and_decode_identically(name: str) -> None:
     """Every event file of the real writers (torch, tensorboardX, TF2's wire format, Keras,
-    a Lightning run): native and numba give the same scans and decoder columns, and the
-    native decoder handles their scalar records (none falls back to protobuf that numba
-    handles)."""
+    a Lightning run): native and numpy give the same scans, the native decoder reads each
+    record it handles as protobuf does and handles every summary record but hparams."""
     from tests import writers
 
     files = writers.event_files(_real_logdir(name))
@@ -366,5 +410,41 @@ def test_real_writer_files_scan_and_decode_identically(name: str) -> None:
         same_scans(buf.tobytes())
         starts, lengths = kernels.scan_kernel(buf, True)[:2]
         same_decodes(buf, starts, lengths)
-        handled += int((~kernels.decode_kernel(buf, starts, lengths)[0]).sum())
+        handled += int((~kernels.decode_kernel(buf, starts, lengths, True)[0]).sum())
     assert handled > 0
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(summary_event(), min_size=1, max_size=6))
+def test_value_decoders_on_every_indexed_message(events: list[bytes]) -> None:
+    """The tensor, histogram and media decoders on every message the event decoder
+    indexed, whatever its kind (the sanitizer run reads nothing outside them): each
+    decoded histogram's edges and counts have the lengths its offsets say, a tensor's
+    dims and strings lie inside its message."""
+    buf, starts, lengths = pack(events)
+    out = decode_events(buf, starts, lengths, kernels="native")
+    spans = np.flatnonzero(out.dtype >= 4)
+    start, length = out.data_start[spans], out.data_len[spans]
+    code = out.dtype[spans]
+    info, dims, strings = kernels.tensors_kernel(buf, start, length)
+    if spans.size:
+        assert dims.size == int((info[:, 2] + info[:, 1]).max())
+        assert ((strings[:, 0] >= 0) & (strings.sum(axis=1) <= buf.size)).all()
+    for raw in (False, True):
+        _, status, edge_at, count_at, edges, counts, raw_at, limits, bucket = (
+            kernels.histograms_kernel(buf, start, length, code, 8, raw)
+        )
+        ok = status == 0
+        k = np.diff(count_at)
+        assert (np.diff(edge_at)[ok] == np.where(k[ok] > 0, k[ok] + 1, 0)).all()
+        assert (k[~ok] == 0).all()
+        assert edges.size == edge_at[-1]
+        assert counts.size == count_at[-1]
+        if raw:
+            assert limits.size == bucket.size == raw_at[-1]
+    info = kernels.media_kernel(buf, start, length, code)
+    for row, s, n in zip(info.tolist(), start.tolist(), length.tolist(), strict=True):
+        assert row[4] == 0 or (s <= row[3] and row[3] + row[4] <= s + n)
+    if spans.size:
+        gathered = kernels.gather(buf, start, length)
+        assert gathered.size == int(length.sum())

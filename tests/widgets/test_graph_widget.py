@@ -203,3 +203,26 @@ def test_live_reload_brings_new_graphs(tmp_path: Path) -> None:
     assert "second" in w.selected_runs
     assert w.run == "first"  # the graph shown stays
     w.close()
+
+
+def test_opens_on_a_graph_with_nodes_and_says_why_an_empty_one_is_empty(tmp_path: Path) -> None:
+    """A run whose only graph is a ``trace_export`` of nothing (sorted first) does not open
+    the view blank: it opens on the first graph with nodes, and the empty one says why."""
+    from tests.writers_graphs import write_tf2_empty_trace, write_tf2_trace
+
+    write_tf2_empty_trace(str(tmp_path / "a_untraced"))
+    write_tf2_trace(str(tmp_path / "b_traced"))
+    exp = tbnb.load(str(tmp_path), progress=False)
+    w = tbnb.graph(exp)
+    assert (w.run, w.tag) == ("b_traced", "trace")
+    assert w.message == ""
+    assert w._current is not None
+    assert len(w._current.nodes) > 0
+    w.run = "a_untraced"
+    assert w.message == (
+        "run 'a_untraced', tag 'trace': this graph is empty: tf.summary.trace_export wrote no "
+        "function graph: no tf.function ran between tf.summary.trace_on and trace_export (or "
+        "the traced call was not a graph)"
+    )
+    dash = tbnb.Dashboard(exp)
+    assert dash.views["graphs"].run == "b_traced"

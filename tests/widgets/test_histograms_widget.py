@@ -38,9 +38,19 @@ def exp(logdir: Path) -> tbnb.Experiment:
 
 
 def _series(exp: tbnb.Experiment, run: str, tag: str) -> pd.DataFrame:
+    """The histograms of a series with the buckets TensorBoard holds: a legacy
+    ``HistogramProto``'s (one with a ``sum``) rounded to float32 by its ``data_compat``."""
     h = exp.histograms
-    rows = h[(h["run"] == run) & (h["tag"] == tag)]
-    return rows.sort_values("step", kind="stable")
+    rows = h[(h["run"] == run) & (h["tag"] == tag)].sort_values("step", kind="stable")
+    legacy = rows["sum"].notna().to_numpy()
+
+    def f32(arrays: pd.Series) -> list[np.ndarray]:
+        return [
+            a.astype(np.float32).astype(np.float64) if old else a
+            for a, old in zip(arrays, legacy, strict=True)
+        ]
+
+    return rows.assign(edges=f32(rows["edges"]), counts=f32(rows["counts"]))
 
 
 def _tb_display(rows: pd.DataFrame, bins: int) -> np.ndarray:

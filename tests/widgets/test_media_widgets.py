@@ -65,13 +65,52 @@ def test_index_keeps_every_step_and_groups_cards_by_tag() -> None:
     assert payload["offsets"].tolist() == [0, 2, 3, 4, 5]
 
 
-def test_a_step_logged_twice_shows_the_last_value_and_says_so() -> None:
+def test_a_step_logged_twice_shows_every_value_as_a_sample() -> None:
     frame = _image_frame({"a": [0, 5, 5]})
-    with pytest.warns(DataWarning, match=r"run 'a', tag 'img': step 5 logged more than once"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is wrong: both values are shown
         widget = tbnb.images(frame)
-    assert widget.full_data["step"].tolist() == [0, 5]
-    assert bytes(widget.item("a", "img", 5)["data"]) == frame["data"].iloc[2]
-    assert any("logged more than once" in p for p in widget.problems)
+    assert widget.full_data["step"].tolist() == [0, 5, 5]
+    assert bytes(widget.item("a", "img", 5, 0)["data"]) == frame["data"].iloc[1]
+    assert bytes(widget.item("a", "img", 5, 1)["data"]) == frame["data"].iloc[2]
+    assert widget.problems == []
+
+
+@pytest.mark.parametrize("module", ["torch", "tensorboardX"])
+def test_every_item_logged_at_one_step_is_reachable(tmp_path: Path, module: str) -> None:
+    """The official PyTorch TensorBoard tutorial logs 7 images at one step, one call each:
+    every one of them (and of audio clips and texts logged so) is a sample of the step."""
+    import importlib
+
+    writer = importlib.import_module(
+        "torch.utils.tensorboard" if module == "torch" else "tensorboardX"
+    ).SummaryWriter(str(tmp_path))
+    images = [image_chw(40 + i) for i in range(7)]
+    for image in images:
+        writer.add_image("tutorial", image, 0)
+    writer.add_image("tutorial", image_chw(50), 1)
+    for i in range(3):
+        writer.add_audio("clip", np.full(100, i / 10, np.float32), 2, sample_rate=8000)
+        writer.add_text("note", f"text {i}", 3)
+    writer.close()
+    exp = tbnb.load(str(tmp_path), progress=False)
+    from tests.writers import decode_png
+
+    widget = tbnb.images(exp)
+    assert len(widget.full_data) == 8
+    card = widget._cards.lookup[(".", "tutorial")]
+    assert widget._cards.card_counts(card).tolist() == [7, 1]
+    for i, image in enumerate(images):
+        shown = decode_png(bytes(widget.item(".", "tutorial", 0, i)["data"]))
+        np.testing.assert_array_equal(shown, image.transpose(1, 2, 0))
+    clips = tbnb.audio(exp)
+    assert [clips.item(".", "clip", 2, i)["key"] for i in range(3)] == [
+        item_key(".", "clip", 2, i) for i in range(3)
+    ]
+    texts = tbnb.text(exp)
+    assert [texts.item(".", "note/text_summary", 3, i)["html"] for i in range(3)] == [
+        f"<p>text {i}</p>" for i in range(3)
+    ]
 
 
 def test_position_rule_matches_the_browsers_nearest() -> None:

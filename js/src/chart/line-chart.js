@@ -1,13 +1,13 @@
-// A canvas line chart: per-series x arrays (runs log at different steps), a faint raw line
-// behind the smoothed one, optional bands (aggregates), linear/log y, linear/time x, a
-// hover readout in the view's tooltip and drag-to-zoom. Three stacked canvases: base (axes,
-// raw lines), mid (smoothed lines, bands), over (hover, drag).
+// A canvas line chart (a Chart, chart.js): per-series x arrays (runs log at different
+// steps), a faint raw line behind the smoothed one, optional bands (aggregates), linear/log
+// y, linear/time x, a hover readout in the view's tooltip and drag-to-zoom (a drag across
+// the plot zooms x to the dragged span, reported through `onZoom`; a double-click zooms
+// back out). Three stacked canvases: base (axes, raw lines), mid (smoothed lines, bands),
+// over (hover, drag).
 import { finiteExtent } from "../core/arrays.js";
-import { canvasStyle, drawGrid, drawTicks } from "./axes.js";
-import { bindLinePointer } from "./line-pointer.js";
+import { Chart } from "./chart.js";
 import { affineMaps, lineScales, MARGIN } from "./line-scales.js";
 import { readout, readoutTable } from "./readout.js";
-import { CanvasStack } from "./surface.js";
 import { makePath } from "./svg-path.js";
 import { fillBand, projectX, tracePath } from "./trace.js";
 
@@ -46,17 +46,19 @@ const MAX_ROWS = 40;
  * @property {Tooltip} tooltip
  * @property {(target: EventTarget, type: string, handler: (e: any) => void) => void} on
  * @property {(domain: [number, number] | null) => void} onZoom
+ * @property {number} [layers]
+ * @property {string} [className]
+ * @property {import("./chart").Margin} [margin]
  */
 
-export class LineChart {
+/** @extends {Chart<ChartOptions>} */
+export class LineChart extends Chart {
   /**
    * @param {HTMLElement} container
-   * @param {ChartOptions} options
+   * @param {ChartOptions} options  (mutable: a view changes its height)
    */
   constructor(container, options) {
-    this.container = container;
-    this.options = options;
-    this.surface = new CanvasStack(container, { layers: 3, height: options.height, className: "tbnb-line-chart" });
+    super(container, Object.assign(options, { layers: 3, className: "tbnb-line-chart", margin: MARGIN }));
     /** @type {ChartState} */
     this.state = {
       series: [],
@@ -81,7 +83,6 @@ export class LineChart {
     this._px = new WeakMap(); // projected x per x array, for the current x map
     this._paths = new WeakMap(); // traced Path2D per owner, for the current maps
     this._extents = new WeakMap(); // finite extent per x array
-    this.bindEvents();
   }
 
   /** @param {Partial<ChartState>} state */
@@ -115,6 +116,11 @@ export class LineChart {
     return lineScales(this.state, this.xDomain(), w, h);
   }
 
+  /** Plain affine maps in the loops over every point (scales give domains and ticks). @param {Scale} x @param {Scale} y */
+  project(x, y) {
+    return affineMaps(x, y, this.state.logY);
+  }
+
   /**
    * Redraw: "all" redraws axes and raw lines (base), smoothed lines and bands (mid) and the
    * hover layer; "smooth" only mid and hover (raw lines and, when drawn, the y range do not
@@ -132,41 +138,12 @@ export class LineChart {
     this.drawOver();
   }
 
-  layout() {
-    this.surface.resize(this.container.clientWidth || this.surface.width, this.options.height);
-    const { x, y } = this.scales();
-    const { color, font } = canvasStyle(this.container);
-    // Plain affine maps in the loops over every point (scales give domains and ticks).
-    this.maps = {
-      x,
-      y,
-      w: this.surface.width,
-      h: this.surface.height,
-      dpr: this.surface.dpr,
-      fg: color,
-      font,
-      ...affineMaps(x, y, this.state.logY),
-    };
-  }
-
-  /** @param {CanvasRenderingContext2D} ctx */
-  clip(ctx) {
-    const { w, h } = this.maps;
-    ctx.beginPath();
-    ctx.rect(MARGIN.left, MARGIN.top, w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom);
-    ctx.clip();
-  }
-
   /** @param {CanvasRenderingContext2D | null} [ctx] another context (an image export) */
   drawBase(ctx = this.surface.context(0)) {
     if (!ctx) return;
-    const { x, y, w, h, fg, font } = this.maps;
-    const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
+    const { x, y, w } = this.maps;
     const xTicks = x.ticks(Math.max(2, Math.floor((w - MARGIN.left) / 90)));
-    const yTicks = y.ticks(this.state.logY ? 4 : 5);
-    drawGrid(ctx, xTicks, yTicks, box, fg);
-    drawTicks(ctx, yTicks, { side: "left", at: MARGIN.left - 1, color: fg, font, maxChars: 9 });
-    drawTicks(ctx, xTicks, { side: "bottom", at: h - MARGIN.bottom + 2, color: fg, font });
+    this.drawAxes(ctx, xTicks, y.ticks(this.state.logY ? 4 : 5), { maxChars: 9 });
     if (!this.state.showRaw) return;
     ctx.save();
     this.clip(ctx);
@@ -200,7 +177,7 @@ export class LineChart {
     if (!ctx) return;
     const { h } = this.maps;
     if (this.hoverX !== null) this.hover(ctx);
-    else this.options.tooltip.hide(this);
+    else this.hideTooltip();
     if (this.drag) {
       ctx.fillStyle = "rgba(100,100,100,0.15)";
       const a = Math.min(this.drag.a, this.drag.b);
@@ -275,15 +252,21 @@ export class LineChart {
     ctx.fill();
   }
 
+  /** What the chart shows: axes, raw and smoothed lines, bands (the image export's). @param {CanvasRenderingContext2D} ctx */
+  paint(ctx) {
+    this.drawBase(ctx);
+    this.drawMid(ctx);
+  }
+
   /**
    * The chart as shown (axes, raw and smoothed lines, bands, zoom) for the save-image
-   * button: `draw` runs the same drawing into another context.
-   * @param {string} title
+   * button, with the tag as title and a legend of the series drawn.
+   * @param {string | {title: string}} title
    * @param {string} [subtitle]
    * @returns {import("./image-export").ChartImage | null}
    */
   image(title, subtitle) {
-    if (!this.maps) return null;
+    if (typeof title !== "string") return super.image(title);
     const seen = new Set();
     const legend = [];
     for (const s of this.state.series) {
@@ -296,19 +279,7 @@ export class LineChart {
       relative: "relative time",
       wall: "wall time",
     });
-    return {
-      title,
-      subtitle,
-      width: this.maps.w,
-      height: this.maps.h,
-      element: this.container,
-      xLabel: names[this.state.xLabel] ?? this.state.xLabel,
-      legend,
-      draw: (ctx) => {
-        this.drawBase(ctx);
-        this.drawMid(ctx);
-      },
-    };
+    return super.image({ title, subtitle, xLabel: names[this.state.xLabel] ?? this.state.xLabel, legend });
   }
 
   /** Rows of the hover readout at x. @param {number} x @returns {ReadoutRow[]} */
@@ -341,7 +312,7 @@ export class LineChart {
       ctx.arc(px, py, 3, 0, Math.PI * 2);
       ctx.fill();
     }
-    this.showTooltip(rows, points, hx);
+    this.showReadout(rows, points, hx);
   }
 
   /**
@@ -349,27 +320,58 @@ export class LineChart {
    * @param {{x: number, y: number}[]} points  in canvas pixels
    * @param {number} hx
    */
-  showTooltip(rows, points, hx) {
-    const tip = this.options.tooltip;
+  showReadout(rows, points, hx) {
     if (!rows.length) {
-      tip.hide(this);
+      this.hideTooltip();
       return;
     }
-    const table = readoutTable(rows, this.state.xLabel, MAX_ROWS);
-    // Canvas pixels -> the tooltip parent's coordinates.
-    const canvas = this.surface.top.getBoundingClientRect();
-    const parent = tip.parent.getBoundingClientRect();
-    const dx = canvas.left - parent.left;
-    const dy = canvas.top - parent.top;
-    const pointerY = this.pointerY ?? MARGIN.top;
-    tip.show(
-      table,
-      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor: { x: hx + dx, y: pointerY + dy } },
-      this,
-    );
+    this.showTooltip(this.readoutTable(rows), points, { x: hx, y: this.pointerY ?? MARGIN.top });
   }
 
-  bindEvents() {
-    bindLinePointer(this);
+  /**
+   * The tooltip's table of the readout rows (subclasses: their own columns).
+   * @param {ReadoutRow[]} rows
+   * @returns {import("./chart").TooltipTable}
+   */
+  readoutTable(rows) {
+    return readoutTable(rows, this.state.xLabel, MAX_ROWS);
+  }
+
+  /** @param {number} x @param {number} y */
+  pointerMove(x, y) {
+    if (this.drag) this.drag.b = x;
+    this.hoverX = this.maps ? this.maps.x.invert(x) : null;
+    this.pointerY = y;
+    if (this.maps) this.drawOver();
+  }
+
+  pointerLeave() {
+    this.hoverX = null;
+    this.drag = null;
+    if (this.maps) this.drawOver();
+  }
+
+  /** @param {number} x */
+  pointerDown(x) {
+    this.drag = { a: x, b: x };
+  }
+
+  /** @param {number} x */
+  pointerUp(x) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d) return;
+    d.b = x;
+    if (Math.abs(d.b - d.a) > 5 && this.maps) {
+      this.zoom = [this.maps.x.invert(Math.min(d.a, d.b)), this.maps.x.invert(Math.max(d.a, d.b))];
+      this.options.onZoom(this.zoom);
+    }
+    this.draw();
+  }
+
+  doubleClick() {
+    this.zoom = null;
+    this.options.onZoom(null);
+    this.draw();
   }
 }

@@ -3,7 +3,7 @@
 // opens, arrows move, Escape closes), downloading through a blob URL and a[download] (no
 // network: it works in JupyterLab and in the exported page alike).
 import { chartPNG, chartSVG, imageFileName } from "../chart/image-export.js";
-import { el } from "../core/dom.js";
+import { el, focusedIn } from "../core/dom.js";
 
 /** @typedef {import("../chart/image-export").ChartImage} ChartImage */
 
@@ -58,7 +58,7 @@ export function saveImageButton({ on, image, svg = true, label = "chart" }) {
     open(menu.hidden, e.detail === 0);
   });
   on(node, "keydown", (/** @type {KeyboardEvent} */ e) => {
-    const at = items.indexOf(/** @type {any} */ (document.activeElement));
+    const at = items.indexOf(/** @type {any} */ (focusedIn(node)));
     if (e.key === "Escape" && !menu.hidden) {
       open(false);
       button.focus();

@@ -62,19 +62,51 @@ export const KIT_CSS = `
 `;
 
 /**
- * Put `css` into the page once under `id` (a later call with other text replaces it, so a
- * reloaded bundle brings its styles). One `<style data-tbnb-style=id>` per id in <head>.
+ * Put `css` once under `id` into `root`: the document's <head>, or a shadow root (marimo
+ * renders each anywidget in one, and rules in <head> do not reach inside it). A later call
+ * with other text replaces it, so a reloaded bundle brings its styles. One
+ * `<style data-tbnb-style=id>` per id per root.
  * @param {string} id
  * @param {string} css
+ * @param {Document | ShadowRoot} [root]  default: this document
  */
-export function adoptStyles(id, css) {
-  const head = document.head || document.documentElement;
-  let style = /** @type {HTMLStyleElement | null} */ (head.querySelector(`style[data-tbnb-style="${id}"]`));
+export function adoptStyles(id, css, root = document) {
+  const parent = root instanceof ShadowRoot ? root : root.head || root.documentElement;
+  let style = /** @type {HTMLStyleElement | null} */ (parent.querySelector(`style[data-tbnb-style="${id}"]`));
   if (style && style.textContent === css) return;
   if (!style) {
     style = document.createElement("style");
     style.setAttribute("data-tbnb-style", id);
-    head.append(style);
+    if (root instanceof ShadowRoot) parent.prepend(style);
+    else parent.append(style);
   }
   style.textContent = css;
+}
+
+/**
+ * Give `host` the styles `sheets` ({id: css}) wherever it is shown: the document's head
+ * at once, and the shadow root it sits in once it is attached (anywidget may call render
+ * on an element not yet in the page, so the root is known only later). Returns a cleanup
+ * that stops waiting.
+ * @param {Element} host
+ * @param {Record<string, string>} sheets
+ * @returns {() => void}
+ */
+export function styleRoots(host, sheets) {
+  const adopt = (/** @type {Document | ShadowRoot} */ root) => {
+    for (const [id, css] of Object.entries(sheets)) adoptStyles(id, css, root);
+  };
+  adopt(document);
+  const intoShadow = () => {
+    const root = host.getRootNode();
+    if (root instanceof ShadowRoot) adopt(root);
+    return host.isConnected;
+  };
+  if (intoShadow() || typeof ResizeObserver === "undefined") return () => {};
+  // Not attached yet: an element gets its first size when it is laid out in a root.
+  const observer = new ResizeObserver(() => {
+    if (intoShadow()) observer.disconnect();
+  });
+  observer.observe(host);
+  return () => observer.disconnect();
 }

@@ -85,3 +85,24 @@ export function breakableText(value) {
   });
   return out;
 }
+
+/**
+ * Whether `node` has the keyboard focus, in the page or in the shadow root it sits in
+ * (`document.activeElement` is the shadow host there, never the element inside).
+ * @param {Element} node
+ * @returns {boolean}
+ */
+export function isFocused(node) {
+  const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
+  return (root.activeElement ?? document.activeElement) === node;
+}
+
+/**
+ * The element with the keyboard focus in the root `node` sits in (see isFocused).
+ * @param {Element} node
+ * @returns {Element | null}
+ */
+export function focusedIn(node) {
+  const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
+  return root.activeElement ?? document.activeElement;
+}

@@ -4,8 +4,9 @@
 // through the kit (model events, DOM listeners, resize and visibility observers, frame
 // callbacks, pending requests) is undone by dispose(), which anywidget calls when the view
 // is removed (the cleanup returned by render). renderView() turns a View class into the
-// anywidget module's render() and injects the kit's and the widget's CSS once per page.
-import { adoptStyles, KIT_CSS } from "./css.js";
+// anywidget module's render() and puts the kit's and the widget's CSS once into each root
+// the widget is shown in (the page, or the shadow root marimo renders anywidgets in).
+import { KIT_CSS, styleRoots } from "./css.js";
 import { el } from "./dom.js";
 import { request } from "./request.js";
 import { frameScheduler } from "./schedule.js";
@@ -143,7 +144,7 @@ export class View {
 }
 
 /**
- * The anywidget `render` of a view class: inject the styles, build the view into the host,
+ * The anywidget `render` of a view class: style the roots it shows in, build the view into the host,
  * show a readable error in its place if building fails, and return the cleanup.
  * @param {new (model: any, host: HTMLElement) => View<any>} ViewClass
  * @param {{key: string, css: string}} widget  the widget key and its CSS (scoped by `.tbnb-w-<key>`)
@@ -151,8 +152,7 @@ export class View {
  */
 export function renderView(ViewClass, widget) {
   return function render({ model, el: host }) {
-    adoptStyles("kit", KIT_CSS);
-    adoptStyles(`w-${widget.key}`, widget.css);
+    const unstyle = styleRoots(host, { kit: KIT_CSS, [`w-${widget.key}`]: widget.css });
     /** @type {View<any> | null} */
     let view = null;
     try {
@@ -164,9 +164,13 @@ export function renderView(ViewClass, widget) {
       const message = el("pre", { class: "tbnb-error", text: `tbnb ${widget.key} failed to render: ${detail}` });
       host.replaceChildren(el("div", { class: `tbnb-root tbnb-w-${widget.key}` }, message));
       view?.dispose();
+      unstyle();
       throw err;
     }
     const built = view;
-    return () => built.dispose();
+    return () => {
+      unstyle();
+      built.dispose();
+    };
   };
 }

@@ -13,6 +13,8 @@ import { unpackPage } from "./data.js";
 
 /** Prefix of a saved `_esm` replaced by a module index (tbnb/notebook/export.py: _ESM_REF). */
 const ESM_REF = "tbnb-esm:";
+/** Prefix of a saved `_esm` replaced by a widget key: its view in the one bundle (_VIEW_REF). */
+const VIEW_REF = "tbnb-view:";
 
 const CSS_PROPS = new Set([
   "width",
@@ -147,7 +149,7 @@ class Model {
 
 class Manager {
   /**
-   * @param {{state: Record<string, any>, modules: string[], views: string[]}} payload
+   * @param {{state: Record<string, any>, modules: string[], bundle?: number | null, views: string[]}} payload
    * @param {Uint8Array[]} buffers
    */
   constructor(payload, buffers) {
@@ -155,6 +157,11 @@ class Manager {
     this.models = new Map();
     /** @type {Map<string, Promise<any>>} */
     this.modules = new Map();
+    /** @type {Map<string, Promise<any>>} widget definitions by `_esm` */
+    this.definitions = new Map();
+    this.lastPaint = performance.now();
+    /** The one bundle's source (tbnb/static/tbnb.js: every tbnb view by key), if the page has it. */
+    this.bundle = payload.bundle == null ? null : payload.modules[payload.bundle];
     /** @type {Set<string>} */
     this.cssDone = new Set();
     for (const [id, spec] of Object.entries(payload.state)) {
@@ -196,36 +203,83 @@ class Manager {
     };
   }
 
+  /**
+   * A module from its source, imported once per page.
+   * @param {string} source
+   * @returns {Promise<any>}
+   */
+  module(source) {
+    let mod = this.modules.get(source);
+    if (!mod) {
+      mod = (async () => {
+        const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+        try {
+          return await import(/* @vite-ignore */ url);
+        } finally {
+          URL.revokeObjectURL(url);
+        }
+      })();
+      this.modules.set(source, mod);
+    }
+    return mod;
+  }
+
+  /**
+   * The widget definition ({initialize?, render}) of an anywidget model: its view in the
+   * one bundle, or its own module.
+   * @param {string} esm
+   */
+  definition(esm) {
+    let def = this.definitions.get(esm);
+    if (!def) {
+      def = this.define(esm);
+      this.definitions.set(esm, def);
+    }
+    return def;
+  }
+
+  /** @param {string} esm */
+  async define(esm) {
+    if (esm.startsWith(VIEW_REF)) {
+      const key = esm.slice(VIEW_REF.length);
+      const view = this.bundle === null ? undefined : (await this.module(this.bundle)).views[key];
+      if (!view) throw new Error(`the page holds no view "${key}"`);
+      return view;
+    }
+    const mod = await this.module(esm);
+    const def = mod.render ? { render: mod.render } : mod.default;
+    return typeof def === "function" ? await def() : def;
+  }
+
   /** @param {Model} model */
   async loadAnywidget(model) {
     const esm = model.get("_esm");
-    if (!this.modules.has(esm)) {
-      this.modules.set(
-        esm,
-        (async () => {
-          const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
-          try {
-            const mod = await import(/* @vite-ignore */ url);
-            let def = mod.render ? { render: mod.render } : mod.default;
-            if (typeof def === "function") def = await def();
-            return def;
-          } finally {
-            URL.revokeObjectURL(url);
-          }
-        })(),
-      );
-    }
     const css = model.get("_css");
     if (typeof css === "string" && css && !this.cssDone.has(css)) {
       this.cssDone.add(css);
       document.head.append(el("style", { text: css }));
     }
-    const def = await this.modules.get(esm);
+    const def = await this.definition(esm);
     if (!model.initialized) {
       model.initialized = true;
       await def.initialize?.({ model, experimental: this.experimental, signal: new AbortController().signal });
     }
     return def;
+  }
+
+  /**
+   * Let the browser paint (`now`, or once the widgets built since it last did took 50 ms):
+   * with every view in one module there is no import to wait for between them, and the
+   * first chart would otherwise show only once every tab is built.
+   * @param {boolean} [now]
+   */
+  async breathe(now = false) {
+    if (!now && performance.now() - this.lastPaint < 50) return;
+    // after the next frame (a hidden page gets none: a task then)
+    await new Promise((resolve) =>
+      document.hidden ? setTimeout(resolve, 0) : requestAnimationFrame(() => setTimeout(resolve, 0)),
+    );
+    this.lastPaint = performance.now();
   }
 
   /** @param {Model} model @param {HTMLElement} node */
@@ -258,6 +312,7 @@ class Manager {
       if (model.module === "anywidget") {
         const def = await this.loadAnywidget(model);
         await def.render?.({ model, el: node, experimental: this.experimental, signal: new AbortController().signal });
+        await this.breathe();
       } else if (/^(V|H|Grid)?BoxModel$/.test(model.name)) {
         node.classList.add(model.name === "HBoxModel" ? "tbnb-export-hbox" : "tbnb-export-vbox");
         for (const child of model.get("children") || []) await this.render(child, node);
@@ -324,8 +379,16 @@ class Manager {
       });
       node.append(panel);
       panels.push(panel);
-      await this.render(children[i], panel);
     }
+    // The selected tab's widget first, shown before the others are built (every view comes
+    // from one module, so nothing else makes room for the browser to paint it).
+    const initial = model.get("selected_index");
+    const first = Number.isInteger(initial) && initial >= 0 && initial < children.length ? initial : 0;
+    if (children.length) {
+      await this.render(children[first], panels[first]);
+      for (let frame = 0; frame < 3; frame++) await this.breathe(true); // seen, scheduled, drawn
+    }
+    for (let i = 0; i < children.length; i++) if (i !== first) await this.render(children[i], panels[i]);
     bar.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
       const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (e.target));
       if (at < 0) return;
@@ -335,8 +398,7 @@ class Manager {
       e.preventDefault();
       select(next % n, true);
     });
-    const initial = model.get("selected_index");
-    select(Number.isInteger(initial) ? initial : 0);
+    select(first);
   }
 }
 

@@ -91,6 +91,7 @@ export class ItemFetcher {
    * @param {"now" | "ahead"} priority
    */
   want(keys, priority) {
+    let missing = "";
     for (const key of keys) {
       const e = this.entries.get(key);
       if (e && e.state !== "queued") {
@@ -100,6 +101,7 @@ export class ItemFetcher {
       if (!e) {
         if (this.offline) {
           this.entries.set(key, { state: "missing" });
+          missing = key;
           continue;
         }
         this.entries.set(key, { state: "queued" });
@@ -108,6 +110,8 @@ export class ItemFetcher {
     }
     if (this.ahead.length > 2048) this.drop(this.ahead.splice(0, this.ahead.length - 2048));
     this.scheduleFlush();
+    // no kernel: the view asked for these in the frame it drew, so tell it they are missing
+    if (missing) this.options.onUpdate(missing);
   }
 
   scheduleFlush() {
@@ -129,6 +133,7 @@ export class ItemFetcher {
 
   /** @param {number} n @returns {string[]} */
   take(n) {
+    /** @type {string[]} */
     const out = [];
     for (const queue of [this.now, this.ahead]) {
       while (queue.length && out.length < n) {

@@ -2,7 +2,7 @@
 
 One row per run, columns ``(section, key)``:
 
-- ``run``: the loader's bookkeeping (``exp.metadata``): writer (``source_metadata``),
+- ``run``: the loader's bookkeeping (``exp.metadata``): writer (inferred), ``source_metadata``,
   file version, host (from the event file names), files, first and last wall time,
   duration, last step, records, corrupt records, bytes read and on disk;
 - ``counts``: values of each kind;

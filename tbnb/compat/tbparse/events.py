@@ -29,7 +29,7 @@ from tbnb.kinds.graphs import EVENT_FIELDS
 from tbnb.kinds.pr_curves import PR_CURVE_ROWS
 from tbnb.loader.run import RunResult
 
-__all__ = ["by_tag", "events_of", "scalar_order"]
+__all__ = ["by_tag", "events_of", "scalar_order", "tensor_scalar_tags"]
 
 
 # ---------------------------------------------------------------- normalised -> events
@@ -46,6 +46,29 @@ def _is_tensor_form(kind: str, result: RunResult, tag: str) -> bool:
     return _meta(result, tag).plugin_name == kind
 
 
+def tensor_scalar_tags(result: RunResult) -> list[str]:
+    """Scalar tags of a file written as TF2 tensors (tbparse lists them in ``tensors``)."""
+    return [tag for tag in scalar_order(result)[0] if _meta(result, tag).plugin_name == "scalars"]
+
+
+def tensor_scalars_note(files: Iterable[tuple[str, File]]) -> str:
+    """Why ``.tensors`` lacks rows tbparse has: the TF2 scalars of ``(path, file)``, or ""."""
+    found: dict[str, list[str]] = {}
+    for path, file in files:
+        for tag in tensor_scalar_tags(file.result):
+            found.setdefault(tag, []).append(path)
+    if not found:
+        return ""
+    tags = ", ".join(repr(t) for t in list(found)[:5]) + (", ..." if len(found) > 5 else "")
+    where = sorted({p for paths in found.values() for p in paths})
+    return (
+        f"tbnb.SummaryReader: {len(found)} TF2 scalar tag(s) ({tags}, in "
+        f"{where[0]!r}{' and others' if len(where) > 1 else ''}) are in .scalars, not in "
+        ".tensors where tbparse puts them: read reader.scalars (step, tag, value as "
+        "float). The differences from tbparse: help(tbnb.SummaryReader)"
+    )
+
+
 def by_tag(rows: Iterable[tuple[str, int, Event]]) -> dict[str, list[Event]]:
     """Group events by tag, tags in order of first appearance, events in stream order."""
     grouped: dict[str, list[Event]] = {}
@@ -54,7 +77,7 @@ def by_tag(rows: Iterable[tuple[str, int, Event]]) -> dict[str, list[Event]]:
     return grouped
 
 
-def _rows(result: RunResult, kind: str) -> list[dict[str, Any]]:
+def _rows(result: RunResult, kind: str) -> Iterable[dict[str, Any]]:
     return result.records.get(kind, [])
 
 
@@ -72,6 +95,8 @@ def _tensor_rows(result: RunResult) -> Iterator[tuple[str, int, Event]]:
         yield event(row, np.stack([row[name] for name in PR_CURVE_ROWS]).astype(np.float32))
     for row in _rows(result, "custom_scalars"):
         yield event(row, row["layout"])
+    for row in _rows(result, "meshes"):  # each part under its own tag, as written
+        yield row["instance_tag"], row["seq"], Event(row["step"], row["wall_time"], row["value"])
     for row in _rows(result, "graphs"):
         if row["kind"] not in EVENT_FIELDS:  # summary values only, as the accumulator
             yield event(row, row["blob"].read())

@@ -11,6 +11,7 @@ Examples
 from __future__ import annotations
 
 import os
+import warnings
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.compat.tbparse.events import events_of, scalar_order
+from tbnb.compat.tbparse.events import events_of, scalar_order, tensor_scalars_note
 from tbnb.compat.tbparse.helpers import TbparseHelpers
 from tbnb.compat.tbparse.names import (
     ALL_EVENT_TYPES,
@@ -41,6 +42,7 @@ from tbnb.compat.tbparse.values import (
     merge_values,
     tensor_value,
 )
+from tbnb.warnings import TbnbWarning
 
 __all__ = ["SummaryReader"]
 
@@ -202,7 +204,20 @@ class SummaryReader(TbparseHelpers):
         frame = self._cache.get(event_type)
         if frame is None:
             frame = self._cache[event_type] = self._stack(self._node, event_type)
+            note = tensor_scalars_note(self._files()) if event_type == TENSORS else ""
+            if note:  # tbparse users look for TF2 scalars here: say once where they are
+                warnings.warn(note, TbnbWarning, stacklevel=3)
         return frame.copy(deep=False)
+
+    def _files(self, node: Dir | File | None = None, path: str = "") -> list[tuple[str, File]]:
+        node = self._node if node is None else node
+        if isinstance(node, File):
+            return [(path or node.name, node)]
+        return [
+            pair
+            for name, child in node.children.items()
+            for pair in self._files(child, f"{path}/{name}" if path else name)
+        ]
 
     @property
     def scalars(self) -> pd.DataFrame:

@@ -21,7 +21,7 @@ from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS, KINDS_
 from tbnb.io.local import LocalFiles
 from tbnb.io.logdir import find_runs
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
-from tbnb.loader.tasks import choose_decoder, unread_bytes
+from tbnb.loader.tasks import choose_backend_for
 
 __all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path"]
 
@@ -80,7 +80,8 @@ def open_path(log_path: str) -> tuple[Any, str]:
 
 def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
     """Load every event file under ``path`` (or the file ``path``) into a tree."""
-    options = LoadOptions(kinds=frozenset().union(*(KINDS_FOR[t] for t in types)))
+    # tbparse's histograms hold the writer's own buckets: kept beside edges and counts
+    options = LoadOptions(kinds=frozenset().union(*(KINDS_FOR[t] for t in types)), raw_buckets=True)
     files: list[tuple[tuple[str, ...], str]]
     if not fs.isdir(path):
         files = [((posixpath.basename(path),), path)]
@@ -99,7 +100,7 @@ def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
         )
         for parts, p in files
     ]
-    tasks = choose_decoder(tasks, sum(unread_bytes(t) for t in tasks))
+    tasks = choose_backend_for(tasks)
     workers = min(os.cpu_count() or 1, len(tasks))
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -1,7 +1,9 @@
-/* The scalar Event decoder: tbnb/decode/compiled/{patterns,scalars}.py in C.
+/* The Event decoder: scalar values decoded, every other value indexed.
  *
  * Per record: the writers' exact one-scalar layouts first (match_simple), then a
- * general parser of Event -> Summary -> Value following proto3's merge rules;
+ * general parser of Event -> Summary -> Value following proto3's merge rules. A value
+ * holding a tensor, a histogram, an image or an audio clip is indexed (its message's
+ * span, checked to parse as protobuf parses it) for the kinds' decoders (values.c);
  * anything else is flagged fallback for protobuf.
  */
 #include "tbnb_native.h"
@@ -11,7 +13,7 @@ enum { FALLBACK = -1, FULL = -2 };
 
 typedef struct {
     double wall, value;
-    int64_t step, tag_start, tag_len, meta_start, meta_len;
+    int64_t step, tag_start, tag_len, meta_start, meta_len, data_start, data_len;
     int8_t code;
 } one_value;
 
@@ -53,6 +55,8 @@ static int match_simple(const uint8_t *b, int64_t p, int64_t end, one_value *v) 
     }
     v->wall = f64_at(b, p + 1);
     v->step = st;
+    v->data_start = -1;
+    v->data_len = 0;
     v->tag_start = q + 6;
     v->tag_len = t;
     if (r == ve) {
@@ -68,46 +72,86 @@ static int match_simple(const uint8_t *b, int64_t p, int64_t end, one_value *v) 
     return 1;
 }
 
+/* The message of a oneof member at x (its length varint), checked: its end, or -1. */
+static int64_t value_message(const uint8_t *b, int64_t x, int64_t v1, int type, one_value *v,
+                             int8_t code) {
+    int64_t s, e = length_delimited(b, x, v1, &s);
+    if (s < 0 || !tbnb_valid_message(b, s, e, type, 0)) return -1;
+    v->data_start = s;
+    v->data_len = e - s;
+    v->value = 0.0;
+    v->code = code;
+    return e;
+}
+
 /* One Summary.Value in b[x:v1] (wall and step are the record's, set by the caller). */
-static int decode_value(const uint8_t *b, int64_t x, int64_t v1, one_value *v) {
-    int64_t n_tag = 0, n_simple = 0, n_tensor = 0, s, e;
+static int decode_value(const uint8_t *b, int64_t x, int64_t v1, one_value *v, int index) {
+    int64_t n_tag = 0, n_simple = 0, n_message = 0, s, e;
     v->tag_start = x;
     v->tag_len = 0;
     v->meta_start = -1;
     v->meta_len = 0;
+    v->data_start = -1;
+    v->data_len = 0;
     v->value = 0.0;
     v->code = 0;
     while (x < v1) {
         int64_t k = field_key(b, &x, v1);
         if (x < 0) return 0;
-        if (k == ((1 << 3) | 2)) { /* tag; repeated (no writer does that): protobuf */
+        switch (k) {
+        case (1 << 3) | 2: /* tag; repeated (no writer does that): protobuf */
             e = length_delimited(b, x, v1, &s);
             if (s < 0 || ++n_tag > 1) return 0;
             v->tag_start = s;
             v->tag_len = e - s;
             x = e;
-        } else if (k == ((2 << 3) | 5)) { /* simple_value */
+            break;
+        case (2 << 3) | 5: /* simple_value */
             if (v1 - x < 4) return 0;
             v->value = f32_at(b, x);
             v->code = DTYPE_SIMPLE;
             n_simple++;
             x += 4;
-        } else if (k == ((8 << 3) | 2)) { /* tensor */
+            break;
+        case (8 << 3) | 2: /* tensor: a scalar is decoded, anything else indexed */
             e = length_delimited(b, x, v1, &s);
-            if (s < 0 || !tbnb_tensor_scalar(b, s, e, &v->value, &v->code)) return 0;
-            n_tensor++;
-            x = e;
-        } else if (k == ((9 << 3) | 2)) { /* metadata (twice would merge: fall back) */
+            if (s < 0) return 0;
+            if (tbnb_tensor_scalar(b, s, e, &v->value, &v->code)) {
+                v->data_start = s;
+                v->data_len = e - s;
+                x = e;
+            } else {
+                x = value_message(b, x, v1, MSG_TENSOR, v, VALUE_TENSOR);
+            }
+            n_message++;
+            break;
+        case (5 << 3) | 2: /* histo */
+            x = value_message(b, x, v1, MSG_HISTO, v, VALUE_HISTO);
+            n_message++;
+            break;
+        case (4 << 3) | 2: /* image */
+            x = value_message(b, x, v1, MSG_IMAGE, v, VALUE_IMAGE);
+            n_message++;
+            break;
+        case (6 << 3) | 2: /* audio */
+            x = value_message(b, x, v1, MSG_AUDIO, v, VALUE_AUDIO);
+            n_message++;
+            break;
+        case (9 << 3) | 2: /* metadata (twice would merge: fall back) */
             e = length_delimited(b, x, v1, &s);
             if (s < 0 || v->meta_start >= 0 || !tbnb_valid_metadata(b, s, e)) return 0;
             v->meta_start = s;
             v->meta_len = e - s;
             x = e;
-        } else {
+            break;
+        default:
             return 0;
         }
+        if (x < 0) return 0;
     }
-    return !(n_tensor > 1 || (n_simple > 0) == (n_tensor > 0));
+    if (!index && v->code > DTYPE_DOUBLE) return 0; /* scalars only */
+    /* exactly one member of the value oneof (simple_value may repeat: the last wins) */
+    return n_message > 1 ? 0 : (n_simple > 0) != (n_message > 0);
 }
 
 static void put(const tbnb_columns *o, int64_t i, int64_t r, const one_value *v) {
@@ -118,13 +162,16 @@ static void put(const tbnb_columns *o, int64_t i, int64_t r, const one_value *v)
     o->meta_len[i] = v->meta_len;
     o->tag_start[i] = v->tag_start;
     o->tag_len[i] = v->tag_len;
+    o->data_start[i] = v->data_start;
+    o->data_len[i] = v->data_len;
 }
 
 /* One Event in b[p:end], appending its values at nv: the new count, FALLBACK or FULL. */
 static int64_t decode_record(const uint8_t *b, int64_t p, int64_t end, int64_t r,
-                             const tbnb_columns *o, int64_t nv, double *wall, int64_t *step) {
+                             const tbnb_columns *o, int64_t nv, double *wall, int64_t *step,
+                             int index) {
     double w = 0.0;
-    int64_t st = 0, s0, s1, v0, v1;
+    int64_t st = 0, s0, s1, v0, v1, first = nv;
     one_value v;
     while (p < end) {
         int64_t key = field_key(b, &p, end);
@@ -147,9 +194,10 @@ static int64_t decode_record(const uint8_t *b, int64_t p, int64_t end, int64_t r
                 v1 = length_delimited(b, q, s1, &v0);
                 if (v0 < 0) return FALLBACK;
                 q = v1;
-                if (!decode_value(b, v0, v1, &v)) return FALLBACK;
+                if (!decode_value(b, v0, v1, &v, index)) return FALLBACK;
                 if (nv == o->cap) return FULL;
                 put(o, nv, r, &v);
+                o->vindex[nv] = nv - first;
                 nv++;
             }
         } else {
@@ -161,9 +209,9 @@ static int64_t decode_record(const uint8_t *b, int64_t p, int64_t end, int64_t r
     return nv;
 }
 
-int64_t tbnb_decode_scalars(const uint8_t *buf, int64_t n, const int64_t *starts,
-                            const int64_t *lengths, int64_t nrec, int64_t r0,
-                            const tbnb_columns *o, int64_t *nv_io) {
+int64_t tbnb_decode_events(const uint8_t *buf, int64_t n, const int64_t *starts,
+                           const int64_t *lengths, int64_t nrec, int64_t r0,
+                           const tbnb_columns *o, int64_t *nv_io, int index) {
     int64_t nv = *nv_io;
     for (int64_t r = r0; r < nrec; r++) {
         int64_t p = starts[r], len = lengths[r];
@@ -181,6 +229,7 @@ int64_t tbnb_decode_scalars(const uint8_t *buf, int64_t n, const int64_t *starts
             o->wall[r] = v.wall;
             o->steps[r] = v.step;
             put(o, nv, r, &v);
+            o->vindex[nv] = 0;
             o->vstep[nv] = v.step;
             o->vwall[nv] = v.wall;
             nv++;
@@ -188,7 +237,7 @@ int64_t tbnb_decode_scalars(const uint8_t *buf, int64_t n, const int64_t *starts
         }
         double w;
         int64_t st;
-        int64_t m = decode_record(buf, p, end, r, o, nv, &w, &st);
+        int64_t m = decode_record(buf, p, end, r, o, nv, &w, &st, index);
         if (m == FULL) {
             *nv_io = nv;
             return r;

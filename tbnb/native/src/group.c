@@ -1,5 +1,5 @@
-/* Tag interning (tbnb/decode/compiled/intern.py) and the counting sort that groups a
- * run's points by tag while copying them into the frame (decode/compiled/group.py). */
+/* Tag interning and the counting sort that groups a run's points by tag while copying
+ * them into the frame (a stable sort by tag, as numpy's). */
 #include <stdlib.h>
 
 #include "tbnb_native.h"

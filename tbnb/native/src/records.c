@@ -1,4 +1,4 @@
-/* TFRecord framing: the scan of tbnb/io/compiled/records.py, record for record.
+/* TFRecord framing: the scan of tbnb/io/records.py (numpy), record for record.
  *
  * A record is u64 length (LE), u32 masked crc32c(length bytes), data, u32 masked
  * crc32c(data). Every read is bounds-checked against n before it happens.
@@ -30,7 +30,7 @@ static int data_ok(const uint8_t *b, int64_t d0, int64_t len) {
     return (int64_t)tbnb_masked_crc32c(b + d0, len) == u32_at(b, d0 + len);
 }
 
-/* The first offset from q where a record starts, or -1 (see the numba kernel). */
+/* The first offset from q where a record starts, or -1 (see tbnb/io/records.py). */
 static int64_t resync(const uint8_t *b, int64_t n, int64_t q, int complete_only) {
     for (; q + HEADER <= n; q++) {
         if (!header_ok(b, q)) continue;

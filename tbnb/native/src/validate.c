@@ -1,5 +1,6 @@
-/* Validators mirroring protobuf's acceptance rules for the fields the decoder reads
- * (tbnb/decode/compiled/validate.py and wire.py's valid_utf8). */
+/* Validators mirroring protobuf's acceptance rules for the fields the decoder reads:
+ * UTF-8 of strings, metadata, and every message a summary value holds (anything they
+ * do not accept goes to protobuf, which decides). */
 #include "wire.h"
 
 /* Whether b[i:end] is well-formed UTF-8 (no surrogates, no overlong forms). */
@@ -187,4 +188,133 @@ int tbnb_tensor_scalar(const uint8_t *b, int64_t p, int64_t end, double *value, 
         }
     }
     return 0;
+}
+
+/* How a field of the messages a Summary.Value holds is read (tbnb_valid_message). */
+enum {
+    F_SKIP = 0, /* unknown to the message: skipped, as protobuf keeps it unparsed */
+    F_VARINT,
+    F_F64,
+    F_F32,
+    F_BYTES,
+    F_STRING, /* bytes that must be UTF-8 (proto3 string) */
+    F_MSG,
+    F_RVARINT, /* repeated varints: packed or one by one */
+    F_RF64,
+    F_RF32,
+    F_FAIL /* a field left to protobuf (resource handles, variants) */
+};
+
+static int field_rule(int type, int64_t number, int *sub) {
+    switch (type) {
+    case MSG_TENSOR:
+        switch (number) {
+        case 1: case 3: return F_VARINT;
+        case 2: *sub = MSG_SHAPE; return F_MSG;
+        case 4: case 8: return F_BYTES;
+        case 5: case 9: return F_RF32;
+        case 6: case 12: return F_RF64;
+        case 7: case 10: case 11: case 13: case 16: case 17: return F_RVARINT;
+        case 14: case 15: return F_FAIL;
+        default: return F_SKIP;
+        }
+    case MSG_SHAPE:
+        if (number == 2) {
+            *sub = MSG_DIM;
+            return F_MSG;
+        }
+        return number == 3 ? F_VARINT : F_SKIP;
+    case MSG_DIM:
+        return number == 1 ? F_VARINT : number == 2 ? F_STRING : F_SKIP;
+    case MSG_HISTO:
+        return number >= 1 && number <= 5 ? F_F64 : number == 6 || number == 7 ? F_RF64 : F_SKIP;
+    case MSG_IMAGE:
+        return number >= 1 && number <= 3 ? F_VARINT : number == 4 ? F_BYTES : F_SKIP;
+    case MSG_AUDIO:
+        switch (number) {
+        case 1: return F_F32;
+        case 2: case 3: return F_VARINT;
+        case 4: return F_BYTES;
+        case 5: return F_STRING;
+        default: return F_SKIP;
+        }
+    default:
+        return F_FAIL;
+    }
+}
+
+/* Whether b[p:end] holds only varints, ending exactly at end. */
+static int packed_varints(const uint8_t *b, int64_t p, int64_t end) {
+    while (p < end) {
+        varint(b, &p, end);
+        if (p < 0) return 0;
+    }
+    return 1;
+}
+
+/* Whether b[p:end] parses as protobuf parses a message of this type, every field with
+ * the wire type its declaration gives (anything else: 0, the protobuf path decides). */
+int tbnb_valid_message(const uint8_t *b, int64_t p, int64_t end, int type, int depth) {
+    if (depth > 8) return 0;
+    while (p < end) {
+        int64_t k = field_key(b, &p, end);
+        if (p < 0) return 0;
+        int sub = 0;
+        int rule = field_rule(type, k >> 3, &sub);
+        int64_t wire = k & 7, s, e;
+        switch (rule) {
+        case F_SKIP:
+            p = skip_field(b, p, end, wire);
+            break;
+        case F_VARINT:
+            if (wire != 0) return 0;
+            varint(b, &p, end);
+            break;
+        case F_F64:
+            if (wire != 1) return 0;
+            p = end - p >= 8 ? p + 8 : -1;
+            break;
+        case F_F32:
+            if (wire != 5) return 0;
+            p = end - p >= 4 ? p + 4 : -1;
+            break;
+        case F_RVARINT:
+            if (wire == 0) {
+                varint(b, &p, end);
+                break;
+            }
+            if (wire != 2) return 0;
+            e = length_delimited(b, p, end, &s);
+            if (s < 0 || !packed_varints(b, s, e)) return 0;
+            p = e;
+            break;
+        case F_RF64:
+        case F_RF32: {
+            int64_t size = rule == F_RF64 ? 8 : 4;
+            if (wire == (rule == F_RF64 ? 1 : 5)) {
+                p = end - p >= size ? p + size : -1;
+                break;
+            }
+            if (wire != 2) return 0;
+            e = length_delimited(b, p, end, &s);
+            if (s < 0 || (e - s) % size != 0) return 0;
+            p = e;
+            break;
+        }
+        case F_BYTES:
+        case F_STRING:
+        case F_MSG:
+            if (wire != 2) return 0;
+            e = length_delimited(b, p, end, &s);
+            if (s < 0) return 0;
+            if (rule == F_STRING && !tbnb_valid_utf8(b, s, e)) return 0;
+            if (rule == F_MSG && !tbnb_valid_message(b, s, e, sub, depth + 1)) return 0;
+            p = e;
+            break;
+        default:
+            return 0;
+        }
+        if (p < 0) return 0;
+    }
+    return 1;
 }

@@ -1,4 +1,4 @@
-/* Protocol-buffer wire primitives, exactly as tbnb/decode/compiled/wire.py reads them.
+/* Protocol-buffer wire primitives, reading what protobuf's parser reads.
  *
  * Every position is checked against the end of its message before a byte is read;
  * a function returns -1 (or a start of -1) where protobuf would reject the bytes.
@@ -115,6 +115,18 @@ int tbnb_valid_utf8(const uint8_t *b, int64_t i, int64_t end);
 int tbnb_valid_metadata(const uint8_t *b, int64_t p, int64_t end);
 int tbnb_tensor_scalar(const uint8_t *b, int64_t p, int64_t end, double *value, int8_t *code);
 
-enum { DTYPE_SIMPLE = 1, DTYPE_FLOAT = 2, DTYPE_DOUBLE = 3 };
+enum {
+    DTYPE_SIMPLE = 1,
+    DTYPE_FLOAT = 2,
+    DTYPE_DOUBLE = 3,
+    VALUE_TENSOR = 4,
+    VALUE_HISTO = 5,
+    VALUE_IMAGE = 6,
+    VALUE_AUDIO = 7
+};
+
+/* The messages a Summary.Value holds, for tbnb_valid_message. */
+enum { MSG_TENSOR = 1, MSG_SHAPE, MSG_DIM, MSG_HISTO, MSG_IMAGE, MSG_AUDIO };
+int tbnb_valid_message(const uint8_t *b, int64_t p, int64_t end, int type, int depth);
 
 #endif

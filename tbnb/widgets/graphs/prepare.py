@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -179,6 +180,51 @@ def op_counts(graphs: dict[str, ModelGraph]) -> dict[str, Any]:
         for op, count in table.items():
             counts[r, position[str(op)]] = int(count)
     return {"runs": runs, "ops": ops, "counts": counts}
+
+
+#: Why a graph of each kind can hold no node.
+_EMPTY = {
+    "graph_run_metadata_graph": (
+        "tf.summary.trace_export wrote no function graph: no tf.function ran between "
+        "tf.summary.trace_on and trace_export (or the traced call was not a graph)"
+    ),
+    "graph_run_metadata": (
+        "the profiled trace holds no function graph: no tf.function ran between "
+        "tf.summary.trace_on(profiler=True) and trace_export"
+    ),
+    "graph_def": "the writer logged a GraphDef without nodes",
+    "meta_graph_def": "the MetaGraphDef's graph has no nodes",
+}
+
+#: Graphs tried, in order, for one that has nodes to open on.
+FIRST_TRIES = 20
+
+
+def empty_reason(graph: Any) -> str:
+    """Why ``graph`` shows nothing, naming its run and tag ("" when it has nodes).
+
+    Examples
+    --------
+    >>> from tbnb.analysis.graph import ModelGraph
+    >>> empty_reason(ModelGraph.from_records([], run="a", tag="t", kind="graph_def"))
+    "run 'a', tag 't': this graph is empty: the writer logged a GraphDef without nodes"
+    """
+    if len(graph.nodes):
+        return ""
+    why = _EMPTY.get(graph.kind, "it has no nodes")
+    return f"run {graph.run!r}, tag {graph.tag!r}: this graph is empty: {why}"
+
+
+def first_drawn(options: list[dict[str, Any]], source: Any) -> dict[str, Any] | None:
+    """The first of ``options`` whose graph has nodes (of the first ``FIRST_TRIES``), else
+    None: a run whose only graph is an empty trace does not open the view blank."""
+    for option in options[:FIRST_TRIES]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a broken graph warns when it is shown
+            graph, _ = source.try_graph(option["run"], option["tag"])
+        if graph is not None and len(graph.nodes):
+            return option
+    return None
 
 
 def graph_options(listing: pd.DataFrame) -> list[dict[str, Any]]:

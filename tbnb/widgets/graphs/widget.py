@@ -22,6 +22,8 @@ from tbnb.widgets.colors import RunColored, run_colors
 from tbnb.widgets.graphs.prepare import (
     COLOR_MODES,
     default_expanded,
+    empty_reason,
+    first_drawn,
     graph_options,
     graph_payload,
     op_counts,
@@ -129,6 +131,8 @@ class GraphWidget(LiveWidget, RunColored):
             self.run_colors = run_colors(graphs.runs, self.palette)
             self.graphs = graph_options(graphs.listing())
             first = next((g for g in self.graphs if run is None or g["run"] == run), None)
+            if run is None and tag is None:  # open on a graph with something to draw
+                first = first_drawn(self.graphs, self._graphs) or first
             if run is not None and first is None:
                 have = sorted({g["run"] for g in self.graphs})
                 raise KeyError(f"run {run!r} has no graph; runs with graphs: {have}")
@@ -168,7 +172,7 @@ class GraphWidget(LiveWidget, RunColored):
                 )
             )
             self._current = graph
-            self.message = why
+            self.message = why or (empty_reason(graph) if graph is not None else "")
             if graph is None:
                 self._graph = {}
                 return

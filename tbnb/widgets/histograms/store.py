@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from tbnb.kinds.distributions import tensorboard_buckets
 from tbnb.warnings import DataWarning
 
 __all__ = ["REQUIRED", "HistogramStore", "check_frame"]
@@ -130,8 +131,12 @@ class HistogramStore:
             )
             for s in series[first].tolist()
         ]
-        edges = frame["edges"].to_numpy(dtype=object)
-        counts = frame["counts"].to_numpy(dtype=object)
+        # the buckets TensorBoard shows (a legacy histogram's in float32, as it migrates them)
+        listed_edges, listed_counts = tensorboard_buckets(frame)
+        edges = np.empty(len(frame), dtype=object)
+        counts = np.empty(len(frame), dtype=object)
+        for i, (e, c) in enumerate(zip(listed_edges, listed_counts, strict=True)):
+            edges[i], counts[i] = e, c
         if {"min", "max"} <= set(frame.columns):  # exp.histograms: the outer edges
             lo = frame["min"].to_numpy(dtype=np.float64)[order]
             hi = frame["max"].to_numpy(dtype=np.float64)[order]

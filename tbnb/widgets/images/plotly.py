@@ -73,11 +73,7 @@ def images_figure(widget: ImagesWidget) -> go.Figure:
     shown = widget._shown_items()
     ncols = min(4, max(len(shown), 1))
     nrows = max(math.ceil(len(shown) / ncols), 1)
-    titles = []
-    for card, step, sample in shown:
-        run, tag = widget._cards.cards[card]
-        extra = f" #{sample}" if widget._cards.card_counts(card).max() > 1 else ""
-        titles.append(f"{run} · {tag} · step {step}{extra}")
+    titles = widget.shown_titles()
     fig = make_subplots(rows=nrows, cols=ncols, subplot_titles=titles or None)
     for i, (card, step, sample) in enumerate(shown):
         item = widget._item(card, step, sample)

@@ -1,6 +1,6 @@
 // The kit's line chart with the custom-scalars readout: the series ("tag (run)"), its
 // smoothed and raw value, the band's lower and upper values (margin charts), step and times.
-import { LineChart, MARGIN } from "../../chart/line-chart.js";
+import { LineChart } from "../../chart/line-chart.js";
 import { formatDuration, formatNumber, formatWallTime } from "../../core/format.js";
 
 /** @typedef {import("../../chart/readout").ReadoutRow} ReadoutRow */
@@ -8,15 +8,9 @@ import { formatDuration, formatNumber, formatWallTime } from "../../core/format.
 export class ScalarChart extends LineChart {
   /**
    * @param {ReadoutRow[]} rows
-   * @param {{x: number, y: number}[]} points
-   * @param {number} hx
+   * @returns {import("../../chart/chart").TooltipTable}
    */
-  showTooltip(rows, points, hx) {
-    const tip = this.options.tooltip;
-    if (!rows.length) {
-      tip.hide(this);
-      return;
-    }
+  readoutTable(rows) {
     const band = rows.some((r) => r.series.loRaw);
     const columns = [
       { label: "series", name: true },
@@ -45,17 +39,6 @@ export class ScalarChart extends LineChart {
         ],
       };
     });
-    const canvas = this.surface.top.getBoundingClientRect();
-    const parent = tip.parent.getBoundingClientRect();
-    const dx = canvas.left - parent.left;
-    const dy = canvas.top - parent.top;
-    tip.show(
-      { columns, rows: shown, more: Math.max(rows.length - 40, 0) },
-      {
-        points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })),
-        anchor: { x: hx + dx, y: (this.pointerY ?? MARGIN.top) + dy },
-      },
-      this,
-    );
+    return { columns, rows: shown, more: Math.max(rows.length - 40, 0) };
   }
 }

@@ -1,9 +1,9 @@
 // The series a custom-scalars model holds: the multiline charts' (run, tag) series and the
 // margin charts' series with their band, both in the scalars widget's store format
 // (decoded once per trait value and shared by every view of the model).
-import { buildStore } from "../scalars/store.js";
+import { buildStore } from "../../series/store.js";
 
-/** @typedef {import("../scalars/store").Store} Store */
+/** @typedef {import("../../series/store").Store} Store */
 
 /** @type {WeakMap<object, {data: unknown, margins: unknown, plain: Store, margin: Store}>} */
 const CACHE = new WeakMap();

@@ -4,16 +4,17 @@
 import { Tooltip } from "../../chart/tooltip.js";
 import { categoryColor, runColor } from "../../color/palettes.js";
 import { csvButton } from "../../controls/csv-button.js";
+import { smoothingSlider, xAxisSelect } from "../../controls/line-controls.js";
 import { RunSelector } from "../../controls/run-selector.js";
 import { el, setText } from "../../core/dom.js";
 import { View } from "../../core/view.js";
-import { lineSeries, smoothedOverview } from "../scalars/series.js";
-import { seriesKey } from "../scalars/store.js";
+import { lineSeries, smoothedOverview } from "../../series/series.js";
+import { seriesKey } from "../../series/store.js";
 import { CustomPanel } from "./panel.js";
 import { MARGIN_SEP, storesOf } from "./stores.js";
 
 /** @typedef {import("./model").CustomScalarsTraits} CustomScalarsTraits */
-/** @typedef {import("../scalars/store").SeriesRecord} SeriesRecord */
+/** @typedef {import("../../series/store").SeriesRecord} SeriesRecord */
 
 /**
  * A drawn series of a chart.
@@ -40,22 +41,10 @@ export class CustomScalarsView extends View {
     this.drawn = new Map();
     const on = this.on.bind(this);
     this.runs = new RunSelector(this, { onChange: () => this.update() });
-    this.smoothing = el("input", {
-      class: "tbnb-smoothing",
-      type: "range",
-      min: "0",
-      max: "0.999",
-      step: "0.001",
-      "aria-label": "smoothing",
-    });
-    this.smoothingValue = el("span", { class: "tbnb-smoothing-value" });
-    this.xaxis = el(
-      "select",
-      { class: "tbnb-xaxis" },
-      el("option", { value: "step", text: "step" }),
-      el("option", { value: "relative", text: "relative (s)" }),
-      el("option", { value: "wall", text: "wall time" }),
-    );
+    const slider = smoothingSlider();
+    this.smoothing = slider.input;
+    this.smoothingValue = slider.value;
+    this.xaxis = xAxisSelect();
     const csv = csvButton({
       className: "tbnb-download",
       filename: "tbnb-custom-scalars.csv",

@@ -275,7 +275,10 @@ export class ProjectorView extends View {
   }
 
   // ------------------------------------------------------------------ actions
-  /** Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`. */
+  /**
+   * Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`.
+   * @param {{method?: string, dims?: number}} change
+   */
   run(change) {
     const t = this.toolbar;
     const method = change.method ?? t.method.value;

@@ -48,11 +48,6 @@ export const SERIES = 1;
  * @property {Map<number, number>} opRank op label code -> position in `ops`
  */
 
-/** @returns {GraphData} */
-export function emptyGraph() {
-  return decodeGraph(null);
-}
-
 /**
  * @param {any} raw  the `_graph` trait
  * @returns {GraphData}

@@ -1,9 +1,9 @@
 // One chart card: its head (the tag; the run with its colour, or the runs of a runs-at-step
-// chart, each a toggle for this chart alone) and its canvases, made the first time the card
-// scrolls into view (hundreds of cards cost a placeholder each until then). The top canvas
-// takes the pointer: hover asks the drawing what is under it, shows the tooltip and
-// highlights it on the second layer.
-import { CanvasStack } from "../../chart/surface.js";
+// chart, each a toggle for this chart alone) and its chart (the kit's Chart: two canvases),
+// made the first time the card scrolls into view (hundreds of cards cost a placeholder each
+// until then). The top canvas takes the pointer: hover asks the drawing what is under it,
+// shows the tooltip and highlights it on the second layer.
+import { Chart } from "../../chart/chart.js";
 import { saveImageButton } from "../../controls/save-image.js";
 import { el } from "../../core/dom.js";
 import { plotBox } from "./frame.js";
@@ -40,7 +40,9 @@ export class Card {
     this.dirty = true;
     this.visible = false;
     this.shown = true;
-    /** @type {CanvasStack | null} */
+    /** @type {CardChart | null} */
+    this.chart = null;
+    /** @type {import("../../chart/surface").CanvasStack | null} the chart's canvases */
     this.stack = null;
     /** @type {Drawn | null} */
     this.drawn = null;
@@ -94,16 +96,9 @@ export class Card {
   ensureStack() {
     if (this.stack) return this.stack;
     this.body.style.height = "";
-    const stack = new CanvasStack(this.body, { layers: 2, height: this.height });
-    this.stack = stack;
-    const top = stack.top;
-    const on = this.hooks.on;
-    on(top, "mousemove", (/** @type {MouseEvent} */ e) => {
-      const r = top.getBoundingClientRect();
-      this.hover(e.clientX - r.left, e.clientY - r.top);
-    });
-    on(top, "mouseleave", () => this.unhover());
-    return stack;
+    this.chart = new CardChart(this, this.body);
+    this.stack = this.chart.surface;
+    return this.stack;
   }
 
   /** The width of the plot area (what the kernel is asked to fill, a step per pixel). */
@@ -204,19 +199,13 @@ export class Card {
       return;
     }
     hit.highlight(ctx);
-    const root = this.hooks.tooltip.parent.getBoundingClientRect();
-    const r = stack.top.getBoundingClientRect();
-    const shift = (/** @type {{x: number, y: number}} */ p) => ({
-      x: p.x + r.left - root.left,
-      y: p.y + r.top - root.top,
-    });
-    this.hooks.tooltip.show(hit.table, { points: hit.points.map(shift), anchor: shift({ x, y }) }, this);
+    this.chart?.showTooltip(hit.table, hit.points, { x, y });
     this.node.setAttribute("data-hover", hit.describe);
   }
 
   unhover() {
     this.stack?.context(1);
-    this.hooks.tooltip.hide(this);
+    this.chart?.hideTooltip();
     this.node.removeAttribute("data-hover");
   }
 
@@ -267,4 +256,29 @@ export function runToggled(hiddenInChart, tag, run) {
   if (hidden.size) all[tag] = [...hidden];
   else delete all[tag];
   return all;
+}
+
+/**
+ * A card's chart: two canvases (the drawing, and the highlight under the pointer); what it
+ * draws is the card's last paint (ridges, overlay, heatmap, bands), each laying out its own
+ * plot box (frame.js), so this chart keeps no scales of its own.
+ */
+class CardChart extends Chart {
+  /**
+   * @param {Card} card
+   * @param {HTMLElement} body
+   */
+  constructor(card, body) {
+    super(body, { height: card.height, tooltip: card.hooks.tooltip, on: card.hooks.on, layers: 2 });
+    this.card = card;
+  }
+
+  /** @param {number} x @param {number} y */
+  pointerMove(x, y) {
+    this.card.hover(x, y);
+  }
+
+  pointerLeave() {
+    this.card.unhover();
+  }
 }

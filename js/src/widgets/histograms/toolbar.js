@@ -4,7 +4,7 @@
 
 import { filterInput } from "../../controls/filter-input.js";
 import { StepSlider } from "../../controls/step-slider.js";
-import { el } from "../../core/dom.js";
+import { el, isFocused } from "../../core/dom.js";
 import { nearestIndex } from "./math.js";
 
 /** @typedef {(t: EventTarget, type: string, h: (e: any) => void) => void} On */
@@ -122,7 +122,7 @@ export function buildToolbar({ on, onTagFilter, csv, onWindow, onStep }) {
  */
 export function syncToolbar(bar, model, mode, steps, [lo, hi], held) {
   bar.mode.value = mode;
-  if (document.activeElement !== bar.bins) bar.bins.value = String(model.get("bins"));
+  if (!isFocused(bar.bins)) bar.bins.value = String(model.get("bins"));
   bar.axis.value = model.get("time_axis") || "step";
   bar.steps.value = String(model.get("max_steps"));
   bar.logColor.checked = !!model.get("log_color");

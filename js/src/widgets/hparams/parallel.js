@@ -35,6 +35,8 @@ export class Parallel {
     /** @type {Float32Array[]} */
     this.ys = [];
     this.ysKey = "";
+    /** @type {unknown} the table `ys` were computed for */
+    this.ysTable = null;
     /** @type {HTMLCanvasElement | null} */
     this.bg = null;
     this.bgKey = "";

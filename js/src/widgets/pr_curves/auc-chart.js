@@ -79,29 +79,14 @@ export class AucChart extends LineChart {
 
   /**
    * @param {ReadoutRow[]} rows
-   * @param {{x: number, y: number}[]} points
-   * @param {number} hx
+   * @returns {import("../../chart/chart").TooltipTable}
    */
-  showTooltip(rows, points, hx) {
-    const tip = this.options.tooltip;
-    if (!rows.length) {
-      tip.hide(this);
-      return;
-    }
+  readoutTable(rows) {
     const columns = [{ label: "run", name: true }, { label: this.metric }, { label: "step" }];
     const shown = rows.slice(0, 40).map((r) => ({
       color: r.series.color,
       cells: [r.series.label, formatNumber(r.value, 4), String(r.step)],
     }));
-    const canvas = this.surface.top.getBoundingClientRect();
-    const parent = tip.parent.getBoundingClientRect();
-    const dx = canvas.left - parent.left;
-    const dy = canvas.top - parent.top;
-    const anchor = { x: hx + dx, y: (this.pointerY ?? MARGIN.top) + dy };
-    tip.show(
-      { columns, rows: shown, more: Math.max(rows.length - 40, 0) },
-      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor },
-      this,
-    );
+    return { columns, rows: shown, more: Math.max(rows.length - 40, 0) };
   }
 }

@@ -1,11 +1,10 @@
-// The PR (or ROC) chart of one tag: every shown run's curve at its step on fixed [0, 1]
-// axes, the chance diagonal in the ROC view, and a hover readout of the threshold nearest
-// to the pointer on each curve. Three stacked canvases: axes (redrawn on resize or a view
-// change), curves (redrawn on a step change), over (hover). The width comes from the
-// owner's resize observer, so a redraw never forces the page's layout.
-import { canvasStyle, drawGrid, drawTicks } from "../../chart/axes.js";
+// The PR (or ROC) chart of one tag (a Chart of the kit): every shown run's curve at its
+// step on fixed [0, 1] axes, the chance diagonal in the ROC view, and a hover readout of the
+// threshold nearest to the pointer on each curve. Three stacked canvases: axes (redrawn on
+// resize or a view change), curves (redrawn on a step change), over (hover). The width
+// comes from the owner's resize observer, so a redraw never forces the page's layout.
+import { Chart } from "../../chart/chart.js";
 import { linearScale } from "../../chart/scales.js";
-import { CanvasStack } from "../../chart/surface.js";
 import { formatNumber } from "../../core/format.js";
 import { curvePoints, nearestPoint, thresholdAt } from "./curve.js";
 
@@ -25,16 +24,17 @@ const MAX_ROWS = 40;
  * @property {Curve} curve
  */
 
-export class CurveChart {
+/** @typedef {import("../../chart/chart").ChartBaseOptions} ChartBaseOptions */
+
+/** @extends {Chart<ChartBaseOptions>} */
+export class CurveChart extends Chart {
   /**
    * @param {HTMLElement} container
    * @param {{height: number, tooltip: Tooltip,
    *   on: (t: EventTarget, type: string, h: (e: any) => void) => void}} options
    */
   constructor(container, options) {
-    this.container = container;
-    this.options = options;
-    this.surface = new CanvasStack(container, { layers: 3, height: options.height, className: "tbnb-pr-canvas" });
+    super(container, { ...options, layers: 3, className: "tbnb-pr-canvas", margin: MARGIN });
     /** @type {number} CSS width (0: not known yet, read once from the container) */
     this.width = 0;
     /** @type {DrawnCurve[]} */
@@ -43,11 +43,8 @@ export class CurveChart {
     this.view = "pr";
     /** @type {{x: number, y: number} | null} */
     this.pointer = null;
-    /** @type {any} */
-    this.maps = null;
     /** whether the hover layer holds marks */
     this.overDrawn = false;
-    this.bind();
   }
 
   /**
@@ -59,35 +56,36 @@ export class CurveChart {
     this.view = view;
   }
 
-  layout() {
+  /** The width from the owner's resize observer (read once from the container at first). */
+  measure() {
     if (!this.width) this.width = this.container.clientWidth;
-    this.surface.resize(this.width || this.surface.width, this.options.height);
+    return this.width || this.surface.width;
+  }
+
+  scales() {
     const { width: w, height: h } = this.surface;
     const x = linearScale([0, 1], [MARGIN.left, Math.max(w, 120) - MARGIN.right]);
     const y = linearScale([0, 1], [h - MARGIN.bottom, MARGIN.top]);
-    const { color, font } = canvasStyle(this.container);
-    this.maps = { x, y, w, h, fg: color, font, fx: x.map, fy: y.map };
+    return { x, y };
+  }
+
+  /** What the chart shows: axes and curves (the image export's). @param {CanvasRenderingContext2D} ctx */
+  paint(ctx) {
+    this.drawFrame(ctx);
+    this.drawCurves(ctx);
   }
 
   /**
    * The chart as shown, for the save-image button.
-   * @param {string} title
+   * @param {string | {title: string}} title
    * @returns {import("../../chart/image-export").ChartImage | null}
    */
   image(title) {
-    if (!this.maps) return null;
-    return {
-      title,
+    return super.image({
+      title: typeof title === "string" ? title : title.title,
       subtitle: this.view === "roc" ? "ROC curve" : "precision-recall curve",
-      width: this.maps.w,
-      height: this.maps.h,
-      element: this.container,
       legend: this.curves.map((c) => ({ label: `${c.run} (step ${c.step})`, color: c.color })),
-      draw: (ctx) => {
-        this.drawAxes(ctx);
-        this.drawCurves(ctx);
-      },
-    };
+    });
   }
 
   /**
@@ -98,22 +96,18 @@ export class CurveChart {
   draw(level = "all") {
     if (level === "all" || !this.maps) {
       this.layout();
-      this.drawAxes();
+      this.drawFrame();
     }
     this.drawCurves();
     this.drawOver();
   }
 
-  /** @param {CanvasRenderingContext2D | null} [ctx] another context (an image export) */
-  drawAxes(ctx = this.surface.context(0)) {
+  /** Axes, their titles and the ROC chance line. @param {CanvasRenderingContext2D | null} [ctx] another context (an image export) */
+  drawFrame(ctx = this.surface.context(0)) {
     if (!ctx) return;
     const { x, y, w, h, fg, font, fx, fy } = this.maps;
-    const box = { left: MARGIN.left, top: MARGIN.top, right: w - MARGIN.right, bottom: h - MARGIN.bottom };
-    const xTicks = x.ticks(Math.max(2, Math.min(5, Math.floor((w - MARGIN.left) / 60))));
-    const yTicks = y.ticks(5);
-    drawGrid(ctx, xTicks, yTicks, box, fg);
-    drawTicks(ctx, yTicks, { side: "left", at: MARGIN.left - 1, color: fg, font });
-    drawTicks(ctx, xTicks, { side: "bottom", at: box.bottom + 2, color: fg, font });
+    const box = this.plotBox();
+    this.drawAxes(ctx, x.ticks(Math.max(2, Math.min(5, Math.floor((w - MARGIN.left) / 60)))), y.ticks(5));
     const roc = this.view === "roc";
     ctx.save();
     ctx.fillStyle = fg;
@@ -141,12 +135,10 @@ export class CurveChart {
   /** @param {CanvasRenderingContext2D | null} [ctx] */
   drawCurves(ctx = this.surface.context(1)) {
     if (!ctx) return;
-    const { w, h, fx, fy } = this.maps;
+    const { fx, fy } = this.maps;
     const roc = this.view === "roc";
     ctx.save();
-    ctx.beginPath();
-    ctx.rect(MARGIN.left - 3, MARGIN.top - 3, w - MARGIN.left - MARGIN.right + 6, h - MARGIN.top - MARGIN.bottom + 6);
-    ctx.clip();
+    this.clip(ctx, 3);
     // over 8 curves: 1 px lines, easier to tell apart, and drawn by the 2D canvas as
     // hairlines (a 1.6 px stroke is filled as a polygon: twice the raster time per step)
     ctx.lineWidth = this.curves.length > 8 ? 1 : 1.6;
@@ -192,7 +184,7 @@ export class CurveChart {
       // and composite the canvas again on every step of a slider drag
       if (this.overDrawn) this.surface.context(2);
       this.overDrawn = false;
-      this.options.tooltip.hide(this);
+      this.hideTooltip();
       return;
     }
     const ctx = this.surface.context(2);
@@ -242,29 +234,17 @@ export class CurveChart {
       label,
       name: label === "run",
     }));
-    const tip = this.options.tooltip;
-    const canvas = this.surface.top.getBoundingClientRect();
-    const parent = tip.parent.getBoundingClientRect();
-    const dx = canvas.left - parent.left;
-    const dy = canvas.top - parent.top;
-    tip.show(
-      { columns, rows: shown, more: Math.max(rows.length - MAX_ROWS, 0) },
-      { points: points.map((p) => ({ x: p.x + dx, y: p.y + dy })), anchor: { x: px + dx, y: py + dy } },
-      this,
-    );
+    this.showTooltip({ columns, rows: shown, more: Math.max(rows.length - MAX_ROWS, 0) }, points, { x: px, y: py });
   }
 
-  bind() {
-    const c = this.surface.top;
-    const on = this.options.on;
-    on(c, "mousemove", (/** @type {MouseEvent} */ e) => {
-      const r = c.getBoundingClientRect();
-      this.pointer = { x: e.clientX - r.left, y: e.clientY - r.top };
-      if (this.maps) this.drawOver();
-    });
-    on(c, "mouseleave", () => {
-      this.pointer = null;
-      if (this.maps) this.drawOver();
-    });
+  /** @param {number} x @param {number} y */
+  pointerMove(x, y) {
+    this.pointer = { x, y };
+    if (this.maps) this.drawOver();
+  }
+
+  pointerLeave() {
+    this.pointer = null;
+    if (this.maps) this.drawOver();
   }
 }

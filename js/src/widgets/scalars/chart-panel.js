@@ -3,10 +3,10 @@
 
 import { LineChart } from "../../chart/line-chart.js";
 import { saveImageButton } from "../../controls/save-image.js";
-import { el } from "../../core/dom.js";
+import { el, isFocused } from "../../core/dom.js";
 
 /** @typedef {import("./model").ChartSpec} ChartSpec */
-/** @typedef {import("./store").SeriesRecord} SeriesRecord */
+/** @typedef {import("../../series/store").SeriesRecord} SeriesRecord */
 /** @typedef {import("../../core/types").Numbers} Numbers */
 
 /**
@@ -96,8 +96,8 @@ export class ChartPanel {
     this.outliers.checked = s.outliers;
     const [lo, hi] = s.range || [null, null];
     const show = (/** @type {number | null} */ v) => (v === null || v === undefined ? "" : String(v));
-    if (document.activeElement !== this.ymin) this.ymin.value = show(lo);
-    if (document.activeElement !== this.ymax) this.ymax.value = show(hi);
+    if (!isFocused(this.ymin)) this.ymin.value = show(lo);
+    if (!isFocused(this.ymax)) this.ymax.value = show(hi);
   }
 
   /**

@@ -1,7 +1,7 @@
 // The rows of the scalars CSV download: every drawn series (unzoomed), raw and smoothed.
-import { smoothedOverview } from "./series.js";
+import { smoothedOverview } from "../../series/series.js";
 
-/** @typedef {import("./store").SeriesRecord} SeriesRecord */
+/** @typedef {import("../../series/store").SeriesRecord} SeriesRecord */
 
 /**
  * @param {SeriesRecord[]} records  each drawn (run, tag) series once

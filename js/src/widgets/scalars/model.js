@@ -29,17 +29,6 @@
 
 /** @typedef {import("../../core/types").Model<ScalarsTraits>} ScalarsModel */
 
-/**
- * The `_data` payload once decoded (tbnb/widgets/scalars/prepare.py: payload()).
- * @typedef {object} ScalarsData
- * @property {"runs" | "groups"} kind
- * @property {string | null} band
- * @property {string[]} runs                      legend order
- * @property {Record<string, string[]>} members   group -> its runs (aggregating)
- * @property {string[]} tags
- * @property {string | null} x_tag
- * @property {{run: Int32Array, tag: Int32Array, offset: Int32Array | Float64Array, total: Int32Array | Float64Array}} [series]
- * @property {Record<string, import("../../core/types").TypedArray>} [columns]  step, wall, value (lo, hi, n, xv)
- */
+/** @typedef {import("../../series/store").ScalarsData} ScalarsData the `_data` payload once decoded */
 
 export {};

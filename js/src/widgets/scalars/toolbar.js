@@ -2,6 +2,7 @@
 // raw lines, CSV and the status line. The run filter comes from the run selector.
 
 import { filterInput } from "../../controls/filter-input.js";
+import { smoothingSlider, xAxisSelect } from "../../controls/line-controls.js";
 import { el } from "../../core/dom.js";
 
 /**
@@ -9,22 +10,14 @@ import { el } from "../../core/dom.js";
  *   onTagFilter: (text: string) => void, csv: HTMLButtonElement}} options
  */
 export function buildToolbar({ on, runFilter, onTagFilter, csv }) {
-  const smoothing = el("input", {
-    class: "tbnb-smoothing",
-    type: "range",
-    min: "0",
-    max: "0.999",
-    step: "0.001",
-    "aria-label": "smoothing",
-  });
-  const smoothingValue = el("span", { class: "tbnb-smoothing-value" });
+  const { input: smoothing, value: smoothingValue } = smoothingSlider();
   const mode = el(
     "select",
     { class: "tbnb-smoothing-mode", title: "EMA as TensorBoard, or weighted by distance in x" },
     el("option", { value: "ema", text: "EMA" }),
     el("option", { value: "time", text: "time-weighted" }),
   );
-  const xaxis = el("select", { class: "tbnb-xaxis" });
+  const xaxis = xAxisSelect();
   const tagFilter = filterInput({
     className: "tbnb-tag-filter",
     placeholder: "filter tags (regex)",
@@ -54,19 +47,4 @@ export function buildToolbar({ on, runFilter, onTagFilter, csv }) {
     status,
   );
   return { node, smoothing, smoothingValue, mode, xaxis, tagFilter, sort, showRaw, status };
-}
-
-/**
- * The x-axis choices: step, relative time, wall time, and the tag chosen as x, if any.
- * @param {HTMLSelectElement} select
- * @param {string | null} xTag
- */
-export function fillXOptions(select, xTag) {
-  const options = [
-    ["step", "step"],
-    ["relative", "relative (s)"],
-    ["wall", "wall time"],
-  ];
-  if (xTag) options.push([`tag:${xTag}`, `tag: ${xTag}`]);
-  select.replaceChildren(...options.map(([value, text]) => el("option", { value, text })));
 }

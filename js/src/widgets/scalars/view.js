@@ -5,17 +5,18 @@
 import { Tooltip } from "../../chart/tooltip.js";
 import { runColor } from "../../color/palettes.js";
 import { csvButton } from "../../controls/csv-button.js";
+import { fillXOptions } from "../../controls/line-controls.js";
 import { RunSelector } from "../../controls/run-selector.js";
 import { unpack } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
 import { compileFilter, matches } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
+import { lineSeries } from "../../series/series.js";
+import { applyAppend, seriesKey, storeOf } from "../../series/store.js";
 import { ChartPanel } from "./chart-panel.js";
 import { csvRows } from "./csv.js";
-import { lineSeries } from "./series.js";
-import { applyAppend, seriesKey, storeOf } from "./store.js";
-import { buildToolbar, fillXOptions } from "./toolbar.js";
+import { buildToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").ScalarsTraits} ScalarsTraits */
 
@@ -364,7 +365,7 @@ export class ScalarsView extends View {
 
   /** Every drawn series once (charts shown, unzoomed), for the CSV. */
   csv() {
-    /** @type {Map<string, import("./store").SeriesRecord>} */
+    /** @type {Map<string, import("../../series/store").SeriesRecord>} */
     const records = new Map();
     for (const p of this.panels.values()) {
       if (!p.shown) continue;

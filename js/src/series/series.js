@@ -4,13 +4,13 @@
 // downsampled overview). A zoomed chart draws the full-resolution points of its range as
 // the raw line and for the readout, but keeps the overview's smoothed line, so a smoothed
 // value at a step is the same zoomed or not, and every run of a chart is smoothed alike.
-import { isSorted } from "../../core/arrays.js";
+import { isSorted } from "../core/arrays.js";
 import { smooth } from "./smoothing.js";
 import { firstFinite, xValues } from "./store.js";
 
 /** @typedef {import("./store").SeriesRecord} SeriesRecord */
-/** @typedef {import("../../chart/readout").LineSeries} LineSeries */
-/** @typedef {import("../../core/types").Numbers} Numbers */
+/** @typedef {import("../chart/readout").LineSeries} LineSeries */
+/** @typedef {import("../core/types").Numbers} Numbers */
 
 /**
  * The whole series smoothed: x, whether x is sorted, the smoothed values and band.

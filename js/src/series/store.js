@@ -1,10 +1,23 @@
 // The scalars data a model holds in the browser: the downsampled series decoded from
 // `_data`, plus points appended live. Shared by every view of one model.
-import { concatF64 } from "../../core/arrays.js";
-import { decodeTree } from "../../core/codecs.js";
+import { concatF64 } from "../core/arrays.js";
+import { decodeTree } from "../core/codecs.js";
 
-/** @typedef {import("./model").ScalarsData} ScalarsData */
-/** @typedef {import("../../core/types").Numbers} Numbers */
+/**
+ * The `_data` payload once decoded (tbnb/widgets/scalars/prepare.py: payload()): the
+ * series of a scalars or custom-scalars model.
+ * @typedef {object} ScalarsData
+ * @property {"runs" | "groups"} kind
+ * @property {string | null} band
+ * @property {string[]} runs                      legend order
+ * @property {Record<string, string[]>} members   group -> its runs (aggregating)
+ * @property {string[]} tags
+ * @property {string | null} x_tag
+ * @property {{run: Int32Array, tag: Int32Array, offset: Int32Array | Float64Array, total: Int32Array | Float64Array}} [series]
+ * @property {Record<string, import("../core/types").TypedArray>} [columns]  step, wall, value (lo, hi, n, xv)
+ */
+
+/** @typedef {import("../core/types").Numbers} Numbers */
 
 /**
  * One (run, tag) series: its columns (step, wall, value; lo, hi, n when aggregating;
@@ -69,7 +82,7 @@ const STORES = new WeakMap();
 
 /**
  * The store of a model (rebuilt when `_data` is replaced; appended points survive re-renders).
- * @param {import("./model").ScalarsModel} model
+ * @param {import("../core/types").Model<{_data: Record<string, any>}>} model
  * @returns {Store}
  */
 export function storeOf(model) {

@@ -3,7 +3,7 @@
 // Smoothing applies to the whole series as sampled (what the chart holds), as in
 // TensorBoard; a zoomed chart keeps that smoothed line (see series.js).
 
-/** @typedef {import("../../core/types").Numbers} Numbers */
+/** @typedef {import("../core/types").Numbers} Numbers */
 
 export const MAX_WEIGHT = 0.999;
 
