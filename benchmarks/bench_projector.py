@@ -7,20 +7,30 @@ spin waiting for a core (``OPENBLAS_NUM_THREADS=1`` shows the single-thread cost
 
 - ``pca_100k``: ``tbnb.projector(X)`` of 100,000 x 768 float32 (the first screen: PCA
   axes of a row sample, every row projected, metadata encoding, the widget's state ready
-  to send), then ``exact_s`` when the exact axes of every row have replaced them,
-  beside scikit-learn's ``PCA(3)`` (randomized).
+  to send), then ``exact_s`` when the exact axes of every row have replaced them.
+- ``pca_exact_100k`` beside ``sklearn_pca_default_100k``: the exact PCA (3 components)
+  of the benchmark data (``tests/projector_data.clusters``: 20 low-rank groups of uneven
+  sizes in 768 dimensions), tbnb's ``pca`` and scikit-learn's default ``PCA(3)``.
 - ``umap_10k`` / ``tsne_10k``: 10,000 x 768 (five clusters): the first streamed layout
-  and the converged one, in a new process (numba kernels loaded from numba's cache;
-  the first compile of an install is reported once under the table). ``--alt`` adds
-  umap-learn's ``UMAP().fit_transform`` in a new process (its compile included, as a
-  user meets it).
-- ``umap_50k``: 50,000 x 768 converged (``--large``).
+  and the converged one, in a new process (numba kernels loaded from tbnb's cache).
+- ``umap_100k`` beside ``umap_learn_100k`` (``--alt``), and ``umap_1m`` (``--large``):
+  the benchmark data, from ``tbnb.projector(X)`` to the converged UMAP:
+  ``first_picture_s`` (the PCA shown as the UMAP job starts), ``first_umap_s`` (its
+  first optimised layout), ``s`` (converged), ``recall`` (the kNN graph's recall@10 as
+  the status line reports it), ``peak_rss_x_input`` (the process's peak RSS over the
+  vectors' bytes), and the layout's quality on fixed subsamples: ``knn10`` (share of
+  each point's 10 nearest neighbours in 768-d kept among its 10 nearest in the layout)
+  and ``trust`` (scikit-learn's trustworthiness, 2,000 points). umap-learn runs with
+  the same ``n_neighbors=15, min_dist=0.1`` and no seed (its parallel mode, the faster),
+  its compile included as a user meets it.
 - ``lasso_100k_py``: the browser's selection of 100,000 indices arriving in the kernel
   (binary buffer -> ``widget.selected`` DataFrame and ``on_select``).
 
 Chromium (headless, ``--disable-gpu``: WebGL2 runs on SwiftShader, the CPU rasteriser,
-so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D, 40 pan
-moves, and of 100,000 points in 3-D, 40 orbit moves. Per move: ``js_ms`` (the scene's
+so a desktop GPU is much faster): the exported page of 1,000,000 points in 2-D (20
+groups named by a metadata column: density contours and region labels drawn every
+frame; ``page_mb``: the saved page), 40 pan moves, and of 100,000 points in 3-D, 40
+orbit moves. Per move: ``js_ms`` (the scene's
 own draw: WebGL calls and overlay, ``data-draw-ms``) and ``frame_ms`` (event to the
 drawn frame finished by the rasteriser: ``gl.finish`` after the animation frame);
 ``drawn``: points drawn per moving frame (the scene draws a uniform sample sized to its
@@ -30,8 +40,9 @@ to the full redraw finished (the rest delay, 180 ms, included).
 
 Run::
 
-    .venv/bin/python benchmarks/bench_projector.py                 # all but 50k and --alt
-    .venv/bin/python benchmarks/bench_projector.py --large --alt --repeat 1
+    .venv/bin/python benchmarks/bench_projector.py                 # all but 1M and --alt
+    .venv/bin/python benchmarks/bench_projector.py --cases umap_100k,umap_learn_100k
+    .venv/bin/python benchmarks/bench_projector.py --cases umap_1m
     .venv/bin/python benchmarks/bench_projector.py --cases pca_100k,browser
 """
 
@@ -61,6 +72,42 @@ def blobs(n, d=768, k=5, seed=0):
     return out
 """
 
+CLUSTERS = """
+import resource, time
+import numpy as np
+from tests.projector_data import clusters, knn_preserved, trustworthiness
+"""
+
+UMAP_TBNB = """
+import tbnb
+X, labels = clusters(N)
+t = time.perf_counter(); c = time.process_time()
+w = tbnb.projector(X)
+marks = {}
+def seen(change):  # the first layout of the job is the PCA, the second the first UMAP
+    if change["new"].get("method") == "umap":
+        key = "first_picture_s" if "first_picture_s" not in marks else "first_umap_s"
+        marks.setdefault(key, time.perf_counter() - t)
+w.observe(seen, "_positions")
+Y = w.run("umap").wait()
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c, **marks,
+       "recall": w.status.get("recall"), "peak_rss_x_input": resource.getrusage(
+           resource.RUSAGE_SELF).ru_maxrss * 1024 / X.nbytes}
+out["knn10"] = knn_preserved(X, Y, sample=SAMPLE)
+out["trust"] = trustworthiness(X, Y)
+"""
+
+UMAP_LEARN = """
+X, labels = clusters(N)
+t = time.perf_counter(); c = time.process_time()
+import umap
+Y = umap.UMAP(n_neighbors=15, min_dist=0.1).fit_transform(X)
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c,
+       "peak_rss_x_input": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / X.nbytes}
+out["knn10"] = knn_preserved(X, Y, sample=SAMPLE)
+out["trust"] = trustworthiness(X, Y)
+"""
+
 CASES: dict[str, str] = {
     "pca_100k": DATA
     + """
@@ -75,13 +122,20 @@ if w.job is not None:   # the exact axes, computed after the first screen
 out["exact_s"] = time.perf_counter() - t
 out["exact_cpu_s"] = time.process_time() - c
 """,
-    "sklearn_pca_100k": DATA
+    "pca_exact_100k": CLUSTERS
     + """
-import time
-from sklearn.decomposition import PCA
-X = blobs(100_000)
+from tbnb.analysis.projection.pca import pca
+X, _ = clusters(100_000)
 t = time.perf_counter(); c = time.process_time()
-PCA(3, svd_solver="randomized", random_state=0).fit_transform(X)
+pca(X, 3)
+out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
+""",
+    "sklearn_pca_default_100k": CLUSTERS
+    + """
+from sklearn.decomposition import PCA
+X, _ = clusters(100_000)
+t = time.perf_counter(); c = time.process_time()
+PCA(3).fit_transform(X)
 out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
 """,
     "umap_10k": DATA
@@ -104,25 +158,9 @@ w.run("tsne").wait()
 out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
        "cpu_s": time.process_time() - c}
 """,
-    "umap_50k": DATA
-    + """
-import time, tbnb
-X = blobs(50_000)
-w = tbnb.projector(X)
-t = time.perf_counter(); c = time.process_time()
-w.run("umap").wait()
-out = {"first_s": w.status["first_layout_s"], "s": time.perf_counter() - t,
-       "cpu_s": time.process_time() - c}
-""",
-    "umap_learn_10k": DATA
-    + """
-import time
-t = time.perf_counter(); c = time.process_time()
-import umap
-X = blobs(10_000)
-umap.UMAP(random_state=0).fit_transform(X)
-out = {"s": time.perf_counter() - t, "cpu_s": time.process_time() - c}
-""",
+    "umap_100k": CLUSTERS + "N, SAMPLE = 100_000, 1000\n" + UMAP_TBNB,
+    "umap_learn_100k": CLUSTERS + "N, SAMPLE = 100_000, 1000\n" + UMAP_LEARN,
+    "umap_1m": CLUSTERS + "N, SAMPLE = 1_000_000, 200\n" + UMAP_TBNB,
     "lasso_100k_py": DATA
     + """
 import time, numpy as np, pandas as pd, tbnb
@@ -222,10 +260,14 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     rng = np.random.default_rng(0)
+    import pandas as pd
+
+    groups = rng.integers(0, 20, 1_000_000)  # 20 groups of a 2-D map, named by a column
+    centres = rng.normal(scale=8.0, size=(20, 2))
+    cloud = (centres[groups] + rng.normal(size=(1_000_000, 2))).astype(np.float32)
+    names = pd.DataFrame({"group": [f"group {g:02d}" for g in range(20)]}).iloc[groups]
     pages = {
-        "pan_1m_2d": tbnb.projector(
-            rng.normal(size=(1_000_000, 2)).astype(np.float32), method="raw", dims=2
-        ),
+        "pan_1m_2d": tbnb.projector(cloud, names.reset_index(drop=True), method="raw", dims=2),
         "orbit_100k_3d": tbnb.projector(
             rng.normal(size=(100_000, 3)).astype(np.float32), method="raw", dims=3
         ),
@@ -240,7 +282,8 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 page.set_default_timeout(600_000)
                 t = time.perf_counter()
                 page.goto(path.as_uri())
-                print(f"{name}: page of {path.stat().st_size / 1e6:.1f} MB", flush=True)
+                out[f"{name}_page_mb"] = path.stat().st_size / 1e6
+                print(f"{name}: page of {out[f'{name}_page_mb']:.1f} MB", flush=True)
                 points = len(widget.vectors)
                 page.wait_for_selector(f".tbnb-w-embeddings[data-points='{points}']")
                 page.wait_for_function(
@@ -254,6 +297,9 @@ def browser(repeat: int, moves: int) -> dict[str, Any]:
                 ]
                 for key in ("js_ms", "frame_ms", "frame_p90", "drawn", "rest_ms"):
                     out[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
+                root = page.locator(".tbnb-w-embeddings")
+                out[f"{name}_region_labels"] = float(root.get_attribute("data-regions") or 0)
+                out[f"{name}_contour_segments"] = float(root.get_attribute("data-contours") or 0)
                 if name == "orbit_100k_3d":
                     lasso = [page.evaluate(LASSO_JS) for _ in range(repeat)]
                     out["lasso_100k_js_ms"] = statistics.median(r["ms"] for r in lasso)
@@ -269,18 +315,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cases", default="")
     parser.add_argument("--moves", type=int, default=40, help="pan / orbit moves per run")
-    parser.add_argument("--large", action="store_true", help="also 50k x 768 UMAP")
-    parser.add_argument("--alt", action="store_true", help="also umap-learn 10k")
+    parser.add_argument("--large", action="store_true", help="also 1M x 768 UMAP")
+    parser.add_argument("--alt", action="store_true", help="also umap-learn 100k")
     args = parser.parse_args()
-    names = ["pca_100k", "sklearn_pca_100k", "umap_10k", "tsne_10k", "lasso_100k_py"]
-    if args.large:
-        names.append("umap_50k")
+    names = ["pca_100k", "pca_exact_100k", "sklearn_pca_default_100k", "umap_10k", "tsne_10k"]
+    names += ["lasso_100k_py", "umap_100k"]
     if args.alt:
-        names.append("umap_learn_10k")
+        names.append("umap_learn_100k")
+    if args.large:
+        names.append("umap_1m")
     names.append("browser")
     if args.cases:
         names = [n for n in names if n in args.cases.split(",")] or args.cases.split(",")
-    if "umap_10k" in names or "umap_50k" in names:  # the once-per-install compile
+    if any(n.startswith("umap_") and "learn" not in n for n in names):  # compiled once
         t = time.perf_counter()
         subprocess.run(
             [sys.executable, "-c", "from tbnb.analysis.projection.layout_umap import warm; warm()"],
@@ -294,9 +341,14 @@ def main() -> None:
             for key, value in browser(args.repeat, args.moves).items():
                 print(f"{key:28s} {value:10.3f}")
             continue
-        runs = [run_case(name) for _ in range(args.repeat if "50k" not in name else 1)]
+        single = "1m" in name or ("100k" in name and "umap" in name)
+        runs = [run_case(name) for _ in range(1 if single else args.repeat)]
         summary = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-        print(f"{name:28s} " + "  ".join(f"{k}={v:.3f}" for k, v in summary.items()), flush=True)
+        print(
+            f"{name:28s} " + "  ".join(f"{k}={v:.3f}" for k, v in summary.items()),
+            f"load={os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ _LAZY = {
     "histogram_percentiles": "tbnb.kinds.distributions",
     "link": "tbnb.widgets.hparams",
     "Dashboard": "tbnb.notebook.dashboard",
+    "to_csv": "tbnb.io.safe_text",
+    "profile": "tbnb.kinds.profile",
+    "ProfileSet": "tbnb.kinds.profile",
 }
 
 # Modules reachable as attributes (``tbnb.samples.sample_logdir()``) without an import.
@@ -42,14 +45,17 @@ _MODULES = {
 __all__ = [
     "Dashboard",
     "Experiment",
+    "ProfileSet",
     "SummaryReader",
     "histogram_percentiles",
     "hparams",
     "link",
     "load",
     "load_ipython_extension",
+    "profile",
     "samples",
     "scalars",
+    "to_csv",
 ]
 
 

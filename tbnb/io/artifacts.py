@@ -59,7 +59,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     (
         "profiler traces",
         re.compile(r"^plugins$|\.(xplane\.pb|trace\.json(\.gz)?|pt\.trace\.json)$"),
-        "a profile of a run: TensorBoard's profile plugin reads them",
+        "a profile of a run: exp.profile and tbnb.profiler read them",
     ),
 )
 

@@ -23,12 +23,79 @@ True
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import posixpath
 import stat
 from typing import Any, BinaryIO
 
-__all__ = ["LocalFiles", "is_local"]
+__all__ = ["LocalFiles", "NotRegularFileError", "file_kind", "is_local", "open_regular"]
+
+
+class NotRegularFileError(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket) where tbnb reads
+    one: reading a FIFO blocks until a writer comes, ``/dev/zero`` never ends."""
+
+
+def file_kind(mode: int) -> str:
+    """What a ``st_mode`` describes, in words.
+
+    Examples
+    --------
+    >>> import stat
+    >>> file_kind(stat.S_IFIFO), file_kind(stat.S_IFREG)
+    ('a FIFO (named pipe)', 'a regular file')
+    """
+    for test, words in (
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def open_regular(path: str) -> BinaryIO:
+    """Open a local file for reading, only if it is a regular file (links followed).
+
+    A FIFO, a device (``/dev/zero``, ``/dev/urandom``) or a socket raises
+    :class:`NotRegularFileError` naming the path and what it is, without blocking: the
+    path is checked before it is opened, and the opened descriptor again (opened
+    non-blocking), so one swapped in between is refused too.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> os.mkfifo(os.path.join(d, "pipe"))
+    >>> try:
+    ...     open_regular(os.path.join(d, "pipe"))
+    ... except NotRegularFileError as error:
+    ...     print(str(error).split(": ", 1)[1])
+    a FIFO (named pipe), not a regular file; tbnb reads only regular files
+    """
+    _check_regular(path, os.stat(path).st_mode)
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_BINARY", 0))
+    try:
+        _check_regular(path, os.fstat(fd).st_mode)
+        if nonblocking:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _check_regular(path: str, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotRegularFileError(
+            f"{path}: {file_kind(mode)}, not a regular file; tbnb reads only regular files"
+        )
 
 
 class LocalFiles:
@@ -123,16 +190,20 @@ class LocalFiles:
 
     def open(self, path: Any, mode: str = "rb", **kwargs: Any) -> BinaryIO | Any:
         """A file object; writing modes go through fsspec (which creates no folders
-        either, unless asked)."""
-        if mode in ("rb", "r"):
-            return open(self._strip_protocol(path), mode)  # the caller closes it
+        either, unless asked). Only regular files are opened for reading
+        (:func:`open_regular`)."""
+        if mode == "rb":
+            return open_regular(self._strip_protocol(path))  # the caller closes it
+        if mode == "r":
+            return io.TextIOWrapper(open_regular(self._strip_protocol(path)))
         return self.__getattr__("open")(path, mode, **kwargs)
 
     def cat_file(
         self, path: Any, start: int | None = None, end: int | None = None, **kwargs: Any
     ) -> bytes:
-        """The bytes of a file, or of ``[start, end)`` (negative: from the end)."""
-        with open(self._strip_protocol(path), "rb") as handle:
+        """The bytes of a file, or of ``[start, end)`` (negative: from the end); only a
+        regular file is read (:func:`open_regular`)."""
+        with open_regular(self._strip_protocol(path)) as handle:
             if start is None and end is None:
                 return handle.read()
             size = os.fstat(handle.fileno()).st_size

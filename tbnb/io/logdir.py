@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from tbnb.io.local import LocalFiles, is_local
+from tbnb.io.local import LocalFiles, file_kind, is_local
 from tbnb.io.remote import is_storage_error, logdir_error, missing_package_error
 from tbnb.warnings import LogdirWarning
 
@@ -88,18 +89,34 @@ def find_runs(fs: Any, root: str) -> dict[str, list[str]]:
 
     Directories that cannot be listed are skipped with one :class:`LogdirWarning`
     each, naming the directory and the error; everything readable is still found.
+    Only regular files are event files: FIFOs, devices (a link to ``/dev/zero``) and
+    dangling links with event-file names are skipped with one warning naming them.
     """
     runs: dict[str, list[str]] = {}
-    for directory, files in _walk(fs, root):
+    skipped: list[str] = []
+    for directory, files, others in walk(fs, root):
         names = sorted(f for f in files if is_event_file(f))
+        skipped += [f"{name}: {kind}" for name, kind in others if is_event_file(name)]
         if names:
             base = directory.rstrip("/")
             runs[run_name(root, base)] = [posixpath.join(base, f) for f in names]
+    if skipped:
+        shown = "; ".join(skipped[:10]) + (
+            f"; and {len(skipped) - 10} more" if len(skipped) > 10 else ""
+        )
+        warnings.warn(
+            f"tbnb: {len(skipped)} event file name(s) that are not regular files skipped "
+            f"(only regular files are read): {shown}",
+            LogdirWarning,
+            stacklevel=3,
+        )
     return dict(sorted(runs.items()))
 
 
-def _walk(fs: Any, root: str) -> Iterator[tuple[str, list[str]]]:
-    """Yield ``(directory, file names)`` for ``root`` and every directory below it.
+def walk(fs: Any, root: str) -> Iterator[tuple[str, list[str], list[tuple[str, str]]]]:
+    """Yield ``(directory, regular file names, others)`` for ``root`` and every
+    directory below it; ``others`` are ``(path, what it is)`` of the entries that are
+    neither directories nor regular files (a FIFO, a device, a dangling link).
 
     Symbolic links to directories are followed, as TensorBoard follows them (a logdir
     of links to chosen runs is a common way to compare them), each real directory
@@ -128,20 +145,39 @@ def _walk(fs: Any, root: str) -> Iterator[tuple[str, list[str]]]:
             )
             continue
         here = directory.rstrip("/")
-        files, dirs = [], []
+        files, dirs, others = [], [], []
         for info in listing:
             name = str(info["name"]).rstrip("/")
             if name == here or not name:
                 continue
-            kind = info.get("type")
-            if kind not in ("directory", "file") and info.get("islink"):
-                kind = "directory" if _is_dir(fs, name) else "file"
+            kind = _kind(fs, name, info)
             if kind == "directory":
                 dirs.append(name)
-            else:
+            elif kind == "file":
                 files.append(posixpath.basename(name))
-        yield directory, files
+            else:
+                others.append((name, kind))
+        yield directory, files, others
         stack.extend(sorted(dirs, reverse=True))
+
+
+def _kind(fs: Any, name: str, info: dict[str, Any]) -> str:
+    """``directory``, ``file`` (a regular file, links followed) or, for anything
+    else, what it is in words (a FIFO, a device, a dangling link)."""
+    kind = info.get("type")
+    if kind in ("directory", "file"):
+        return str(kind)
+    if is_local(fs):
+        try:
+            mode = os.stat(name).st_mode
+        except OSError:
+            return "a dangling link"
+        if stat.S_ISDIR(mode):
+            return "directory"
+        return "file" if stat.S_ISREG(mode) else file_kind(mode)
+    if info.get("islink"):
+        return "directory" if _is_dir(fs, name) else "file"
+    return "file"
 
 
 def _real_path(fs: Any, path: str) -> str:

@@ -25,15 +25,44 @@ from tbnb._proto import Event
 from tbnb.io.files import read_span
 from tbnb.kinds.base import TagMetadata, Where
 
-__all__ = ["Blob"]
+__all__ = ["Blob", "media_type"]
 
-_MIME = {
-    "png": "image/png",
-    "jpeg": "image/jpeg",
-    "gif": "image/gif",
-    "webp": "image/webp",
-    "bmp": "image/bmp",
-}
+
+def media_type(data: bytes) -> str:
+    """The media type of ``data`` from its signature, ``""`` unless it is one that
+    cannot run script: WAV, MP3, Ogg, FLAC; PNG, JPEG, GIF, WebP, BMP.
+
+    The file's own claim (an audio summary's ``content_type``) is never trusted: bytes
+    typed ``text/html`` or ``image/svg+xml`` become a document with script in the
+    notebook's origin. The browser applies the same signatures before it makes a URL
+    of any media (``js/src/media/media-type.js``; ``tests/kinds/test_media_types.py``).
+
+    Examples
+    --------
+    >>> media_type(b"RIFF\\x24\\0\\0\\0WAVEfmt "), media_type(b"<svg onload=x>")
+    ('audio/wav', '')
+    """
+    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        return "audio/wav"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    if data.startswith(b"OggS"):
+        return "audio/ogg"
+    if data.startswith(b"fLaC"):
+        return "audio/flac"
+    if data.startswith(b"ID3") or (
+        len(data) >= 2 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0 and data[1] & 0x06
+    ):
+        return "audio/mpeg"  # an ID3 tag, or an MPEG audio frame (layer bits set: not AAC)
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if data.startswith(b"BM") and len(data) >= 14:
+        return "image/bmp"
+    return ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,17 +146,23 @@ class Blob:
             return np.asarray(image)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        if self.kind == "images" and self.format in _MIME:
-            return {_MIME[self.format]: self.read(), "text/plain": repr(self)}
-        if self.kind == "audio":
+        """The picture or a player, typed by the bytes' signature (:func:`media_type`);
+        anything else as text only."""
+        if self.kind not in ("images", "audio"):
+            return {"text/plain": repr(self)}
+        data = self.read()
+        kind = media_type(data)
+        if self.kind == "images" and kind.startswith("image/"):
+            return {kind: data, "text/plain": repr(self)}
+        if self.kind == "audio" and kind.startswith("audio/"):
             import base64
 
-            src = base64.b64encode(self.read()).decode("ascii")
+            src = base64.b64encode(data).decode("ascii")
             return {
-                "text/html": f'<audio controls src="data:audio/wav;base64,{src}"></audio>',
+                "text/html": f'<audio controls src="data:{kind};base64,{src}"></audio>',
                 "text/plain": repr(self),
             }
-        return {"text/plain": repr(self)}
+        return {"text/plain": f"{self!r} (unsupported media type: shown as text)"}
 
     def __repr__(self) -> str:
         name = self.path.rsplit("/", 1)[-1]

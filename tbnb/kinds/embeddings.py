@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import io
 import posixpath
 import re
 import warnings
@@ -42,22 +41,28 @@ import pandas as pd
 from google.protobuf import text_format
 
 from tbnb._proto import ProjectorConfig
-from tbnb.io.logdir import run_name
+from tbnb.io.files import read_side_file
+from tbnb.io.logdir import run_name, walk
+from tbnb.io.projector_files import read_metadata, read_sprite, read_tensor, tsv_shape
 from tbnb.kinds.base import Kind, Tab
 from tbnb.warnings import DataWarning, LogdirWarning
 
-__all__ = ["COLUMNS", "KIND", "list_embeddings", "read_embedding", "read_sprite"]
+__all__ = [
+    "COLUMNS",
+    "KIND",
+    "list_embeddings",
+    "read_embedding",
+    "read_metadata",
+    "read_sprite",
+    "read_tensor",
+]
 
 CONFIG_NAME = "projector_config.pbtxt"
 _STEP_DIR = re.compile(r"(?:^|/)(\d{5,})/")
 _NAME_STEP = re.compile(r"^(.*):(\d{5,})$")
 
-# pandas >= 3 parses floats exactly by default (and deprecates the option); older
-# versions need round_trip to give what Python's float() gives, as TensorBoard reads.
-_EXACT_FLOATS: dict[str, Any] = (
-    {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
-)
-
+MAX_CONFIG_BYTES = 16 << 20
+"""Largest ``projector_config.pbtxt`` read (16 MiB)."""
 COLUMNS = [
     "run",
     "tag",
@@ -84,13 +89,17 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
     A config that cannot be parsed, or an asset path leading outside its config's
     directory, gives one :class:`~tbnb.warnings.LogdirWarning` naming the file; every
     other embedding is still listed. Embeddings kept in a TensorFlow checkpoint are
-    listed with a ``note`` and a warning saying why they cannot be read.
+    listed with a ``note`` and a warning saying why they cannot be read. Every file is
+    read only if it is a regular file of bounded size (a FIFO or a device is never
+    opened for reading; :mod:`tbnb.io.projector_files`), a config only if it
+    resolves inside the logdir or its run's own directory.
     """
     rows: list[dict[str, Any]] = []
     for config_path in _config_paths(fs, root):
         directory = posixpath.dirname(config_path)
         try:
-            config = text_format.Parse(fs.cat_file(config_path).decode("utf-8"), ProjectorConfig())
+            data = read_side_file(fs, config_path, limit=MAX_CONFIG_BYTES, within=(root, directory))
+            config = text_format.Parse(data.decode("utf-8"), ProjectorConfig())
         except (OSError, UnicodeDecodeError, text_format.ParseError) as error:
             warnings.warn(
                 f"tbnb: {config_path}: not a readable projector config ({error})",
@@ -119,7 +128,9 @@ def list_embeddings(fs: Any, root: str) -> pd.DataFrame:
 def _latest_checkpoint(fs: Any, directory: str) -> str:
     """The checkpoint TensorFlow's ``checkpoint`` file names (TF2 configs name none)."""
     try:
-        text = fs.cat_file(posixpath.join(directory, "checkpoint")).decode("utf-8", "replace")
+        path = posixpath.join(directory, "checkpoint")
+        data = read_side_file(fs, path, limit=MAX_CONFIG_BYTES, within=(directory,))
+        text = data.decode("utf-8", "replace")
     except OSError:
         return ""
     found = re.search(r'^model_checkpoint_path:\s*"([^"]*)"', text, re.MULTILINE)
@@ -127,10 +138,20 @@ def _latest_checkpoint(fs: Any, directory: str) -> str:
 
 
 def _config_paths(fs: Any, root: str) -> list[str]:
-    found = set(fs.glob(posixpath.join(root, "**", CONFIG_NAME)))
-    top = posixpath.join(root, CONFIG_NAME)
-    if fs.exists(top):
-        found.add(top)
+    """Every projector config under ``root``, run directories linked in followed (as
+    the event files are found); a config name that is not a regular file warns."""
+    found = []
+    for directory, files, others in walk(fs, root):
+        base = directory.rstrip("/")
+        if CONFIG_NAME in files:
+            found.append(posixpath.join(base, CONFIG_NAME))
+        for path, kind in others:
+            if posixpath.basename(path) == CONFIG_NAME:
+                warnings.warn(
+                    f"tbnb: {path}: {kind}, not a regular file; not read",
+                    LogdirWarning,
+                    stacklevel=4,
+                )
     return sorted(found)
 
 
@@ -185,7 +206,7 @@ def _row(
                 row["note"] = f"{config_path}: {error}"
     if row["tensor_path"] and row["num_points"] < 0:
         try:
-            row["num_points"], row["dim"] = _tsv_shape(fs, row["tensor_path"])
+            row["num_points"], row["dim"] = tsv_shape(fs, row["tensor_path"])
         except (OSError, UnicodeDecodeError) as error:
             row["note"] = f"{row['tensor_path']}: cannot be read ({error})"
     return row
@@ -208,116 +229,6 @@ def _asset(fs: Any, directory: str, path: str) -> str:
         if os.path.commonpath([real_dir, os.path.realpath(joined)]) != real_dir:
             raise ValueError(f"asset path {path!r} resolves outside the config's directory")
     return joined
-
-
-def _tsv_shape(fs: Any, path: str) -> tuple[int, int]:
-    """Rows and columns of a tensor TSV without parsing its numbers."""
-    data = fs.cat_file(path)
-    first = data.split(b"\n", 1)[0].decode("utf-8")
-    lines = data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
-    blank = data.count(b"\n\n") + data.startswith(b"\n")
-    return lines - blank, first.count("\t") + 1 if first else 0
-
-
-def read_tensor(fs: Any, path: str, shape: tuple[int, ...] = ()) -> np.ndarray:
-    """The float32 matrix of a tensor file, as TensorBoard reads it.
-
-    Tab-separated text, one vector per line, blank lines skipped; a file that is not
-    UTF-8 text is raw float32 of ``shape`` (TensorBoard's binary tensor files).
-
-    Raises
-    ------
-    ValueError
-        Naming the file, when a line has a different number of values than the first
-        or a value is not a number.
-    """
-    data = fs.cat_file(path)
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        if len(shape) != 2:
-            raise ValueError(
-                f"{path}: not text, and the config gives no 2-D tensor_shape "
-                "to read it as raw float32"
-            ) from None
-        flat = np.frombuffer(data, dtype="<f4")
-        if flat.size != shape[0] * shape[1]:
-            raise ValueError(
-                f"{path}: {flat.size} float32 values, tensor_shape says {shape[0]} x {shape[1]}"
-            ) from None
-        return flat.reshape(shape).astype(np.float32)
-    if not data.strip():
-        return np.zeros((0, 0), dtype=np.float32)
-    try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            sep="\t",
-            header=None,
-            dtype=np.float64,
-            engine="c",
-            na_filter=False,
-            skip_blank_lines=True,
-            **_EXACT_FLOATS,
-        )
-    except (ValueError, pd.errors.ParserError) as error:
-        return _read_tensor_slowly(path, data.decode("utf-8"), error)
-    matrix: np.ndarray = frame.to_numpy(dtype=np.float64).astype(np.float32)
-    return matrix
-
-
-def _read_tensor_slowly(path: str, text: str, error: Exception) -> np.ndarray:
-    """Python's ``float`` per value, as TensorBoard parses: ``nan``, ``inf`` and the like
-    (which writers log for NaN vectors) are read; anything else is an error."""
-    rows = []
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip("\r")
-        if not line:
-            continue
-        try:
-            rows.append([float(v) for v in line.split("\t")])
-        except ValueError as bad:
-            raise ValueError(
-                f"{path}: line {number} is not tab-separated numbers ({bad})"
-            ) from None
-    if len({len(r) for r in rows}) > 1:
-        raise ValueError(f"{path}: not a tab-separated matrix of numbers ({error})")
-    return np.array(rows, dtype=np.float32)
-
-
-def read_metadata(fs: Any, path: str) -> pd.DataFrame:
-    """Metadata rows as strings: a header line exactly when the first line holds a tab
-    (TensorBoard's rule), else one ``label`` column."""
-    text = fs.cat_file(path).decode("utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    lines = [line.rstrip("\r") for line in lines]
-    if lines and "\t" in lines[0]:
-        header, *body = lines
-        names = header.split("\t")
-        cells = [line.split("\t") for line in body]
-        width = len(names)
-        bad = [i + 2 for i, row in enumerate(cells) if len(row) != width]
-        if bad:
-            warnings.warn(
-                f"tbnb: {path}: line(s) {bad[:5]} do not have the header's "
-                f"{width} columns; padded or cut to fit",
-                DataWarning,
-                stacklevel=3,
-            )
-            cells = [(row + [""] * width)[:width] for row in cells]
-        return pd.DataFrame(cells, columns=_unique(names), dtype=object)
-    return pd.DataFrame({"label": pd.Series(lines, dtype=object)})
-
-
-def _unique(names: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        count = seen.get(name, 0)
-        seen[name] = count + 1
-        out.append(name if count == 0 else f"{name}.{count}")
-    return out
 
 
 def read_embedding(fs: Any, row: Any) -> tuple[np.ndarray, pd.DataFrame]:
@@ -351,27 +262,6 @@ def read_embedding(fs: Any, row: Any) -> tuple[np.ndarray, pd.DataFrame]:
         )
         meta = meta.reindex(range(len(vectors))).fillna("")
     return vectors, meta
-
-
-def read_sprite(fs: Any, row: Any) -> tuple[bytes, tuple[int, int]] | None:
-    """``(PNG bytes, (image height, image width))`` of an embedding's sprite, or None.
-
-    The sprite is one PNG holding every point's image in a grid, row by row
-    (``single_image_dim`` gives one image's width and height, in that order).
-    """
-    path = row["sprite_path"]
-    dims = tuple(row["sprite_single_image_dim"] or ())
-    if not path or len(dims) != 2:
-        return None
-    data = fs.cat_file(path)
-    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        warnings.warn(
-            f"tbnb: {path}: sprite is not a PNG; points are drawn as dots",
-            DataWarning,
-            stacklevel=2,
-        )
-        return None
-    return bytes(data), (int(dims[1]), int(dims[0]))
 
 
 KIND = Kind(

@@ -20,7 +20,7 @@ import numpy as np
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
 from tbnb.kinds.base import Kind, RowContext, Tab, TagMetadata
 from tbnb.kinds.batch import Batch, BatchRows
-from tbnb.kinds.blob import Blob
+from tbnb.kinds.blob import Blob, media_type
 
 KEY = "images"
 
@@ -60,17 +60,11 @@ def rows(data: list[dict[str, Any]], context: RowContext) -> list[dict[str, Any]
 
 
 def image_format(data: bytes) -> str:
-    """Guess an encoded image's format from its magic bytes (``png``, ``jpeg``, ...)."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "png"
-    if data.startswith(b"\xff\xd8"):
-        return "jpeg"
-    if data.startswith((b"GIF87a", b"GIF89a")):
-        return "gif"
-    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
-        return "webp"
-    if data.startswith(b"BM"):
-        return "bmp"
+    """An encoded image's format from its signature (``png``, ``jpeg``, ``gif``, ``webp``,
+    ``bmp``: :func:`~tbnb.kinds.blob.media_type`), ``svg`` or ``unknown``."""
+    kind = media_type(data)
+    if kind.startswith("image/"):
+        return kind.removeprefix("image/")
     if data.lstrip().startswith((b"<svg", b"<?xml")):
         return "svg"
     return "unknown"

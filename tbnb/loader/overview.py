@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.artifacts import describe_artifacts
+from tbnb.io.safe_text import visible_controls
 from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds.metadata import COLUMNS as METADATA_COLUMNS
 from tbnb.loader.filters import describe
@@ -165,6 +166,8 @@ def explain_empty(exp: Experiment) -> str | None:
     """
     where = f"logdir {exp.logdir!r}"
     filters = exp.filters
+    if not exp._discovered and _has_files(exp):
+        return None  # files a kind reads without event files (profiler traces) to show
     if not exp._discovered:
         listing = _listing(exp)
         if not listing:
@@ -192,6 +195,16 @@ def explain_empty(exp: Experiment) -> str | None:
             f"({plural(len(exp.runs), 'run')} loaded)"
         )
     return None
+
+
+def _has_files(exp: Experiment) -> bool:
+    """Whether a kind read from files, whose tab says it has something to show (its
+    ``present``), found any: such a logdir is not empty without event files."""
+    return any(
+        kind.tab.present(exp)
+        for kind in KINDS.values()
+        if kind.storage == "files" and kind.tab is not None and kind.tab.present is not None
+    )
 
 
 def _any_value(exp: Experiment) -> bool:
@@ -230,9 +243,14 @@ def time_span(exp: Experiment) -> str:
 def html_summary(exp: Experiment) -> str:
     """The experiment's notebook summary: runs, kinds with counts, tags, time span.
 
-    Every name is escaped: run and tag names from logs never become markup.
+    Every name is escaped: run and tag names from logs never become markup, and their
+    bidi, invisible and control characters show as ``<U+XXXX>``
+    (:func:`~tbnb.io.safe_text.visible_controls`).
     """
-    esc = html.escape
+
+    def esc(text: str) -> str:
+        return html.escape(visible_controls(text))
+
     runs = exp.runs
     rows: list[tuple[str, str]] = [("logdir", esc(exp.logdir))]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))

@@ -22,6 +22,7 @@ from typing import Any
 
 import ipywidgets
 
+from tbnb.io.safe_text import visible_controls
 from tbnb.loader.overview import time_span
 from tbnb.loader.report import plural
 from tbnb.notebook.tabs import LazyTabs, LazyViews, TabSpec, tabs
@@ -197,13 +198,15 @@ class Dashboard(ipywidgets.VBox):
 
     def _header_html(self, location: str, present: list[TabSpec]) -> str:
         """What was found (runs, kinds) and what was filtered out, every name escaped."""
-        where = html.escape(location) if location else "experiment"
+        where = html.escape(visible_controls(location)) if location else "experiment"
         exp = self.experiment
         filters = [f"{name}={value!r}" for name, value in self.filters.items() if value]
         excluded = getattr(exp, "excluded_runs", [])
         left_out = f": {plural(len(excluded), 'run')} left out" if excluded else ""
         filtered = (
-            f" &middot; filtered by {html.escape(', '.join(filters))}{left_out}" if filters else ""
+            f" &middot; filtered by {html.escape(visible_controls(', '.join(filters)))}{left_out}"
+            if filters
+            else ""
         )
         if not present:
             reason = getattr(exp, "empty_reason", None)

@@ -38,9 +38,11 @@ True
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import os
 import secrets
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -252,7 +254,8 @@ def to_html(
     title : str
         The page title.
     overwrite : bool
-        Replace an existing file at ``path`` (default: refuse).
+        Replace an existing file at ``path`` (default: refuse): the page is written
+        to a new file renamed over it, so a hard link to the old file keeps its bytes.
 
     Returns
     -------
@@ -280,21 +283,44 @@ def to_html(
     refused: True
     """
     out = Path(path)
-    text = render_html(widget, title=title)
+    data = render_html(widget, title=title).encode("utf-8")
     if out.is_symlink():
         raise FileExistsError(f"{out} is a symbolic link; tbnb writes pages only to real files")
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    flags |= os.O_TRUNC if overwrite else os.O_EXCL
+    if overwrite:
+        _replace(out, data)
+        return out
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(out, flags, 0o644)
+        fd = os.open(out, flags | getattr(os, "O_BINARY", 0), 0o644)
     except FileExistsError:
-        raise FileExistsError(f"{out} exists; pass overwrite=True to replace it") from None
-    except OSError as err:
-        if out.is_symlink():  # made between the check and the open: O_NOFOLLOW refused it
+        if out.is_symlink():  # made between the check and the open
             raise FileExistsError(
                 f"{out} is a symbolic link; tbnb writes pages only to real files"
-            ) from err
-        raise
+            ) from None
+        raise FileExistsError(f"{out} exists; pass overwrite=True to replace it") from None
     with os.fdopen(fd, "wb") as handle:
-        handle.write(text.encode("utf-8"))
+        handle.write(data)
     return out
+
+
+def _replace(out: Path, data: bytes) -> None:
+    """Write ``data`` to a new file beside ``out`` and rename it over ``out``: another
+    name of the old file (a hard link) keeps the old bytes, a reader never sees half a
+    page, and a link put at ``out`` meanwhile is replaced, not followed."""
+    fd, temporary = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), 0o644 & ~_umask())
+        os.replace(temporary, out)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (files are created ``0o644`` less it, as ``open`` does)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

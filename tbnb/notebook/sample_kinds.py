@@ -7,8 +7,10 @@ the clock, which would stretch the sample's time span to the day it was generate
 
 Kinds written here: histograms (read again as distributions), images, audio, text
 with markdown, PR curves, the custom-scalars layout, a model graph, hparams (as
-``add_hparams`` writes them, in a sub-run) and a projector embedding with metadata
-and a sprite, and a point cloud (``add_mesh``).
+``add_hparams`` writes them, in a sub-run), a projector embedding with metadata
+and a sprite, a point cloud (``add_mesh``), and a profiler trace (:func:`write_profile`:
+the layout torch.profiler's ``tensorboard_trace_handler`` writes, simulated as the
+scalars are).
 
 Examples
 --------
@@ -38,6 +40,7 @@ __all__ = [
     "write_hparams",
     "write_layout",
     "write_pr_curves",
+    "write_profile",
 ]
 
 AUDIO_RATE = 8000
@@ -276,3 +279,129 @@ def stamp_file_versions(run_dir: str, walltime: float) -> int:
                 handle.write(framed + data[16 + length :])
             rewritten += 1
     return rewritten
+
+
+_FORWARD = (
+    ("aten::linear", "aten::addmm", "sm80_xmma_gemm_f32f32_tn"),
+    ("aten::relu", "aten::clamp_min", "vectorized_elementwise_kernel<relu>"),
+)
+_BACKWARD = (
+    ("autograd::engine::evaluate_function: AddmmBackward0", "aten::mm", "sm80_xmma_gemm_f32f32_nt"),
+    (
+        "autograd::engine::evaluate_function: ReluBackward0",
+        "aten::threshold_backward",
+        "vectorized_elementwise_kernel<threshold>",
+    ),
+)
+
+
+def write_profile(run_dir: str, rng: np.random.Generator, walltime: float, steps: int = 4) -> str:
+    """A torch.profiler trace of ``steps`` training steps, simulated, in Kineto's format.
+
+    Written where ``tensorboard_trace_handler`` writes (``<run>/<worker>.<id>.pt.trace.json``):
+    ``ProfilerStep#N`` spans, a DataLoader fetch, operators nesting their child operators,
+    ``cudaLaunchKernel`` calls joined to their kernels on stream 7 by correlation id, and
+    allocator samples. Returns the file's path.
+    """
+    import json
+
+    pid = 4242
+    events: list[dict[str, Any]] = [
+        {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": "python3"}},
+        {
+            "ph": "M",
+            "name": "thread_name",
+            "pid": pid,
+            "tid": pid,
+            "args": {"name": "thread 4242 (python3)"},
+        },
+        {"ph": "M", "name": "process_labels", "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}},
+        {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7 "}},
+    ]
+    ts = walltime * 1e6
+    device_free = ts
+    correlation = 1
+    allocated = 64 << 20
+
+    def span(cat: str, name: str, start: float, dur: float, **args: Any) -> dict[str, Any]:
+        where = {"pid": 0, "tid": 7} if cat == "kernel" else {"pid": pid, "tid": pid}
+        return {
+            "ph": "X",
+            "cat": cat,
+            "name": name,
+            **where,
+            "ts": round(start, 3),
+            "dur": round(dur, 3),
+            "args": args,
+        }
+
+    for step in range(steps):
+        begin = ts
+        fetch = float(rng.uniform(300, 2500))  # a slow input pipeline starves the GPU
+        events.append(
+            span(
+                "user_annotation",
+                "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                ts,
+                fetch,
+            )
+        )
+        ts += fetch + 5
+        for outer, inner, kernel in (*_FORWARD, *_BACKWARD):
+            size = int(rng.integers(1, 8)) << 20
+            allocated += size
+            op_start = ts
+            inner_start = ts + 4
+            launch = inner_start + 6
+            events.append(
+                span("cuda_runtime", "cudaLaunchKernel", launch, 5.0, correlation=correlation)
+            )
+            duration = float(rng.uniform(40, 400))
+            kernel_start = max(device_free, launch + float(rng.uniform(3, 9)))
+            device_free = kernel_start + duration
+            events.append(
+                span(
+                    "kernel",
+                    kernel,
+                    kernel_start,
+                    duration,
+                    stream=7,
+                    device=0,
+                    correlation=correlation,
+                    grid=[128, 1, 1],
+                    block=[256, 1, 1],
+                )
+            )
+            events.append(
+                {
+                    "ph": "i",
+                    "s": "t",
+                    "cat": "cpu_instant_event",
+                    "name": "[memory]",
+                    "pid": pid,
+                    "tid": pid,
+                    "ts": round(launch - 1, 3),
+                    "args": {
+                        "Total Reserved": 512 << 20,
+                        "Total Allocated": allocated,
+                        "Bytes": size,
+                        "Device Id": 0,
+                        "Device Type": 1,
+                        "Addr": 1 << 40,
+                    },
+                }
+            )
+            events.append(
+                span("cpu_op", inner, inner_start, 16.0, **{"Input Dims": [[64, 256], [256, 256]]})
+            )
+            events.append(span("cpu_op", outer, op_start, 24.0))
+            correlation += 1
+            ts += 30
+        allocated = 64 << 20
+        end = max(ts, device_free) + 10
+        events.append(span("user_annotation", f"ProfilerStep#{step}", begin, end - begin))
+        ts = end + 5
+    path = os.path.join(run_dir, f"sample-host_{pid}.{int(walltime * 1000)}.pt.trace.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"schemaVersion": 1, "displayTimeUnit": "ms", "traceEvents": events}, handle)
+    return path

@@ -54,7 +54,7 @@ extra)."""
 
 #: Bumped whenever the generated content changes, so stale caches are not reused (the cache
 #: folder also carries a fingerprint of the writing code, so an unbumped change is never reused).
-SAMPLE_VERSION = 5
+SAMPLE_VERSION = 6
 
 _COMPLETE = ".tbnb-sample-complete"
 
@@ -296,6 +296,7 @@ def _write_run(
 
     if first:  # the layout is written once, by the first run, as scripts do
         sample_kinds.write_layout(writer, wall(0))
+        sample_kinds.write_profile(writer.file_writer.get_logdir(), rng, wall(1))
     sample_kinds.write_graph(writer, wall(0))
     writer.add_text("config", _config_markdown(lr, seed), 0, walltime=wall(0))
     val_at = {int(s): i for i, s in enumerate(curves["val_steps"])}

@@ -93,8 +93,8 @@ class TbnbWidget(anywidget.AnyWidget):
     Subclasses set ``_widget_key`` and define ``_request_<type>(self, content)``
     methods; one gets the message content (arrays unpacked) and returns a dict
     (arrays allowed) that is sent back with the request's ``id`` and ``type``.
-    Errors are answered as ``{"type", "id", "error"}`` so the browser never
-    waits forever.
+    Errors, and requests of a type with no handler, are answered at once as
+    ``{"type", "id", "error"}``, so the browser never waits.
     """
 
     _widget_key: ClassVar[str] = ""
@@ -128,9 +128,10 @@ class TbnbWidget(anywidget.AnyWidget):
         """
         kind = str(content.get("type"))
         handler = getattr(self, f"_request_{kind}", None) if kind.isidentifier() else None
-        if handler is None:
-            return None
         base = {"type": kind, "id": content.get("id")}
+        if handler is None:  # a front end asking what this widget cannot answer: a bug
+            log.error("tbnb widget %s has no handler for request %r", type(self).__name__, kind)
+            return {**base, "error": f"{type(self).__name__} cannot answer {kind!r} requests"}
         try:
             return {**base, **handler(content)}
         except Exception as err:  # reported to the browser, which shows it

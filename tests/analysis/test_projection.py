@@ -17,7 +17,7 @@ from tbnb.analysis.projection import (
     nearest,
     pca,
 )
-from tbnb.analysis.projection.layout_umap import ab_params, fuzzy_graph
+from tbnb.analysis.projection.layout_umap import UMAPOptimizer, ab_params, fuzzy_graph
 
 
 def _blobs(n: int = 600, d: int = 20, centres: int = 4, seed: int = 0) -> np.ndarray:
@@ -146,3 +146,17 @@ def test_bad_input_gets_clear_errors() -> None:
         layout_params("tsne", {"perplexity": -1})
     with pytest.raises(ValueError, match="metric"):
         layout_params("umap", {"metric": "manhattan"})
+
+
+def test_umap_epochs_on_two_threads_give_the_one_thread_layout() -> None:
+    from tbnb.analysis.projection.layout_umap import PARTS
+
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(c, 1, (400, 6)) for c in (0, 6, 12)]).astype(np.float32)
+    idx, dist = knn_graph(X, 10)
+    graph = fuzzy_graph(idx, dist)
+    one = UMAPOptimizer(graph, X[:, :2], n_epochs=60, seed=2, workers=1)
+    two = UMAPOptimizer(graph, X[:, :2], n_epochs=60, seed=2, workers=2)
+    assert len(two.parts) == PARTS + 1
+    assert sum(len(p) for p in two.parts) == len(two.head)  # every edge in one part
+    np.testing.assert_array_equal(one.step(60), two.step(60))

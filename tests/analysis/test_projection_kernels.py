@@ -38,3 +38,16 @@ def test_without_a_compile_under_way_nothing_waits(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("tbnb.jit.available", lambda: False)  # TBNB_JIT=0
     assert kernels.ensure() is False
     assert kernels.prepare() is False
+
+
+def test_every_kernel_runs_with_the_arguments_it_is_compiled_for() -> None:
+    # the detached compile calls each kernel with these; one that fails leaves the whole
+    # group uncompiled and every layout compiling in the user's process
+    import importlib
+
+    from tbnb.jit import load
+
+    load("projection")  # from the cache when it is there
+    for name in GROUPS["projection"]:
+        for dispatcher, args in importlib.import_module(name).KERNELS:
+            dispatcher(*args)

@@ -17,8 +17,9 @@ WRITTEN_BY_TORCH = {"histograms", "images", "audio", "text", "pr_curves", "custo
 
 KIND_MODULES = sorted(
     p.stem
-    for p in (Path(tbnb.__file__).parent / "kinds").glob("*.py")
-    if p.stem not in ("__init__", "base", "blob", "batch")
+    for p in (Path(tbnb.__file__).parent / "kinds").iterdir()
+    if (p.suffix == ".py" or (p / "__init__.py").exists())  # a kind may be a package
+    and p.stem not in ("__init__", "base", "blob", "batch")
 )
 
 

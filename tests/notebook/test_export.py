@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +143,42 @@ def test_to_html_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == "precious"
     assert to_html(Probe(), target, overwrite=True) == target
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_to_html_overwrite_never_writes_through_a_hard_link(tmp_path: Path) -> None:
+    """The page replaces the name: another name of the old file keeps its bytes."""
+    other = tmp_path / "notes.txt"
+    other.write_text("precious", encoding="utf-8")
+    target = tmp_path / "report.html"
+    os.link(other, target)
+    assert to_html(Probe(), target, overwrite=True) == target
+    assert other.read_text(encoding="utf-8") == "precious"
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert os.stat(target).st_nlink == 1
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o644 & ~_umask()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "report.html"]
+
+
+def test_to_html_leaves_no_partial_file_when_writing_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "report.html"
+    target.write_text("before", encoding="utf-8")
+
+    def refuse(src: object, dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        to_html(Probe(), target, overwrite=True)
+    assert target.read_text(encoding="utf-8") == "before"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def test_to_html_never_follows_a_symlink(tmp_path: Path) -> None:

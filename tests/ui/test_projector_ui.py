@@ -142,6 +142,8 @@ def test_export_page_draws_selects_and_keeps_labels_as_text(export_page: Page) -
     expect(root.locator(".tbnb-pj-hover")).to_contain_text(EVIL[:20])
     root.screenshot(path=p.out / "projector_03_hover.png")
     assert root.locator("img, script").count() == 0
+    search.fill("")
+    expect(root).to_have_attribute("data-matches", "0")
     assert p.page.title() != "pwned"
     log = p.browser.log
     assert not log.page_errors, log.page_errors
@@ -150,10 +152,47 @@ def test_export_page_draws_selects_and_keeps_labels_as_text(export_page: Page) -
     assert not log.dialogs, log.dialogs
 
 
+def test_export_page_explains_the_map_and_links_the_distribution(export_page: Page) -> None:
+    from playwright.sync_api import expect
+
+    p = export_page
+    root = p.root
+    root.locator(".tbnb-pj-clear").click()
+    # at low zoom: contours, and one label per corner naming its class
+    expect(root).to_have_attribute("data-regions", "4")
+    assert int(root.get_attribute("data-contours") or 0) > 20
+    with_map = p.pixels()
+    root.screenshot(path=p.out / "projector_04_density_labels.png")
+    root.locator("input.tbnb-pj-density").uncheck()
+    expect(root).to_have_attribute("data-regions", "0")
+    assert p.pixels() != with_map  # contours and labels were drawn
+    root.locator("input.tbnb-pj-density").check()
+    expect(root).to_have_attribute("data-regions", "4")
+    # the distribution of the colour column; a click on a bar selects its points
+    bars = root.locator(".tbnb-pj-histogram .tbnb-pj-bar")
+    expect(bars).to_have_count(4)
+    bars.filter(has_text="corner2").click()
+    expect(root).to_have_attribute("data-selected", str(SIZES[2]))
+    expect(root.locator(".tbnb-pj-bar-chosen")).to_have_count(4)
+    expect(bars.filter(has_text="corner2")).to_contain_text(f"{SIZES[2]}/{SIZES[2]}")
+    root.screenshot(path=p.out / "projector_05_distribution_selected.png")
+    # zoomed in, the region labels give way to the points'
+    box = root.locator("canvas.tbnb-pj-overlay").bounding_box()
+    p.page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.8)
+    for _ in range(12):
+        p.page.mouse.wheel(0, -240)
+    expect(root).to_have_attribute("data-regions", "0")
+    root.locator(".tbnb-pj-fit").click()
+    expect(root).to_have_attribute("data-regions", "4")
+    log = p.browser.log
+    assert not log.page_errors, log.page_errors
+    assert not log.console_errors, log.console_errors
+
+
 # --------------------------------------------------------------------------- JupyterLab
 
 NB = "tbnb_projector_ui.ipynb"
-CELLS = ["setup", "widget", "readback", "done"]
+CELLS = ["setup", "widget", "readback", "logged", "readback_logged", "done"]
 
 
 def _notebook() -> Any:
@@ -169,6 +208,17 @@ _reads = globals().get("_reads", 0) + 1
 print(f"STATE {_reads} " + json.dumps({"selected": w.selected["index"].tolist(),
       "classes": sorted(set(w.selected["cls"])), "changes": changes, "method": w.method,
       "state": w.status.get("state"), "coords": w.coordinates.shape[0]}))""",
+        "logged": """\
+import tempfile, pathlib
+from tests.writers_embeddings import write_torch_embeddings
+logdir = pathlib.Path(tempfile.mkdtemp())
+write_torch_embeddings(logdir)   # two steps of "words", and "images" with a sprite
+p = tbnb.projector(logdir, height=380)
+p""",
+        "readback_logged": """\
+_reads_logged = globals().get("_reads_logged", 0) + 1
+print(f"STATE {_reads_logged} " + json.dumps({"embedding": p.embedding, "title": p.title,
+      "points": len(p.vectors), "focus": p.focus, "color": p.color_by}))""",
         "done": 'print("ALL_DONE")',
     }
     return tagged_notebook("tbnb projector browser test", {t: sources[t] for t in CELLS})
@@ -242,4 +292,44 @@ def test_lab_box_selection_and_umap_reach_python(lab: Lab, chromium: Chromium) -
     assert state["state"] == "done"
     assert state["coords"] == 1000
     assert not chromium.log.external_requests, chromium.log.external_requests
+    assert not chromium.log.page_errors, chromium.log.page_errors
+
+
+def test_lab_embedding_picker_reads_another_and_neighbours_show_sprites(
+    lab: Lab, chromium: Chromium
+) -> None:
+    from playwright.sync_api import expect
+
+    root = lab.cell("logged").locator(".tbnb-w-embeddings")
+    expect(root).to_have_attribute("data-points", "30")
+    root.scroll_into_view_if_needed()
+    picker = root.locator("select.tbnb-pj-embedding")
+    images = picker.locator("option", has_text="images")
+    picker.select_option(images.get_attribute("value"))
+    # the kernel answers the picker's request: the other embedding is read and shown
+    expect(root).to_have_attribute("data-points", "12")
+    expect(root).to_have_attribute("data-sprite", "ready")
+    expect(root.locator(".tbnb-pj-panel .tbnb-pj-message")).to_be_hidden()
+    state = lab.readback("readback_logged")
+    assert state["points"] == 12
+    assert "images" in state["title"]
+    assert state["color"] == "cls"
+    # a click on a point: its neighbours in the original space, with sprites and metadata
+    box = root.locator("canvas.tbnb-pj-overlay").bounding_box()
+    focus = "-1"
+    for fy in np.linspace(0.1, 0.9, 9):
+        for fx in np.linspace(0.1, 0.9, 9):
+            lab.page.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
+            focus = root.get_attribute("data-focus") or "-1"
+            if focus != "-1":
+                break
+        if focus != "-1":
+            break
+    assert focus != "-1"
+    rows = root.locator(".tbnb-pj-neighbors .tbnb-pj-neighbor")
+    expect(rows).to_have_count(10)
+    expect(rows.locator("canvas.tbnb-pj-thumb")).to_have_count(10)
+    expect(rows.first).to_contain_text("cls: ")
+    assert root.locator("img, script, b").count() == 0  # "<b>3</b>" names stay text
+    root.screenshot(path=lab.out / "projector_lab_picker_neighbours.png")
     assert not chromium.log.page_errors, chromium.log.page_errors

@@ -206,3 +206,64 @@ def test_run_colours_and_palette_come_from_the_run_colored_mixin() -> None:
     assert w.run_colors == run_colors(["b-run", "a-run"], "colorblind")
     with pytest.raises(traitlets.TraitError, match="palette must be one of"):
         w.palette = "rainbow"
+
+
+def test_the_picker_request_reads_another_embedding(tmp_path: Path) -> None:
+    from tests.writers_embeddings import write_torch_embeddings
+
+    write_torch_embeddings(tmp_path)
+    w = tbnb.projector(tmp_path)
+    listed = {(e["tag"], e["step"]): e["index"] for e in w.embeddings}
+    images = listed[("images", 2)]
+    assert w.embedding != images
+    reply = w.answer({"type": "embedding", "id": "e1", "index": images})
+    assert reply is not None
+    assert "error" not in reply, reply
+    assert reply["embedding"] == images == w.embedding
+    assert len(w.vectors) == 12
+    assert w.vectors.shape[1] == 5
+    assert w._positions["coords"].shape == (12, 2)
+    assert w._sprite["png"].size > 0
+    # the new data's columns: colour by "cls" (3 values), label by "name"
+    assert (w.color_by, w.label_by) == ("cls", "name")
+    bad = w.answer({"type": "embedding", "id": "e2", "index": 99})
+    assert bad is not None
+    assert "does not exist" in bad["error"]
+
+
+def test_defaults_show_the_colour_and_points_of_a_readable_size(tmp_path: Path) -> None:
+    from tests.writers_embeddings import write_torch_embeddings
+
+    write_torch_embeddings(tmp_path)
+    coloured = tbnb.projector(tmp_path, embedding="images")
+    assert coloured.color_by == "cls"
+    assert coloured.sprites is False  # a sprite would hide its point's colour
+    assert coloured.point_size == 10.0  # 12 points: large ones
+    plain = tbnb.projector(tmp_path, embedding="images", color="")
+    assert plain.sprites is True  # nothing to hide: the images
+    chosen = tbnb.projector(tmp_path, embedding="images", sprites=True, point_size=3)
+    assert (chosen.sprites, chosen.point_size) == (True, 3.0)
+    X, meta = _data(50_000)
+    many = tbnb.projector(X, meta)
+    assert many.point_size == 2.5
+    # a user's choice survives choosing another embedding; the automatic ones follow the data
+    chosen.answer({"type": "embedding", "id": "1", "index": chosen.embeddings[0]["index"]})
+    assert (chosen.sprites, chosen.point_size) == (True, 3.0)
+
+
+def test_category_colours_are_not_the_run_colours() -> None:
+    import re
+
+    from tbnb.widgets.colors import DEFAULT_PALETTE
+    from tests.widgets.test_colors import _lab, _rgb, ciede2000
+
+    source = (Path(__file__).parents[2] / "js/src/widgets/embeddings/coloring.js").read_text()
+    block = re.search(r"CATEGORY_PALETTE = \[(.*?)\];", source, re.S)
+    assert block is not None
+    colors = re.findall(r'"(#[0-9a-f]{6})"', block.group(1))
+    assert len(colors) == 20
+    labs = [_lab(_rgb(c)) for c in colors]
+    runs = [_lab(_rgb(c)) for c in DEFAULT_PALETTE]
+    # category i never looks like run i (a legend beside a run list in the same colours)
+    assert min(ciede2000(a, b) for a, b in zip(labs, runs, strict=True)) >= 17
+    assert min(ciede2000(a, b) for i, a in enumerate(labs) for b in labs[i + 1 :]) >= 12

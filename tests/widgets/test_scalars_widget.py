@@ -276,7 +276,12 @@ def test_range_request_answers_full_resolution(torch_logdir: Path) -> None:
     bad = w.answer({"type": "range", "id": 9, "chart": "nope", "lo": 0, "hi": 1})
     assert bad is not None
     assert "unknown chart" in bad["error"]
-    assert w.answer({"type": "unknown_request"}) is None
+    unknown = w.answer({"type": "unknown_request", "id": 10})
+    assert unknown == {
+        "type": "unknown_request",
+        "id": 10,
+        "error": "ScalarsWidget cannot answer 'unknown_request' requests",
+    }
 
 
 def test_group_by_regex_and_hparam_column(tbx_logdir: Path) -> None:

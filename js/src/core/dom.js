@@ -1,11 +1,15 @@
 // The one way text reaches the DOM: text nodes. Strings from logs (run names, tags,
 // hparam names and values, text summaries) are data, never markup: no DOM API that parses
 // HTML from a string appears anywhere in js/src (tests/safety.test.mjs scans for them).
+// Bidi controls, invisible and control characters in them are shown as <U+XXXX>
+// (visibleControls), so no name can pass for another.
 
 /** @typedef {string | number | boolean | null | undefined} Attr */
 /** @typedef {Node | string | number} Child */
 
 const URL_ATTRS = new Set(["href", "src", "action", "formaction", "xlink:href", "srcdoc"]);
+/** Attributes a reader sees (tooltips, labels): their controls are made visible too. */
+const SHOWN_ATTRS = new Set(["title", "aria-label", "placeholder", "alt"]);
 
 /**
  * Whether an attribute may be set from code that might hold data: never an event handler
@@ -21,23 +25,46 @@ export function safeAttribute(name, value) {
 }
 
 /**
- * A text node holding `value` as it is (never parsed as HTML).
+ * Characters shown as <U+XXXX>: bidi controls (a right-to-left override makes
+ * "evil\u202Egnp.exe" read "evilexe.png"), invisible characters (zero-width space, word
+ * joiner, Hangul fillers, tag characters) and control characters but tab, line feed and
+ * carriage return. Zero-width joiners and non-joiners stay: scripts and emoji need them.
+ * The same class as CONTROLS in tbnb/io/safe_text.py (tests/io/test_safe_text.py).
+ */
+const CONTROLS = new RegExp(
+  "[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5" +
+    "\\u180b-\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}]",
+  "gu",
+);
+
+/**
+ * `value` as text, each bidi, invisible or control character shown as <U+XXXX>.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function visibleControls(value) {
+  const s = value === null || value === undefined ? "" : String(value);
+  return s.replace(CONTROLS, (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+/**
+ * A text node holding `value` as it is (never parsed as HTML; controls made visible).
  * @param {unknown} value
  * @returns {Text}
  */
 export function text(value) {
-  return document.createTextNode(value === null || value === undefined ? "" : String(value));
+  return document.createTextNode(visibleControls(value));
 }
 
 /**
- * Replace the content of `node` by `value` as text.
+ * Replace the content of `node` by `value` as text (controls made visible).
  * @template {Node} N
  * @param {N} node
  * @param {unknown} value
  * @returns {N}
  */
 export function setText(node, value) {
-  node.textContent = value === null || value === undefined ? "" : String(value);
+  node.textContent = visibleControls(value);
   return node;
 }
 
@@ -56,16 +83,17 @@ export function el(tag, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "class") node.className = String(value);
-    else if (name === "text") node.textContent = String(value);
+    else if (name === "text") node.textContent = visibleControls(value);
     else if (name === "style" && typeof value === "object") {
       for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, v);
     } else {
-      const v = value === true ? "" : String(value);
+      const raw = value === true ? "" : String(value);
+      const v = SHOWN_ATTRS.has(name) ? visibleControls(raw) : raw;
       if (!safeAttribute(name, v)) throw new Error(`el(): refusing attribute ${name}`);
       node.setAttribute(name, v);
     }
   }
-  for (const child of children) node.append(typeof child === "number" ? String(child) : child);
+  for (const child of children) node.append(typeof child === "object" ? child : visibleControls(child));
   return node;
 }
 
@@ -78,7 +106,7 @@ export function el(tag, attrs = {}, ...children) {
  */
 export function breakableText(value) {
   const out = document.createDocumentFragment();
-  const parts = String(value ?? "").split(/(?<=[/,_])/);
+  const parts = visibleControls(value).split(/(?<=[/,_])/);
   parts.forEach((part, i) => {
     if (i) out.append(document.createElement("wbr"));
     out.append(part);

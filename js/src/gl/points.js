@@ -1,7 +1,8 @@
 // A WebGL2 point cloud: millions of round points (or sprite images) in one draw call.
 //
 // Per point: a position (2 or 3 float32), a colour (RGBA8) and flags (uint8: 1 selected,
-// 2 search match, 4 neighbour, 8 focus, 16 hover). Flagged points are drawn again on top
+// 2 search match, 4 neighbour, 8 focus, 16 hover). A sprite can be framed in its point's
+// colour, so that colouring by a column shows with images on. Flagged points are drawn again on top
 // with a ring, the others dimmed while anything is flagged. Moving the camera changes one
 // uniform: no buffer is uploaded again, so a pan, zoom or orbit costs one draw. A draw can
 // be limited to a uniform sample of the points (a fixed shuffled order, made and uploaded the
@@ -56,6 +57,7 @@ flat in uint v_flags;
 flat in int v_index;
 uniform sampler2D u_sprite;
 uniform bool u_useSprite;
+uniform bool u_frame;
 uniform float u_columns;
 uniform vec2 u_cell;
 out vec4 outColor;
@@ -75,6 +77,7 @@ void main() {
     vec4 s = texture(u_sprite, (vec2(col, row) + gl_PointCoord) * u_cell);
     float edge = max(abs(p.x), abs(p.y));
     if ((v_flags & 31u) != 0u && edge > 0.86) s = ring(v_flags);
+    else if (u_frame && edge > 0.84) s = vec4(v_color.rgb, 1.0);
     float a = s.a * v_color.a;
     outColor = vec4(s.rgb * a, a);
     return;
@@ -95,6 +98,7 @@ const UNIFORMS = [
   "u_grow",
   "u_sprite",
   "u_useSprite",
+  "u_frame",
   "u_columns",
   "u_cell",
 ];
@@ -223,8 +227,9 @@ export class PointRenderer {
   /**
    * Draw every point (or a uniform sample of `count` of them), then the flagged ones on top.
    * @param {Float32Array} matrix  data -> clip space
-   * @param {{size: number, opacity: number, dim: number, sprites: boolean, dpr: number}} style
-   *   size: point diameter in CSS pixels; dim: alpha of unflagged points while some are flagged
+   * @param {{size: number, opacity: number, dim: number, sprites: boolean, dpr: number, frame?: boolean}} style
+   *   size: point diameter in CSS pixels; dim: alpha of unflagged points while some are flagged;
+   *   frame: sprites get a frame in their point's colour (the colouring stays visible)
    * @param {number} [count]  points to draw (all by default)
    */
   draw(matrix, style, count = this.n) {
@@ -244,6 +249,7 @@ export class PointRenderer {
     gl.uniform1f(u.u_size, spriteSize(style.size, sprites) * style.dpr);
     gl.uniform1f(u.u_opacity, style.opacity);
     gl.uniform1i(u.u_useSprite, sprites ? 1 : 0);
+    gl.uniform1i(u.u_frame, style.frame ? 1 : 0);
     if (sprites) {
       gl.activeTexture(gl.TEXTURE0);
       gl.bindTexture(gl.TEXTURE_2D, this.texture);

@@ -3,8 +3,10 @@
 // a "follow" button when the card was moved on its own, an info line and a message line.
 // The card shows state as data attributes (data-step, data-sample, data-state) for tests
 // and styles.
+import { downloadBlob } from "../controls/save-image.js";
 import { StepSlider } from "../controls/step-slider.js";
 import { breakableText, el, setText } from "../core/dom.js";
+import { downloadOnly } from "./media-type.js";
 
 /** @typedef {import("./card-index").Card} Card */
 /** @typedef {import("./card-index").Position} Position */
@@ -70,11 +72,17 @@ export class CardView {
     keysStayHere(hooks.on, this.steps.node, this.samples.node);
     this.info = el("div", { class: "tbnb-card-info" });
     this.message = el("div", { class: "tbnb-card-msg", role: "status", hidden: true });
+    /** Bytes the card offers as a download (an item of an unsupported media type). */
+    this.offered = /** @type {{bytes: Uint8Array, name: string} | null} */ (null);
+    this.download = el("button", { class: "tbnb-card-download", type: "button", text: "download", hidden: true });
+    hooks.on(this.download, "click", () => {
+      if (this.offered) downloadBlob(this.node, this.offered.name, downloadOnly(this.offered.bytes));
+    });
     this.node = el(
       "div",
       { class: "tbnb-card", "data-run": card.run, "data-tag": card.tag, "data-key": card.key },
       el("div", { class: "tbnb-card-head" }, this.swatch, title, this.follow),
-      el("div", { class: "tbnb-card-body" }, content, this.message),
+      el("div", { class: "tbnb-card-body" }, content, this.message, this.download),
       el("div", { class: "tbnb-card-controls" }, this.steps.node, this.samples.node),
       this.info,
     );
@@ -123,6 +131,17 @@ export class CardView {
     if (this.message.textContent === message) return; // a drag redraws cards many times a second
     setText(this.message, message);
     this.message.hidden = !message;
+  }
+
+  /**
+   * Offer `bytes` as a download named `name` (never rendered: application/octet-stream),
+   * or nothing (null).
+   * @param {Uint8Array | null} bytes
+   * @param {string} [name]
+   */
+  offerDownload(bytes, name = "item.bin") {
+    this.offered = bytes ? { bytes, name } : null;
+    this.download.hidden = !bytes;
   }
 
   /** @param {string} text */

@@ -24,6 +24,7 @@ import { decodeIndex, itemKey, neighbourKeys, positionOf, unionSteps } from "./c
 import { ItemFetcher } from "./fetcher.js";
 import { statusLine } from "./format.js";
 import { downloadMediaCSV, shownItems } from "./media-csv.js";
+import { UNSUPPORTED } from "./media-type.js";
 import { followGlobal, pinned } from "./positions.js";
 import { TagGroups } from "./tag-groups.js";
 
@@ -367,9 +368,12 @@ export class MediaView extends View {
         cv.shownKey = key;
       }
       cv.setState("ready");
+      cv.offerDownload(null);
       cv.setInfo(this.info(entry.item, pos));
       return true;
     }
+    const refused = entry?.state === "error" && String(entry.error).startsWith(UNSUPPORTED);
+    cv.offerDownload(refused ? entry?.item?.data : null, `${this.key}-step${pos.step}-${pos.sample}.bin`);
     if (entry?.state === "error") cv.setState("error", `step ${pos.step}: ${entry.error}`);
     else if (entry?.state === "missing") {
       cv.setState("missing", `step ${pos.step} is not saved in this page (the kernel would fetch it)`);

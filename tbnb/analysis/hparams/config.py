@@ -23,8 +23,16 @@ import numpy as np
 import yaml
 
 from tbnb.analysis.hparams.source import HParamsSource
+from tbnb.io.files import read_side_file
 
-__all__ = ["CONFIG_FILES", "config_hparams", "flatten_config", "read_config_file"]
+__all__ = [
+    "CONFIG_FILES",
+    "MAX_CONFIG_BYTES",
+    "config_hparams",
+    "flatten_config",
+    "read_config_file",
+    "read_run_configs",
+]
 
 CONFIG_FILES = (
     "hparams.yaml",
@@ -120,28 +128,59 @@ def read_config_file(text: str, name: str) -> dict[str, Any]:
     return flatten_config(data)
 
 
-def config_hparams(source: HParamsSource, run: str, notes: list[str]) -> dict[str, Any]:
-    """Hparams from the config files beside ``run``'s event files."""
-    fs = source.fs
-    directory = source.run_path(run)
+MAX_CONFIG_BYTES = 4 << 20
+"""Largest config file read (4 MiB); a larger one is skipped with a note naming it."""
+
+
+def read_run_configs(fs: Any, directory: str, root: str) -> list[tuple[str, dict[str, Any] | str]]:
+    """``(name, values)`` of each config file beside a run's event files, in precedence
+    order; ``values`` is the flat dict, or a string saying why the file was not read.
+
+    A config file is read only if it is a regular file of at most
+    :data:`MAX_CONFIG_BYTES` that resolves inside the logdir ``root`` or the run's own
+    real ``directory`` (a link to a file elsewhere on the machine is not read:
+    :func:`tbnb.io.files.read_side_file`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from tbnb.io.local import LocalFiles
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "hparams.yaml"), "w") as f:
+    ...     _ = f.write("lr: 0.1\\n")
+    >>> os.mkfifo(os.path.join(d, "config.yaml"))
+    >>> for name, values in read_run_configs(LocalFiles(), d, d):
+    ...     print(name, values if isinstance(values, dict) else values.split(": ")[-1])
+    hparams.yaml {'lr': 0.1}
+    config.yaml a FIFO (named pipe), not a regular file; tbnb reads only regular files
+    """
     try:
         listing = fs.ls(directory, detail=False)
     except (OSError, ValueError):
-        return {}
+        return []
     present = {posixpath.basename(str(p).rstrip("/")) for p in listing}
-    out: dict[str, Any] = {}
+    out: list[tuple[str, dict[str, Any] | str]] = []
     for name in CONFIG_FILES:
         if name.split("/")[0] not in present:
             continue
         path = posixpath.join(str(directory).rstrip("/"), name)
         try:
-            with fs.open(path, "rb") as handle:
-                text = handle.read().decode("utf-8")
-            values = read_config_file(text, name)
+            data = read_side_file(fs, path, limit=MAX_CONFIG_BYTES, within=(root, directory))
+            out.append((name, read_config_file(data.decode("utf-8"), name)))
         except FileNotFoundError:
             continue
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            notes.append(f"run {run!r}: {name} not read ({exc})")
+            out.append((name, str(exc)))
+    return out
+
+
+def config_hparams(source: HParamsSource, run: str, notes: list[str]) -> dict[str, Any]:
+    """Hparams from the config files beside ``run``'s event files (:func:`read_run_configs`);
+    a file not read adds a note naming it and why."""
+    out: dict[str, Any] = {}
+    for name, values in read_run_configs(source.fs, source.run_path(run), source.run_path(".")):
+        if isinstance(values, str):
+            notes.append(f"run {run!r}: {name} not read ({values})")
             continue
         for key, value in values.items():
             out.setdefault(key, value)

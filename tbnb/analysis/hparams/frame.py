@@ -229,14 +229,22 @@ def hparams_frame(
             for name, tag in zip(reduced["name"], reduced["tag"], strict=True)
         ]
         reduced = combine(reduced[keep], reductions)
-        for name in sorted(set(reduced["name"])):
-            part = reduced[reduced["name"] == name].set_index("row")
+        names = sorted(set(reduced["name"]))
+        wide = {  # one table per reduction, not one scan of the frame per tag
+            reduction: reduced.pivot_table(
+                index="row", columns="name", values=reduction, aggfunc="first", dropna=False
+            )
+            .reindex(index=index, columns=names)
+            .to_numpy(dtype=np.float64)
+            for reduction in reductions
+        }
+        for at, name in enumerate(names):
             for reduction in reductions:
                 column_name = f"{name}.{reduction}"
                 if column_name in columns:
                     notes.append(f"metric column {column_name!r} clashes with an hparam; renamed")
                     column_name = f"metric:{column_name}"
-                series = part[reduction].astype(np.float64).reindex(index)
+                series = pd.Series(wide[reduction][:, at], index=index, copy=False)
                 columns[column_name] = series
                 metric_columns.append(column_name)
 

@@ -11,6 +11,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import re
 from collections.abc import Mapping, Sequence
@@ -183,8 +184,12 @@ def _same(a: pd.Series, b: pd.Series) -> bool:
     both = np.isnan(x) == np.isnan(y)
     finite = ~np.isnan(x)
     return bool(
-        both.all() and finite.any() and np.allclose(x[finite], y[finite], rtol=1e-6, atol=1e-12)
+        both.all() and finite.any() and np.allclose(x[finite], y[finite], rtol=_RTOL, atol=_ATOL)
     )
+
+
+_RTOL, _ATOL = 1e-6, 1e-12
+"""Two metric columns hold the same values when they agree this closely (``np.allclose``)."""
 
 
 def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -> list[str]:
@@ -194,6 +199,7 @@ def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -
     first, then the columns of tags that look like metrics (:func:`looks_like_metric`);
     a column holding the same values as one already chosen (``hparam/val_acc.last``
     and ``val/acc.last``) is left out. Everything else (``lr.last``) is opt-in.
+    Linear in the number of columns (:func:`_distinct`).
 
     Examples
     --------
@@ -206,14 +212,58 @@ def default_metrics(columns: Mapping[str, pd.Series], declared: Sequence[str]) -
     def tag_of(column: str) -> str:
         return column.removeprefix("metric:").rsplit(".", 1)[0]
 
-    ordered = [c for name in declared for c in columns if tag_of(c) == name]
-    ordered += [c for c in columns if c not in ordered and looks_like_metric(tag_of(c))]
+    by_tag: dict[str, list[str]] = {}
+    for column in columns:
+        by_tag.setdefault(tag_of(column), []).append(column)
+    ordered = list(dict.fromkeys(c for name in declared for c in by_tag.get(name, ())))
+    first = set(ordered)
+    ordered += [c for c in columns if c not in first and looks_like_metric(tag_of(c))]
+    return _distinct(ordered, columns)
+
+
+def _distinct(ordered: list[str], columns: Mapping[str, pd.Series]) -> list[str]:
+    """``ordered`` without each column that holds the same values (:func:`_same`) as an
+    earlier kept one of the same reduction.
+
+    Comparing every column with every kept one is quadratic (4,000 tags took
+    minutes). Instead each column gets a projection, a fixed positive weighting of its
+    finite values: two columns that agree within the tolerance have projections at
+    most a bound apart (below), so a column is compared only with the kept columns of
+    its reduction and pattern of NaN and infinite values whose projections fall within
+    its bound, found by bisection in a sorted list. Exact: the bound never leaves out
+    a match.
+    """
+    if not ordered:
+        return []
+    matrix = np.column_stack([columns[c].to_numpy(dtype=np.float64) for c in ordered])
+    nan, finite = np.isnan(matrix), np.isfinite(matrix)
+    pattern = np.concatenate([nan, matrix == np.inf, matrix == -np.inf])  # must agree
+    weights = np.random.default_rng(0).uniform(0.5, 1.5, size=(matrix.shape[0], 1))
+    clean = np.where(finite, matrix, 0.0)
+    projection = (weights * clean).sum(axis=0)
+    total = (weights * finite).sum(axis=0)  # sum of the weights of the finite values
+    biggest = np.abs(clean).max(axis=0)
+    # |x - y| <= atol + rtol |y| everywhere gives |y| <= (|x| + atol) / (1 - rtol), so
+    # the projections differ by at most total * (atol + rtol (max|x| + atol) / (1 - rtol));
+    # a little more for the rounding of the sums.
+    bound = total * (_ATOL + _RTOL * (biggest + _ATOL) / (1 - _RTOL)) * (1 + 1e-9)
+    bound += 16 * np.finfo(np.float64).eps * total * biggest * matrix.shape[0]
+    kept: dict[tuple[str, bytes], tuple[list[float], list[int]]] = {}
     chosen: list[str] = []
-    for column in ordered:
-        if not any(
-            _same(columns[column], columns[kept])
-            for kept in chosen
-            if column.rsplit(".", 1)[-1] == kept.rsplit(".", 1)[-1]
-        ):
+    for i, column in enumerate(ordered):
+        if nan[:, i].all():  # an all-NaN column matches nothing
             chosen.append(column)
+            continue
+        key = (column.rsplit(".", 1)[-1], np.packbits(pattern[:, i]).tobytes())
+        points, members = kept.setdefault(key, ([], []))
+        p = float(projection[i])
+        lo = bisect.bisect_left(points, p - bound[i])
+        hi = bisect.bisect_right(points, p + bound[i])
+        target = columns[column]
+        if any(_same(target, columns[ordered[members[j]]]) for j in range(lo, hi)):
+            continue
+        at = bisect.bisect_left(points, p)
+        points.insert(at, p)
+        members.insert(at, i)
+        chosen.append(column)
     return chosen

@@ -5,10 +5,12 @@ parameters) so that asking again, or building another view of the same data, cos
 nothing: the PCA (3 components) at once (for a large matrix, a row sample's axes first,
 :meth:`Projection.pca_first`, and the exact ones in a job); t-SNE and UMAP in a background
 :class:`~tbnb.analysis.projection.jobs.Job` that reports progress and intermediate
-layouts and can be cancelled. Both reduce the data to 50 principal components, then
-compute one exact kNN graph per metric (:mod:`~tbnb.analysis.projection.neighbors`),
-which t-SNE's affinities and UMAP's fuzzy graph share. The neighbours of a clicked
-point come from the original vectors, exactly.
+layouts and can be cancelled, showing the PCA first on large data. Both reduce the data
+to 50 principal components and compute one kNN graph per metric there (exact below a
+size, approximate above, then measured again in the original space, its recall reported:
+:func:`~tbnb.analysis.projection.neighbors.neighbor_graph`), which t-SNE's affinities and
+UMAP's fuzzy graph share. The neighbours of a clicked point come from the original
+vectors, exactly.
 
 Examples
 --------
@@ -32,6 +34,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -41,10 +44,11 @@ from tbnb.analysis.projection.jobs import Job, Progress
 from tbnb.analysis.projection.kernels import ensure as ensure_kernels
 from tbnb.analysis.projection.layout_tsne import TSNEOptimizer, neighbors_needed
 from tbnb.analysis.projection.neighbors import (
+    Graph,
     Metric,
     check_metric,
-    knn_graph,
     nearest,
+    neighbor_graph,
     reduce_for_neighbors,
 )
 from tbnb.analysis.projection.params import layout_params
@@ -55,6 +59,10 @@ __all__ = ["CACHE_BYTES", "Projection", "warm_up"]
 
 CACHE_BYTES = 1 << 30
 """Memory the cache of derived arrays (reduced points, kNN graphs, layouts) may hold."""
+
+FIRST_PICTURE_POINTS = 20_000
+"""From this many points on, t-SNE and UMAP show the PCA first (below, their first
+layout comes within a second or two anyway)."""
 
 CHUNK_SECONDS = 0.25
 """Target duration of one chunk of iterations between two reported layouts."""
@@ -214,20 +222,23 @@ class Projection:
             CACHE.put(key, found)
         return found  # type: ignore[no-any-return]
 
-    def knn(
-        self, metric: Metric, k: int, progress: Progress | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The exact kNN graph (``k`` neighbours, no self) on the reduced vectors."""
+    def knn(self, metric: Metric, k: int, progress: Progress | None = None) -> Graph:
+        """The kNN graph (``k`` neighbours, no self; see
+        :func:`~tbnb.analysis.projection.neighbors.neighbor_graph`), computed once per
+        metric and reused for any ``k`` up to the largest asked."""
         k = int(min(k, self.n - 1))
         key = (self.fingerprint, "knn", metric)
-        found = CACHE.get(key)
-        if found is None or found[0].shape[1] < k:
+        found: Graph | None = CACHE.get(key)
+        if found is None or found.indices.shape[1] < k:
             points = self.reduced(metric, progress)
-            if progress is not None:
-                progress.update("neighbours", 0, 1, f"exact {k} nearest neighbours")
-            found = knn_graph(points, k)
+            found = neighbor_graph(self.vectors, points, k, metric, progress=progress)
             CACHE.put(key, found)
-        return found[0][:, :k], found[1][:, :k]
+        if progress is not None:
+            progress.info["neighbours"] = found.describe()
+            progress.info["recall"] = round(found.recall, 4)
+        if found.indices.shape[1] == k:
+            return found
+        return replace(found, indices=found.indices[:, :k], distances=found.distances[:, :k])
 
     def nearest(
         self, index: int, k: int = 10, metric: str = "cosine"
@@ -240,6 +251,15 @@ class Projection:
                 )
         return nearest(self.vectors, index, k, check_metric(metric), self._norms)
 
+    def _first_picture(self, dims: int, progress: Progress) -> None:
+        """Show the PCA at once, while the neighbours are found (t-SNE and UMAP start from
+        the PCA: the layout then grows out of this picture)."""
+        if self.n >= FIRST_PICTURE_POINTS:
+            first = self.pca_first()
+            if first.coords.shape[1] >= dims:
+                progress.update("first picture", 0, 1, "PCA while the neighbours are found")
+                progress.layout(np.ascontiguousarray(first.coords[:, :dims]))
+
     def _init(self, metric: Metric, dims: int) -> np.ndarray:
         return pca(self.reduced(metric), dims).coords
 
@@ -249,12 +269,13 @@ class Projection:
         for module in ("numba", "scipy"):
             require(module, "UMAP")
         metric = params.metric
+        self._first_picture(params.dims, progress)
         ensure_kernels(progress)
-        indices, distances = self.knn(metric, max(params.n_neighbors - 1, 1), progress)
+        knn = self.knn(metric, max(params.n_neighbors - 1, 1), progress)
         from tbnb.analysis.projection.layout_umap import UMAPOptimizer, fuzzy_graph
 
         progress.update("graph", 0, 1, "fuzzy simplicial set")
-        graph = fuzzy_graph(indices, distances, params.n_neighbors)
+        graph = fuzzy_graph(knn.indices, knn.distances, params.n_neighbors)
         optimizer = UMAPOptimizer(
             graph,
             self._init(metric, params.dims),
@@ -276,12 +297,13 @@ class Projection:
             require(module, "t-SNE")
         metric = params.metric
         k = neighbors_needed(params.perplexity, self.n)
+        self._first_picture(params.dims, progress)
         ensure_kernels(progress)
-        indices, distances = self.knn(metric, k, progress)
+        knn = self.knn(metric, k, progress)
         progress.update("affinities", 0, 1, f"perplexity {params.perplexity:g}")
         optimizer = TSNEOptimizer(
-            indices,
-            distances,
+            knn.indices,
+            knn.distances,
             self._init(metric, params.dims),
             perplexity=params.perplexity,
             learning_rate=params.learning_rate,

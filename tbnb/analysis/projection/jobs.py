@@ -53,6 +53,9 @@ class Progress:
     latest: np.ndarray | None = None
     layouts: int = 0
     first_layout_s: float | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+    """What the work found along the way (the kNN graph's method and recall), reported
+    with every update."""
     _cancel: threading.Event = field(default_factory=threading.Event)
     _listeners: list[Callable[[Progress, bool], None]] = field(default_factory=list)
 
@@ -94,8 +97,9 @@ class Progress:
                 log.exception("tbnb projection listener failed")
 
     def as_dict(self) -> dict[str, Any]:
-        """Phase, step, total, message and elapsed seconds (JSON-able)."""
+        """Phase, step, total, message, elapsed seconds and :attr:`info` (JSON-able)."""
         return {
+            **self.info,
             "phase": self.phase,
             "step": self.step,
             "total": self.total,

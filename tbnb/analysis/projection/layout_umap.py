@@ -15,7 +15,12 @@ linearly over ``n_epochs``. What differs is how it runs:
 - the epochs run in chunks (:class:`UMAPOptimizer`) whose state carries over exactly,
   so intermediate layouts can be shown and a run cancelled between chunks, which
   umap-learn's one call does not allow;
-- one seeded random stream, one thread: the same seed gives the same layout.
+- an epoch runs on several threads without races: the points are cut into
+  :data:`PARTS` slabs of the initial layout, each thread moves only the points of its
+  slab's edges (edges between slabs run after them), and the points pushed away are read
+  from the layout as the epoch began; seeded random streams per slab, so the same seed
+  gives the same layout whatever the number of threads. umap-learn runs one thread when
+  seeded, or races between threads when not.
 
 Initialisation is the data's PCA (scaled to a 10-unit box), as Kobak & Linderman
 (2021, "Initialization is critical for preserving global data structure in both
@@ -39,11 +44,16 @@ True
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse
 
-__all__ = ["UMAPOptimizer", "ab_params", "default_epochs", "fuzzy_graph"]
+__all__ = ["PARTS", "UMAPOptimizer", "ab_params", "default_epochs", "fuzzy_graph"]
+
+PARTS = 4
+"""Slabs of points whose edges are optimised in parallel (fixed, so the layout is the same
+on any machine)."""
 
 
 def default_epochs(n: int) -> int:
@@ -122,6 +132,8 @@ class UMAPOptimizer:
         umap-learn's parameters of the same names.
     seed
         Seed of the negative sampling (same seed, same layout).
+    workers
+        Threads (at most :data:`PARTS`; the layout does not depend on them).
     """
 
     def __init__(
@@ -136,6 +148,7 @@ class UMAPOptimizer:
         repulsion_strength: float = 1.0,
         learning_rate: float = 1.0,
         seed: int = 0,
+        workers: int = 2,
     ) -> None:
         n = graph.shape[0]
         self.n_epochs = int(n_epochs or default_epochs(n))
@@ -158,8 +171,12 @@ class UMAPOptimizer:
         self.gamma = float(repulsion_strength)
         self.alpha = float(learning_rate)
         rng = np.random.default_rng(seed)
-        self.state = rng.integers(1, 2**31 - 1, 3).astype(np.int64)
         self.embedding = _box(np.asarray(init, dtype=np.float64), rng).astype(np.float32)
+        # parts of the points (slabs along the first axis) whose edges run in parallel; the
+        # edges between parts after them, alone: the result is the same for any threads
+        self.parts = _partition(self.head, self.tail, self.embedding[:, 0], PARTS)
+        self.states = [rng.integers(1, 2**31 - 1, 3).astype(np.int64) for _ in self.parts]
+        self.workers = max(1, min(int(workers), PARTS))
         self.epoch = 0
 
     @property
@@ -171,28 +188,49 @@ class UMAPOptimizer:
         """Run up to ``epochs`` more epochs; return the layout (a copy)."""
         stop = min(self.epoch + max(int(epochs), 1), self.n_epochs)
         if stop > self.epoch and len(self.head):
-            from tbnb.analysis.projection.compiled.umap import sgd_epochs
+            from tbnb.analysis.projection.compiled.umap import sgd_epoch
 
-            sgd_epochs(
-                self.embedding,
-                self.head,
-                self.tail,
-                self.epochs_per_sample,
-                self.next_sample,
-                self.next_negative,
-                self.per_negative,
-                self.a,
-                self.b,
-                self.gamma,
-                self.alpha,
-                self.n_epochs,
-                self.epoch,
-                stop,
-                self.state,
-            )
+            def run(part: int, epoch: int, alpha: float, snapshot: np.ndarray) -> None:
+                sgd_epoch(
+                    self.embedding,
+                    snapshot,
+                    self.head,
+                    self.tail,
+                    self.parts[part],
+                    self.epochs_per_sample,
+                    self.next_sample,
+                    self.next_negative,
+                    self.per_negative,
+                    self.a,
+                    self.b,
+                    self.gamma,
+                    alpha,
+                    epoch,
+                    self.states[part],
+                )
+
+            inner = range(len(self.parts) - 1)
+            with ThreadPoolExecutor(self.workers, thread_name_prefix="tbnb-umap") as pool:
+                for epoch in range(self.epoch, stop):
+                    alpha = self.alpha * (1.0 - epoch / self.n_epochs)
+                    at_start = self.embedding.copy()
+                    same = [epoch] * len(inner), [alpha] * len(inner), [at_start] * len(inner)
+                    list(pool.map(run, inner, *same))
+                    run(len(self.parts) - 1, epoch, alpha, at_start)  # edges across parts
         self.epoch = stop
         layout: np.ndarray = self.embedding.copy()
         return layout
+
+
+def _partition(
+    head: np.ndarray, tail: np.ndarray, axis: np.ndarray, parts: int
+) -> list[np.ndarray]:
+    """Edge numbers by part: those with both ends in slab ``p`` of ``axis`` (equal counts
+    of points), for each ``p``, then the edges between slabs."""
+    cuts = np.quantile(axis, np.linspace(0, 1, parts + 1)[1:-1]) if len(axis) else []
+    slab = np.searchsorted(np.asarray(cuts), axis)
+    own = np.where(slab[head] == slab[tail], slab[head], parts)
+    return [np.flatnonzero(own == p).astype(np.int64) for p in range(parts + 1)]
 
 
 def _box(init: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -212,6 +250,9 @@ def warm() -> None:
 
     ensure()
 
+    from tbnb.analysis.projection.descent import approximate_knn, rerank
+
     points = np.random.default_rng(0).normal(size=(20, 3)).astype(np.float32)
+    rerank(points, None, approximate_knn(points, 5, workers=1, trees=1)[0], 5, workers=1)
     indices, distances = knn_graph(points, 5, workers=1)
     UMAPOptimizer(fuzzy_graph(indices, distances), points[:, :2], n_epochs=2).step(2)

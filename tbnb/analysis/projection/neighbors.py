@@ -1,6 +1,10 @@
-"""Nearest neighbours: the exact kNN graph t-SNE and UMAP share, and one point's neighbours.
+"""Nearest neighbours: the kNN graph t-SNE and UMAP share, and one point's neighbours.
 
-:func:`knn_graph` is exact: blocks of rows are multiplied against all points (BLAS)
+:func:`neighbor_graph` is the graph layouts use: candidates found on the reduced points
+(exactly by :func:`knn_graph` below a size where that is cheap, approximately by
+:mod:`~tbnb.analysis.projection.descent` above), measured again in the original space,
+with its recall against the exact neighbours there. :func:`knn_graph` is exact: blocks
+of rows are multiplied against all points (BLAS)
 and a compiled kernel keeps each row's ``k`` smallest distances, then recomputes them
 exactly (float32 products lose precision for close points). It runs on the reduced
 points (PCA-50, :func:`reduce_for_neighbors`), on two threads (both stages release
@@ -23,13 +27,22 @@ Examples
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
 from tbnb.analysis.projection.pca import pca
 
-__all__ = ["METRICS", "Metric", "knn_graph", "nearest", "reduce_for_neighbors"]
+__all__ = [
+    "METRICS",
+    "Graph",
+    "Metric",
+    "knn_graph",
+    "nearest",
+    "neighbor_graph",
+    "reduce_for_neighbors",
+]
 
 Metric = Literal["euclidean", "cosine"]
 METRICS: tuple[str, ...] = ("euclidean", "cosine")
@@ -113,6 +126,125 @@ def knn_graph(
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tbnb-knn") as pool:
             list(pool.map(block, starts))
     return out_i, out_d
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A kNN graph and how it was found.
+
+    Attributes
+    ----------
+    indices, distances
+        ``(n, k)`` int32 and float32 (euclidean in the original space, of unit rows for
+        cosine), nearest first; no point is its own neighbour.
+    method
+        ``"exact"`` (every pair measured) or ``"approximate"`` (trees and descent).
+    recall
+        Share of the exact 10 nearest neighbours (original space) of a seeded sample of
+        points that the graph lists (1.0 when every pair was measured there).
+    sample
+        Points that recall was measured on (0: exact, nothing to measure).
+    """
+
+    indices: np.ndarray
+    distances: np.ndarray
+    method: str
+    recall: float
+    sample: int = 0
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held (what a cache counts)."""
+        return int(self.indices.nbytes + self.distances.nbytes)
+
+    def describe(self) -> str:
+        """What the status line says of it."""
+        if self.sample == 0:
+            return f"{self.method} kNN"
+        return f"{self.method} kNN, recall@10 {self.recall:.3f} ({self.sample} points checked)"
+
+
+def candidates_needed(k: int, n: int) -> int:
+    """Candidates searched in the reduced space for ``k`` neighbours in the full one."""
+    return int(min(n - 1, k + max(16, k // 2)))
+
+
+def neighbor_graph(
+    vectors: np.ndarray,
+    reduced: np.ndarray,
+    k: int,
+    metric: Metric = "euclidean",
+    *,
+    progress: Any = None,
+    workers: int = 2,
+    seed: int = 0,
+) -> Graph:
+    """The ``k`` nearest neighbours of every row of ``vectors``, found on ``reduced``.
+
+    Below :data:`~tbnb.analysis.projection.descent.EXACT_POINTS` points every pair of
+    ``reduced`` rows is measured (:func:`knn_graph`), above it the trees and descent of
+    :func:`~tbnb.analysis.projection.descent.approximate_knn` search it; either way
+    :func:`candidates_needed` candidates per point are then measured again in the
+    original space (the reduction blurs the order of close points) and the ``k``
+    nearest kept. Recall against the exact neighbours of the original space is measured
+    on a sample (:func:`~tbnb.analysis.projection.descent.recall_at`) whenever the graph
+    was not found exactly there. Where torch has a CUDA device, every pair is measured
+    there in the original space instead (:func:`~tbnb.analysis.projection.device.knn_on`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = (rng.normal(size=(500, 4)) @ rng.normal(size=(4, 64))).astype(np.float32)
+    >>> graph = neighbor_graph(X, reduce_for_neighbors(X, dims=8), 5)  # 4-D data in 64-D
+    >>> graph.indices.shape, graph.method, graph.recall
+    ((500, 5), 'exact', 1.0)
+    """
+    from tbnb.analysis.projection.descent import (
+        EXACT_POINTS,
+        approximate_knn,
+        recall_at,
+        recall_sample,
+        rerank,
+    )
+
+    n = len(vectors)
+    k = int(min(k, n - 1))
+    if k <= 0:
+        return Graph(np.zeros((n, 0), np.int32), np.zeros((n, 0), np.float32), "exact", 1.0)
+    scale = unit_scale(vectors) if metric == "cosine" else None
+    from tbnb.analysis.projection.device import device, knn_on
+
+    where = device(n, vectors.shape[1], float(n) * n * vectors.shape[1])
+    if where is not None:  # a GPU measures every pair in the original space
+        if progress is not None:
+            progress.update("neighbours", 0, 1, f"exact {k} nearest neighbours on {where}")
+        found, distances = knn_on(vectors, k, where, scale=scale)
+        return Graph(found, distances, f"exact ({where})", 1.0)
+    full = reduced.shape[1] >= vectors.shape[1]  # nothing was reduced: no second look
+    wanted = k if full else candidates_needed(k, n)
+    if n <= EXACT_POINTS:
+        if progress is not None:
+            progress.update("neighbours", 0, 1, f"exact {k} nearest neighbours")
+        found, distances = knn_graph(reduced, wanted, workers=workers)
+        method = "exact"
+    else:
+        found, squared = approximate_knn(
+            reduced, wanted, seed=seed, workers=workers, progress=progress
+        )
+        distances = np.sqrt(squared)
+        method = "approximate"
+    if full and method == "exact":
+        return Graph(found, distances, method, 1.0)
+    if not full:
+        if progress is not None:
+            progress.update("neighbours", 1, 1, "measuring the candidates in the full space")
+        found, distances = rerank(vectors, scale, found, k, workers=workers)
+    if progress is not None:
+        progress.update("neighbours", 1, 1, "recall against exact neighbours")
+    sample = recall_sample(n, vectors.shape[1])
+    recall = recall_at(vectors, scale, found, 10, sample=sample, seed=seed)
+    return Graph(found, distances, method, recall, sample)
 
 
 def nearest(

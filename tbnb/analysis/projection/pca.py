@@ -14,6 +14,8 @@ columns, or :data:`EXACT_FLOPS`) uses the covariance's exact eigendecomposition.
 on them (a fraction of the full cost). Its axes also start :func:`pca`'s iteration
 (``start=``), which then needs one power step instead of three. Signs are fixed (each
 component's largest loading positive), so the same data always gives the same picture.
+Where torch has a CUDA device, the exact covariance is computed there instead
+(:mod:`~tbnb.analysis.projection.device`).
 
 Examples
 --------
@@ -112,8 +114,18 @@ def pca(
     >>> pca(np.array([[0.0, 0.0], [2.0, 0.0], [4.0, 0.0]]), 1).coords.ravel().tolist()
     [-2.0, 0.0, 2.0]
     """
+    from tbnb.analysis.projection.device import device, pca_on
+
+    n, d = np.shape(data)
+    where = device(n, d, float(n) * d * d)
+    if where is not None:  # a GPU: the exact covariance there
+        coords, components, mean, total = pca_on(
+            data, int(min(n_components, n, d)), where, row_scale=row_scale
+        )
+        signs = _signs(components)
+        ratio = np.einsum("ij,ij->j", coords, coords, dtype=np.float64) / max(total, 1e-300)
+        return PCAResult(coords * signs, components * signs[:, None], mean, ratio)
     data, rows, total = _prepare(data, row_scale)
-    n, d = data.shape
     k = int(min(n_components, n, d))
     if d <= EXACT_DIMS or k * 4 >= d or n * d * d <= EXACT_FLOPS:
         components = _exact(rows, k)
@@ -361,9 +373,14 @@ def one_blas_thread() -> Iterator[None]:
         yield
 
 
-def _fix_signs(components: np.ndarray) -> np.ndarray:
+def _signs(components: np.ndarray) -> np.ndarray:
+    """Per component: the sign that makes its largest loading positive (float32)."""
     biggest = np.argmax(np.abs(components), axis=1)
-    signs = np.sign(components[np.arange(len(components)), biggest])
+    signs: np.ndarray = np.sign(components[np.arange(len(components)), biggest])
     signs[signs == 0] = 1
-    fixed: np.ndarray = components * signs[:, None].astype(np.float32)
+    return signs.astype(np.float32)
+
+
+def _fix_signs(components: np.ndarray) -> np.ndarray:
+    fixed: np.ndarray = components * _signs(components)[:, None]
     return fixed

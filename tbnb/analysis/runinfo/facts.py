@@ -13,7 +13,9 @@ One row per run, columns ``(section, key)``:
   (:mod:`tbnb.analysis.runinfo.environment`), else the text itself;
 - ``run_metadata``: per ``RunMetadata`` with step statistics: nodes timed, compute
   time, memory, devices;
-- ``graphs``: the graphs the run holds.
+- ``graphs``: the graphs the run holds;
+- ``profile``: the profiler traces beside the run (``exp.profile.traces``; a run holding
+  traces and no event files gets a row too).
 
 A file or summary that cannot be read is skipped with a ``DataWarning`` naming the
 run and what was wrong; everything else is kept.
@@ -31,7 +33,6 @@ Examples
 
 from __future__ import annotations
 
-import posixpath
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -41,14 +42,23 @@ import pandas as pd
 
 from tbnb.analysis.graph.parse import PROFILES, GraphParseError, run_metadata_of
 from tbnb.analysis.graph.stats import step_stats
-from tbnb.analysis.hparams.config import CONFIG_FILES, read_config_file
+from tbnb.analysis.hparams.config import read_run_configs
 from tbnb.analysis.runinfo.environment import looks_like_environment, text_pairs
 from tbnb.kinds.metadata import COLUMNS as RUN_COLUMNS
 from tbnb.warnings import DataWarning
 
 __all__ = ["SECTIONS", "run_info"]
 
-SECTIONS = ("run", "counts", "hparams", "config", "environment", "run_metadata", "graphs")
+SECTIONS = (
+    "run",
+    "counts",
+    "hparams",
+    "config",
+    "environment",
+    "run_metadata",
+    "graphs",
+    "profile",
+)
 """Column sections of :func:`run_info`, in order."""
 
 Put = Callable[[str, str, str, Any], None]
@@ -76,23 +86,10 @@ def _hparams(exp: Any, put: Put) -> None:
 
 
 def _configs(exp: Any, run: str, put: Put) -> None:
-    fs, directory = exp.fs, exp.run_path(run)
-    try:
-        present = {posixpath.basename(str(p).rstrip("/")) for p in fs.ls(directory, detail=False)}
-    except (OSError, ValueError):
-        return
-    for name in CONFIG_FILES:
-        if name.split("/")[0] not in present:
-            continue
-        path = posixpath.join(str(directory).rstrip("/"), name)
-        try:
-            with fs.open(path, "rb") as handle:
-                values = read_config_file(handle.read().decode("utf-8"), name)
-        except FileNotFoundError:
-            continue
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+    for name, values in read_run_configs(exp.fs, exp.run_path(run), exp.run_path(".")):
+        if isinstance(values, str):
             warnings.warn(
-                f"tbnb: run {run!r}: config file {name} not read ({error}); "
+                f"tbnb: run {run!r}: config file {name} not read ({values}); "
                 "the rest of the run's information is kept",
                 DataWarning,
                 stacklevel=4,
@@ -176,6 +173,19 @@ def _run_metadata(exp: Any, put: Put) -> None:
             )
 
 
+def _profile(exp: Any, put: Put) -> list[str]:
+    """The traces of each run, listed (not parsed); returns the runs holding traces."""
+    traces = exp.frame("profile").traces if hasattr(exp, "frame") else None
+    if traces is None or not len(traces):
+        return []
+    for run, rows in traces.groupby("run", sort=False):
+        put("profile", "traces", str(run), len(rows))
+        put("profile", "files", str(run), ", ".join(rows["trace"].astype(str)))
+        put("profile", "formats", str(run), ", ".join(sorted(set(rows["format"]))))
+        put("profile", "bytes", str(run), int(rows["bytes"].sum()))
+    return [str(r) for r in dict.fromkeys(traces["run"])]
+
+
 def run_info(exp: Any) -> pd.DataFrame:
     """One row per run of ``exp``, columns ``(section, key)`` (see the module docstring)."""
     cells: dict[tuple[str, str], dict[str, Any]] = {}
@@ -190,6 +200,7 @@ def run_info(exp: Any) -> pd.DataFrame:
         _configs(exp, run, put)
     _environment(exp, put)
     _run_metadata(exp, put)
+    runs += [r for r in _profile(exp, put) if r not in runs]
     order = {section: i for i, section in enumerate(SECTIONS)}
     keys = sorted(cells, key=lambda k: order[k[0]])  # stable: keys keep their order
     if not keys:

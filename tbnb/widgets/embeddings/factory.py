@@ -35,6 +35,7 @@ class ProjectorOptions(TypedDict, total=False):
     opacity: float
     top_n: int
     sprites: bool
+    density: bool
     search: str
     neighbors_k: int
     neighbor_metric: str
@@ -87,8 +88,10 @@ def projector(
     refresh
         Re-list an experiment's embeddings every so many seconds (through its reload).
     **kw
-        ``run`` (with ``embedding``: the run holding it), ``point_size``, ``opacity``,
-        ``top_n`` (categories coloured before "other", default 20), ``sprites``,
+        ``run`` (with ``embedding``: the run holding it), ``point_size`` (default:
+        larger for fewer points), ``opacity``, ``top_n`` (categories coloured before
+        "other", default 20), ``sprites`` (default: drawn when no column colours the
+        points), ``density`` (contours and region labels at low zoom, default True),
         ``search`` (regex), ``neighbors_k`` (10), ``neighbor_metric`` (``"cosine"``),
         ``palette``, ``height`` (pixels, 520), ``params`` (method -> parameters, e.g.
         ``{"umap": {"n_neighbors": 30}}``). Anything else raises ``TypeError``.
@@ -113,10 +116,9 @@ def projector(
     for name, given in params.items():
         layout_params(name, given)
     widget = ProjectorWidget(
-        point_size=kw.get("point_size", 5.0),
         opacity=kw.get("opacity", 0.8),
+        density=kw.get("density", True),
         top_n=kw.get("top_n", 20),
-        sprites=kw.get("sprites", True),
         neighbors_k=kw.get("neighbors_k", 10),
         neighbor_metric=kw.get("neighbor_metric", "cosine"),
         palette=kw.get("palette", "default"),
@@ -151,9 +153,13 @@ def projector(
         widget.method, widget.dims = _start(method, dims, vectors.shape[1])
         widget._showing = False
         widget._set_data(vectors, meta)
+    if "sprites" in kw:  # the user's choices: kept for every embedding shown
+        widget.sprites = kw["sprites"]
+    if "point_size" in kw:
+        widget.point_size = kw["point_size"]
     frame = widget.metadata
-    widget.color_by = color if color is not None else default_color(frame)
-    widget.label_by = label if label is not None else default_label(frame, widget.color_by)
+    color = color if color is not None else default_color(frame)
+    widget._choose_defaults(color, label if label is not None else default_label(frame, color))
     widget.search = kw.get("search", "")
     return widget
 

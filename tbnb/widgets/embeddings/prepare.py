@@ -31,6 +31,7 @@ __all__ = [
     "coordinates_frame",
     "default_color",
     "default_label",
+    "default_point_size",
     "encode_column",
     "encode_metadata",
     "listing",
@@ -118,10 +119,18 @@ def encode_metadata(meta: pd.DataFrame) -> dict[str, Any]:
 
 
 def default_color(meta: pd.DataFrame) -> str:
-    """The first column with 2 to :data:`CATEGORY_LIMIT` distinct values, else ''."""
+    """The first column with 2 to :data:`CATEGORY_LIMIT` distinct values, some repeated
+    (a column of distinct values names points, it does not group them), else ''.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> default_color(pd.DataFrame({"name": ["a", "b", "c"], "kind": ["x", "y", "x"]}))
+    'kind'
+    """
     for column in meta.columns:
         count = meta[column].nunique(dropna=True)
-        if 2 <= count <= CATEGORY_LIMIT:
+        if 2 <= count <= CATEGORY_LIMIT and count < len(meta):
             return str(column)
     return ""
 
@@ -131,6 +140,19 @@ def default_label(meta: pd.DataFrame, color: str = "") -> str:
     too when that is the ``color`` column (the legend names its values already)."""
     name = "label" if "label" in meta.columns else str(meta.columns[0]) if len(meta.columns) else ""
     return "" if name == color else name
+
+
+def default_point_size(n: int, area: float = 800 * 520) -> float:
+    """Point diameter (CSS pixels) for ``n`` points on ``area`` square pixels: large for a
+    few points, small where many would cover each other; 2.5 to 10, in half pixels.
+
+    Examples
+    --------
+    >>> default_point_size(256), default_point_size(10_000), default_point_size(1_000_000)
+    (10.0, 5.0, 2.5)
+    """
+    size = (0.6 * area / max(n, 1)) ** 0.5
+    return float(min(max(round(size * 2) / 2, 2.5), 10.0))
 
 
 def positions_payload(

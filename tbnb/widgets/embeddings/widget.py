@@ -25,6 +25,7 @@ import traitlets as t
 from tbnb.analysis.projection import Job, Projection, layout_params, warm_up
 from tbnb.analysis.projection.params import params_dict
 from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.embeddings.defaults import ChosenDefaults
 from tbnb.widgets.embeddings.prepare import (
     coordinates_frame,
     encode_metadata,
@@ -45,7 +46,7 @@ __all__ = ["ProjectorWidget"]
 log = logging.getLogger(__name__)
 
 
-class ProjectorWidget(LiveWidget, Selectable, RunColored):
+class ProjectorWidget(LiveWidget, Selectable, ChosenDefaults, RunColored):
     """Embedding projector (build it with :func:`tbnb.projector`).
 
     Traits (synced with the browser)
@@ -67,9 +68,19 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n : int
         Categories coloured before the rest is "other".
     point_size, opacity : float
-        Point diameter in CSS pixels, and opacity in [0.05, 1].
+        Point diameter in CSS pixels (by default larger for fewer points: see
+        :func:`~tbnb.widgets.embeddings.prepare.default_point_size`), and opacity in
+        [0.05, 1].
     sprites : bool
-        Draw each point's sprite image (when the embedding has a sprite).
+        Draw each point's sprite image (when the embedding has a sprite); by default only
+        when no column colours the points (a sprite hides its point's colour).
+    density : bool
+        In 2-D at low zoom: density contours, and a label per dense region naming its
+        most frequent value of the colour column (of the label column when the colour
+        one does not group points).
+    histogram_by : str
+        The column whose distribution the side panel shows, the selection's beside all
+        points' (``""``: the colour column); a click on a bar selects its points.
     search, search_column : str
         Case-insensitive regex matched against the metadata (one column, or all).
     focus : int
@@ -98,7 +109,9 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     top_n = t.Int(20).tag(sync=True)
     point_size = t.Float(5.0).tag(sync=True)
     opacity = t.Float(0.8).tag(sync=True)
-    sprites = t.Bool(True).tag(sync=True)
+    sprites = t.Bool(False).tag(sync=True)
+    density = t.Bool(True).tag(sync=True)
+    histogram_by = t.Unicode("").tag(sync=True)
     search = t.Unicode("").tag(sync=True)
     search_column = t.Unicode("").tag(sync=True)
     focus = t.Int(-1).tag(sync=True)
@@ -144,7 +157,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
             raise t.TraitError(f"dims must be 2 or 3, got {value}")
         return value
 
-    @t.validate("color_by", "label_by", "search_column")
+    @t.validate("color_by", "label_by", "search_column", "histogram_by")
     def _valid_column(self, proposal: Any) -> str:
         value = str(proposal["value"])
         if value and len(self._frame.columns) and value not in self._frame.columns:
@@ -263,6 +276,19 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
     def _request_cancel(self, _content: dict[str, Any]) -> dict[str, Any]:
         return {"cancelled": self._runner.cancel()}
 
+    def _request_embedding(self, content: dict[str, Any]) -> dict[str, Any]:
+        """``{index}`` from the picker: read that embedding of the experiment and show it."""
+        if self._source is None:
+            raise ValueError("these vectors were given directly: there is no other embedding")
+        index = int(content["index"])
+        listed = list(self.embeddings)
+        if not 0 <= index < len(listed):
+            raise IndexError(f"embedding {index} does not exist: there are {len(listed)}")
+        if listed[index].get("note"):
+            raise ValueError(str(listed[index]["note"]))
+        self.embedding = index  # reads and shows it (the observer below)
+        return {"embedding": index, "title": self.title}
+
     def _request_neighbors(self, content: dict[str, Any]) -> dict[str, Any]:
         index = int(content["index"])
         k = int(content.get("k", self.neighbors_k))
@@ -297,6 +323,7 @@ class ProjectorWidget(LiveWidget, Selectable, RunColored):
         vectors, meta, sprite, title = read_listed(self._source, index)
         self.title = title
         self._set_data(vectors, meta, sprite)
+        self._choose_defaults()
 
     def _on_reload(self, _report: Any = None) -> None:
         """List the experiment's embeddings again (a run may have written new ones)."""

@@ -1,6 +1,7 @@
 // A clip from its WAV bytes: samples per channel (wav.js), a blob: URL for the player,
 // and the waveform and spectrogram computed once, when the clip arrives, so moving the
 // step slider over fetched steps only paints.
+import { mediaBlob } from "../../media/media-type.js";
 import { envelope, fftSize, spectrogram } from "./spectrum.js";
 import { mixdown, parseWav } from "./wav.js";
 
@@ -23,9 +24,10 @@ export const COLUMNS = 400;
  * @returns {Promise<DecodedClip>}
  */
 export async function decodeClip(item) {
+  const blob = mediaBlob(item.data, "audio", item.content_type); // typed by its bytes, not its claim
   const clip = parseWav(item.data);
   const mono = mixdown(clip.channels);
-  const url = URL.createObjectURL(new Blob([item.data], { type: item.content_type || "audio/wav" }));
+  const url = URL.createObjectURL(blob);
   return {
     url,
     rate: clip.rate,

@@ -1,8 +1,47 @@
 // Point colours: by a category column (its N most frequent values get the palette's colours,
 // the rest one grey "other"), by a numeric column (viridis from its min to its max), or one
 // colour. Returns RGBA bytes for the GPU and what the legend or colour bar shows.
-import { palette } from "../../color/palettes.js";
+//
+// Categories take their own palettes, not the run colours: the projector lists runs in their
+// run colours beside the legend, and a value coloured like a run reads as that run.
 import { codeOf } from "./metadata.js";
+
+/**
+ * Category colours: CARTO's "Bold" (11 colours; its order starts where the run palette's
+ * does not: purple, green, blue, where runs start blue, orange, red), then 9 more each the
+ * farthest from those before it. Pairwise CIEDE2000 >= 12; each differs from the run colour
+ * of the same position by >= 17 (tests/widgets/test_embeddings_widget.py).
+ */
+export const CATEGORY_PALETTE = [
+  "#7f3c8d",
+  "#11a579",
+  "#3969ac",
+  "#f2b701",
+  "#e73f74",
+  "#80ba5a",
+  "#e68310",
+  "#008695",
+  "#cf1c90",
+  "#f97b72",
+  "#4b4b8f",
+  "#66470a",
+  "#29660a",
+  "#8c0e19",
+  "#6cd0d9",
+  "#8c820e",
+  "#6ca3d9",
+  "#a36cd9",
+  "#d93616",
+  "#0a6657",
+];
+
+/** Okabe & Ito's colours for colour-blind readers (without black): the `colorblind` palette. */
+export const CATEGORY_COLORBLIND = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7"];
+
+/** The category colours of palette `name` (`default` or `colorblind`). @param {string} name */
+export function categoryPalette(name) {
+  return name === "colorblind" ? CATEGORY_COLORBLIND : CATEGORY_PALETTE;
+}
 
 const PLAIN = [78, 121, 167];
 const OTHER = [176, 176, 176];
@@ -75,7 +114,7 @@ export function colorPoints(column, n, { topN, palette: name }) {
     return { rgba, kind: "number", legend: [], range: [lo, hi], column: column.name };
   }
   const labels = column.labels || [];
-  const colors = palette(name).map(rgbOf);
+  const colors = categoryPalette(name).map(rgbOf);
   const shown = Math.min(Math.max(topN, 0), labels.length);
   const counts = new Uint32Array(labels.length);
   for (let i = 0; i < n; i++) {

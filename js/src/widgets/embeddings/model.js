@@ -40,6 +40,8 @@
  * @property {number} point_size
  * @property {number} opacity
  * @property {boolean} sprites
+ * @property {boolean} density              contours and region labels (2-D, low zoom)
+ * @property {string} histogram_by           the panel's histogram column ("": the colour one)
  * @property {string} search
  * @property {string} search_column
  * @property {number} focus

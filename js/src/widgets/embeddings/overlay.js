@@ -1,6 +1,8 @@
-// What the projector draws over its points (labels, the hovered ring) and the CSV of
-// the shown points: functions of the view's state, drawn on the overlay canvas.
+// What the projector draws over its points (density contours and region labels at low
+// zoom, point labels, the hovered ring) and the CSV of the shown points: functions of the
+// view's state, drawn on the overlay canvas.
 
+import { drawDensity, layerAlpha } from "./density-layer.js";
 import { declutter, drawLabel, labelWidth } from "./labels.js";
 import { textOf } from "./metadata.js";
 
@@ -13,7 +15,13 @@ import { textOf } from "./metadata.js";
 export function decorate(view, ctx) {
   const n = view.meta.n;
   if (!n || !view.coords.length) return;
-  const label = view.model.get("label_by");
+  const scene = view.scene;
+  const map = view.model.get("density") !== false && scene.dims === 2 ? view.map : null;
+  const alpha = map ? layerAlpha(scene.zoom()) : 0;
+  const regions = map ? drawDensity(ctx, map, scene.camera2, scene.width, scene.height, alpha, view.dark) : 0;
+  view.root.setAttribute("data-regions", String(regions));
+  // region labels name the map at low zoom; point labels take over as it zooms in
+  const label = alpha >= 1 && regions ? "" : view.model.get("label_by");
   const screen = label ? view.scene.screen() : null;
   const labelled = screen
     ? declutter(screen, view.scene.width, view.scene.height, view.matched.length ? view.matched : null, (i) =>

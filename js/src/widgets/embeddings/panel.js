@@ -1,13 +1,29 @@
 // The projector's side panel: what is shown, the colour legend (or colour bar), the
-// selection, the focused point's neighbours and the hovered point. All text, never markup.
+// selection, a column's distribution over all points and the selection (a click on a bar
+// selects its points), the focused point's neighbours with their sprites and metadata, and
+// the hovered point. All text, never markup.
 import { el, setText } from "../../core/dom.js";
 import { cssOf, viridisRgb } from "./coloring.js";
+import { bars, pointsOf } from "./histogram.js";
 import { textOf } from "./metadata.js";
 
+/** @typedef {(i: number) => HTMLCanvasElement | null} Thumb  a point's sprite, or null */
+
 export class Panel {
-  /** @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void, focus: (i: number) => void}} options */
-  constructor({ on, focus }) {
+  /**
+   * @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void, focus: (i: number) => void,
+   *   select: (indices: Int32Array, additive: boolean) => void, column: (name: string) => void}} options
+   */
+  constructor({ on, focus, select, column }) {
     this.title = el("div", { class: "tbnb-pj-title" });
+    this.histogram = el("div", { class: "tbnb-pj-histogram" });
+    this.histogramColumn = el("select", {
+      class: "tbnb-pj-histogram-column",
+      title: "column whose distribution is shown",
+    });
+    /** @type {import("./histogram").Bar[]} */
+    this.bars = [];
+    this.n = 0;
     this.runs = el("div", { class: "tbnb-pj-runs" });
     this.legend = el("div", { class: "tbnb-pj-legend" });
     this.selection = el("div", { class: "tbnb-pj-selection" });
@@ -22,6 +38,7 @@ export class Panel {
       this.runs,
       this.legend,
       this.selection,
+      this.histogram,
       this.neighbors,
       this.hover,
     );
@@ -29,6 +46,64 @@ export class Panel {
       const row = /** @type {Element} */ (e.target).closest("[data-index]");
       if (row) focus(Number(row.getAttribute("data-index")));
     });
+    on(this.histogram, "click", (/** @type {MouseEvent} */ e) => {
+      const row = /** @type {Element} */ (e.target).closest("[data-bar]");
+      const bar = row ? this.bars[Number(row.getAttribute("data-bar"))] : undefined;
+      if (bar) select(pointsOf(bar, this.n), e.shiftKey || e.ctrlKey || e.metaKey);
+    });
+    on(this.histogramColumn, "change", () => column(this.histogramColumn.value));
+  }
+
+  /**
+   * The distribution of `chosen` over every point and over the selection.
+   * @param {import("./metadata").Column | undefined} chosen
+   * @param {string[]} names  every column (the chooser's options)
+   * @param {number} n @param {Uint8Array} selected @param {number} count  selected points
+   */
+  setHistogram(chosen, names, n, selected, count) {
+    this.n = n;
+    this.bars = chosen && n ? bars(chosen, n, selected) : [];
+    const options = names.map((name) => el("option", { value: name, text: name }));
+    if (
+      this.histogramColumn.options.length !== options.length ||
+      names.some((name, k) => this.histogramColumn.options[k].value !== name)
+    ) {
+      this.histogramColumn.replaceChildren(...options);
+    }
+    this.histogramColumn.value = chosen?.name || "";
+    if (!this.bars.length) {
+      this.histogram.replaceChildren();
+      this.histogram.hidden = true;
+      return;
+    }
+    this.histogram.hidden = false;
+    const share = (/** @type {number} */ v, /** @type {number} */ of) => (of ? v / of : 0);
+    let most = 0;
+    for (const bar of this.bars) most = Math.max(most, share(bar.total, n), share(bar.chosen, count));
+    const width = (/** @type {number} */ v) => `${((100 * v) / (most || 1)).toFixed(1)}%`;
+    const rows = this.bars.map((bar, k) =>
+      el(
+        "div",
+        { class: "tbnb-pj-bar", "data-bar": String(k), title: `${bar.label}: ${bar.chosen} of ${bar.total} selected` },
+        el("span", { class: "tbnb-pj-bar-label", text: bar.label }),
+        el(
+          "span",
+          { class: "tbnb-pj-bar-track" },
+          el("span", { class: "tbnb-pj-bar-all", style: { width: width(share(bar.total, n)) } }),
+          ...(count
+            ? [el("span", { class: "tbnb-pj-bar-chosen", style: { width: width(share(bar.chosen, count)) } })]
+            : []),
+        ),
+        el("span", { class: "tbnb-pj-count", text: count ? `${bar.chosen}/${bar.total}` : String(bar.total) }),
+      ),
+    );
+    const sub = count ? "share of the selection (dark) and of all points" : "click a bar to select its points";
+    this.histogram.replaceChildren(
+      el("div", { class: "tbnb-pj-head" }, "distribution of ", this.histogramColumn),
+      el("div", { class: "tbnb-pj-sub", text: sub }),
+      ...rows,
+    );
+    this.histogram.setAttribute("data-bars", String(rows.length));
   }
 
   /** @param {string} text */
@@ -89,8 +164,10 @@ export class Panel {
    * @param {{indices: ArrayLike<number>, distances: ArrayLike<number>, metric: string} | null} found
    * @param {(i: number) => string} label
    * @param {string} note  shown instead (an error, or "needs the kernel")
+   * @param {Thumb} [thumb]  a point's sprite
+   * @param {(i: number) => string} [detail]  a point's other metadata, in brief
    */
-  setNeighbors(focus, found, label, note) {
+  setNeighbors(focus, found, label, note, thumb = () => null, detail = () => "") {
     if (focus < 0) {
       this.neighbors.replaceChildren();
       this.neighbors.setAttribute("data-focus", "-1");
@@ -100,19 +177,28 @@ export class Panel {
     if (found) {
       for (let k = 0; k < found.indices.length; k++) {
         const i = found.indices[k];
+        const image = thumb(i);
+        const more = detail(i);
         rows.push(
           el(
             "div",
             { class: "tbnb-pj-neighbor", "data-index": String(i) },
-            el("span", { class: "tbnb-pj-neighbor-label", text: label(i) || `#${i}` }),
+            ...(image ? [image] : []),
+            el(
+              "span",
+              { class: "tbnb-pj-neighbor-label" },
+              el("span", { text: label(i) || `#${i}` }),
+              ...(more ? [el("span", { class: "tbnb-pj-neighbor-meta", text: more })] : []),
+            ),
             el("span", { class: "tbnb-pj-distance", text: formatValue(found.distances[k]) }),
           ),
         );
       }
     }
     const metric = found ? ` (${found.metric}, original space)` : "";
+    const own = thumb(focus);
     this.neighbors.replaceChildren(
-      el("div", { class: "tbnb-pj-head", text: `#${focus} ${label(focus)}` }),
+      el("div", { class: "tbnb-pj-head" }, ...(own ? [own] : []), `#${focus} ${label(focus)}`),
       el("div", { class: "tbnb-pj-sub", text: note || `nearest neighbours${metric}` }),
       ...rows,
     );
@@ -123,13 +209,15 @@ export class Panel {
   /**
    * @param {number} i  hovered point (-1: none)
    * @param {Map<string, import("./metadata").Column>} columns
+   * @param {Thumb} [thumb]
    */
-  setHover(i, columns) {
+  setHover(i, columns, thumb = () => null) {
     if (i < 0) {
       this.hover.replaceChildren();
       return;
     }
-    const rows = [el("div", { class: "tbnb-pj-head", text: `point #${i}` })];
+    const image = thumb(i);
+    const rows = [el("div", { class: "tbnb-pj-head" }, ...(image ? [image] : []), `point #${i}`)];
     let shown = 0;
     for (const column of columns.values()) {
       if (shown++ >= 12) break;

@@ -2,8 +2,9 @@
 // the lasso and the box, sized to its container. 2-D: drag pans, the wheel zooms at the
 // pointer. 3-D: drag orbits, the wheel zooms. In lasso or box mode (or with Shift held) a
 // drag selects; a click focuses the nearest point; double-click fits the view. While the view
-// moves (a drag, the wheel, a layout streaming in), a frame draws as many points as the
-// rasteriser can in its budget (all of them on a GPU), and every point once it rests.
+// moves (a pan or orbit drag until its release, the wheel, a layout streaming in), a frame
+// draws as many points as the rasteriser can in its budget (all of them on a GPU), and every
+// point once it has rested for REST_MS.
 import { el } from "../../core/dom.js";
 import { boundsOf, Camera2D, OrbitCamera } from "../../gl/camera.js";
 import { FrameBudget } from "../../gl/frame-budget.js";
@@ -49,14 +50,19 @@ export class Scene {
     this.projected = null;
     /** @type {number[] | null} lasso or box corners being dragged */
     this.path = null;
-    this.style = { size: 3, opacity: 0.8, dim: 0.25, sprites: true };
+    this.style = { size: 3, opacity: 0.8, dim: 0.25, sprites: false, frame: false };
     /** @type {(ctx: CanvasRenderingContext2D) => void} */
     this.decorate = () => {};
     this.frames = view.scheduler(() => this.draw());
     this.frameCount = 0;
     this.budget = new FrameBudget();
+    /** The 2-D camera's scale when the view was last fitted (zoom 1). */
+    this.fitScale = 1;
     this.movedAt = Number.NEGATIVE_INFINITY;
     this.restTimer = 0;
+    /** A pan or orbit drag is under way: frames stay sampled until it ends, however slowly
+     * they come (a full draw in the middle of a drag would stall the next move). */
+    this.dragging = false;
     view.disposers.push(() => clearTimeout(this.restTimer));
     this.wire();
   }
@@ -91,6 +97,7 @@ export class Scene {
         if (this.mode === "box" && !e.shiftKey) this.path = [this.path[0], this.path[1], x, y];
         else this.path.push(x, y);
       } else if (drag.moved) {
+        this.dragging = true;
         if (this.dims === 3) this.camera3.rotate(e.movementX, e.movementY);
         else this.camera2.pan(e.movementX, e.movementY);
         this.cameraMoved();
@@ -102,6 +109,7 @@ export class Scene {
       const [x, y] = local(e);
       const { moved, select } = drag;
       drag = null;
+      this.released();
       if (select && moved && this.path) {
         const screen = this.screen();
         const path = this.path;
@@ -119,6 +127,7 @@ export class Scene {
     on(target, "pointerup", finish);
     on(target, "pointercancel", () => {
       drag = null;
+      this.released();
       this.path = null;
       this.frames.request();
     });
@@ -156,6 +165,18 @@ export class Scene {
     this.restTimer = Number(setTimeout(() => this.frames.request(), REST_MS));
   }
 
+  /** A drag ended: the view rests REST_MS from now (not from its last move). */
+  released() {
+    if (!this.dragging) return;
+    this.dragging = false;
+    this.moving();
+  }
+
+  /** Whether a frame drawn at `now` is a moving one (a sample where drawing all is slow). */
+  isMoving(now = performance.now()) {
+    return this.dragging || now - this.movedAt < REST_MS;
+  }
+
   /** @param {"pan" | "lasso" | "box"} mode */
   setMode(mode) {
     this.mode = mode;
@@ -182,6 +203,7 @@ export class Scene {
     const bounds = boundsOf(this.positions, this.dims);
     if (this.dims === 3) this.camera3.fit(bounds);
     else this.camera2.fit(bounds, this.width, this.height);
+    this.fitScale = this.camera2.scale;
     this.version++;
     this.frames.request();
   }
@@ -197,7 +219,9 @@ export class Scene {
     if (w === this.width && h === this.height && dpr === this.dpr) return;
     const first = this.width === 400 && this.height === 300;
     if (this.dims === 2 && !first) {
-      this.camera2.scale *= Math.min(w / this.width, h / this.height);
+      const factor = Math.min(w / this.width, h / this.height);
+      this.camera2.scale *= factor;
+      this.fitScale *= factor;
     }
     this.width = w;
     this.height = h;
@@ -211,6 +235,11 @@ export class Scene {
     this.version++;
     if (first) this.fit();
     this.frames.request();
+  }
+
+  /** How far the 2-D view is zoomed in from the fitted one (1: fitted). */
+  zoom() {
+    return this.camera2.scale / (this.fitScale || this.camera2.scale || 1);
   }
 
   matrix() {
@@ -266,7 +295,7 @@ export class Scene {
     if (!this.visible) return;
     const started = performance.now();
     const renderer = this.renderer;
-    const drawn = this.budget.count(renderer.n, started - this.movedAt < REST_MS);
+    const drawn = this.budget.count(renderer.n, this.isMoving(started));
     renderer.draw(this.matrix(), { ...this.style, dpr: this.dpr }, drawn);
     this.budget.watch(renderer.gl, drawn, started);
     const ctx = this.overlay.getContext("2d");

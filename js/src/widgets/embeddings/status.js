@@ -1,8 +1,10 @@
 // The projector's toolbar state from the model: method, dims, parameters and the last
-// job's status, and the embedding picker with the run selector's runs.
+// job's status, and the embedding picker with the run selector's runs; and what they ask
+// of the kernel (a layout, another embedding).
 
 import { el } from "../../core/dom.js";
-import { fillSelect, METHODS, renderParams, showStatus } from "./toolbar.js";
+import { RequestError } from "../../core/request.js";
+import { fillSelect, METHODS, readParams, renderParams, showStatus } from "./toolbar.js";
 
 /** @typedef {import("./view.js").ProjectorView} View */
 
@@ -65,4 +67,37 @@ export function renderPicker(view) {
   if (list.length && !list.some((e) => !e.note)) {
     view.panel.setMessage(`no embedding tbnb can read: ${unreadable[0].note}`);
   }
+}
+
+/**
+ * Ask the kernel for a layout: the toolbar's method, dims and parameters, overridden by `change`.
+ * @param {View} view @param {Record<string, any>} change
+ */
+export function runLayout(view, change) {
+  const t = view.toolbar;
+  const method = change.method ?? t.method.value;
+  const dims = change.dims ?? Number(t.dims.value);
+  const params = method === "tsne" || method === "umap" ? { ...readParams(t.params), metric: t.metric.value } : {};
+  if (change.method && change.method !== view.model.get("method")) {
+    Object.assign(params, view.model.get("params")?.[method] || {});
+  }
+  view
+    .request("run", { method, dims, params })
+    .then(() => view.panel.setMessage(""))
+    .catch((err) => {
+      if (view.disposed) return;
+      view.panel.setMessage(err instanceof RequestError ? err.message : "computing a layout needs the running kernel");
+      view.renderStatus();
+    });
+}
+
+/** Ask the kernel to read and show embedding `index`. @param {View} view @param {number} index */
+export function chooseEmbedding(view, index) {
+  view.request("embedding", { index }, { timeout: 300_000 }).catch((err) => {
+    if (view.disposed) return;
+    view.panel.setMessage(
+      err instanceof RequestError ? err.message : "reading another embedding needs the running kernel",
+    );
+    view.renderPicker();
+  });
 }

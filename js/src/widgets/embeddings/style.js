@@ -31,6 +31,17 @@ export const CSS = `
 .tbnb-w-embeddings .tbnb-pj-neighbor-label{flex:1 1 auto;overflow-wrap:anywhere}
 .tbnb-w-embeddings .tbnb-pj-distance{font-variant-numeric:tabular-nums;opacity:.75}
 .tbnb-w-embeddings .tbnb-pj-kv{display:flex;gap:6px}
+.tbnb-w-embeddings .tbnb-pj-thumb{width:28px;height:28px;flex:0 0 28px;margin-right:4px;vertical-align:middle;image-rendering:pixelated;border-radius:2px}
+.tbnb-w-embeddings .tbnb-pj-neighbor-label{display:flex;flex-direction:column}
+.tbnb-w-embeddings .tbnb-pj-neighbor-meta{opacity:.65;font-size:10px}
+.tbnb-w-embeddings .tbnb-pj-histogram select{font-size:11px;max-width:9em}
+.tbnb-w-embeddings .tbnb-pj-bar{display:flex;gap:5px;align-items:center;cursor:pointer;padding:1px 0}
+.tbnb-w-embeddings .tbnb-pj-bar:hover{background:rgba(120,140,200,.15)}
+.tbnb-w-embeddings .tbnb-pj-bar-label{flex:0 0 38%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tbnb-w-embeddings .tbnb-pj-bar-track{position:relative;flex:1 1 auto;height:12px}
+.tbnb-w-embeddings .tbnb-pj-bar-all,.tbnb-w-embeddings .tbnb-pj-bar-chosen{position:absolute;left:0;border-radius:1px}
+.tbnb-w-embeddings .tbnb-pj-bar-all{top:0;height:12px;background:rgba(128,128,140,.35)}
+.tbnb-w-embeddings .tbnb-pj-bar-chosen{top:3px;height:6px;background:var(--jp-brand-color1,#1976d2)}
 .tbnb-w-embeddings .tbnb-pj-key{opacity:.65;flex:0 0 35%;overflow-wrap:anywhere}
 .tbnb-w-embeddings .tbnb-pj-value{flex:1 1 auto;overflow-wrap:anywhere}
 `;

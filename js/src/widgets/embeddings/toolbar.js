@@ -1,5 +1,6 @@
 // The projector's controls: method, dimensions and their parameters with Run and Cancel,
-// progress; colour, label, size, opacity, sprites; search; pan / lasso / box; fit, clear, CSV.
+// progress; colour, label, size, opacity, sprites, density; search; pan / lasso / box; fit,
+// clear, CSV.
 import { csvButton } from "../../controls/csv-button.js";
 import { filterInput } from "../../controls/filter-input.js";
 import { el, setText } from "../../core/dom.js";
@@ -48,6 +49,11 @@ export function buildToolbar({ on, parent, csvRows, onSearch }) {
     opacity: el("input", { class: "tbnb-pj-opacity", type: "range", min: "0.05", max: "1", step: "0.05" }),
     sprites: el("input", { class: "tbnb-pj-sprites", type: "checkbox" }),
     spritesLabel: el("label", { class: "tbnb-pj-sprites-label" }),
+    density: el("input", { class: "tbnb-pj-density", type: "checkbox" }),
+    densityLabel: el("label", {
+      class: "tbnb-pj-density-label",
+      title: "density contours and a label per dense region (2-D, at low zoom)",
+    }),
     searchColumn: select("tbnb-pj-search-column", "column to search"),
     matches: el("span", { class: "tbnb-pj-matches" }),
     pan: el("button", { class: "tbnb-pj-mode", type: "button", "data-mode": "pan", text: "Pan" }),
@@ -62,6 +68,7 @@ export function buildToolbar({ on, parent, csvRows, onSearch }) {
   for (const d of [2, 3]) t.dims.append(el("option", { value: String(d), text: `${d}D` }));
   for (const m of ["euclidean", "cosine"]) t.metric.append(el("option", { value: m, text: m }));
   t.spritesLabel.append(t.sprites, "sprites");
+  t.densityLabel.append(t.density, "density");
   const rowA = el(
     "div",
     { class: "tbnb-toolbar tbnb-pj-row" },
@@ -83,6 +90,7 @@ export function buildToolbar({ on, parent, csvRows, onSearch }) {
     el("label", {}, "Size", t.size),
     el("label", {}, "Opacity", t.opacity),
     t.spritesLabel,
+    t.densityLabel,
     t.search.node,
     t.searchColumn,
     t.matches,

@@ -12,13 +12,14 @@ import { compileFilter } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { colorPoints } from "./coloring.js";
+import { detailOf, loadSprite, remap, rename, renderHistogram, thumb } from "./explain.js";
 import { decodeMeta, searchMask, textOf } from "./metadata.js";
 import { csvRows, decorate } from "./overlay.js";
 import { Panel } from "./panel.js";
 import { mergedSelection, pointFlags, selectionMask } from "./point-flags.js";
 import { Scene } from "./scene.js";
-import { renderPicker, renderStatus } from "./status.js";
-import { buildToolbar, fillSelect, readParams } from "./toolbar.js";
+import { chooseEmbedding, renderPicker, renderStatus, runLayout } from "./status.js";
+import { buildToolbar, fillSelect } from "./toolbar.js";
 
 /** @typedef {import("./model").ProjectorTraits} ProjectorTraits */
 
@@ -33,6 +34,7 @@ export class ProjectorView extends View {
     this.shownMethod = "";
     this.userMoved = false;
     this.selected = new Uint8Array(0);
+    this.selectedCount = 0;
     /** @type {Uint8Array<ArrayBufferLike>} */
     this.matched = new Uint8Array(0);
     this.hoverIndex = -1;
@@ -43,6 +45,10 @@ export class ProjectorView extends View {
     this.flagged = new Uint8Array(0);
     /** @type {number[]} */
     this.hoverAt = [0, 0];
+    /** @type {import("./density-layer").DensityMap | null} contours and region labels (2-D) */
+    this.map = null;
+    this.mapAt = 0;
+    this.dark = false;
     const on = this.on.bind(this);
     this.toolbar = buildToolbar({
       on,
@@ -59,7 +65,14 @@ export class ProjectorView extends View {
       },
     });
     this.scene.decorate = (ctx) => this.decorate(ctx);
-    this.panel = new Panel({ on, focus: (i) => this.focusPoint(i) });
+    this.panel = new Panel({
+      on,
+      focus: (i) => this.focusPoint(i),
+      select: (indices, additive) => this.selectPoints(indices, additive),
+      column: (name) => this.save({ histogram_by: name }),
+    });
+    /** @type {{image: ImageBitmap, width: number, height: number, columns: number} | null} */
+    this.sprite = null;
     this.runSelector = new RunSelector(this, { onChange: () => this.renderPicker(), noun: "runs" });
     this.panel.runs.append(this.runSelector.node);
     this.main = el("div", { class: "tbnb-pj-main" }, this.scene.node, this.panel.node);
@@ -86,7 +99,15 @@ export class ProjectorView extends View {
     this.listen("change:_meta", () => this.onMeta());
     this.listen("change:_sprite", () => this.onSprite());
     this.listen("change:color_by change:top_n change:palette", () => this.recolor());
-    this.listen("change:label_by", () => this.scene.frames.request());
+    this.listen("change:label_by change:color_by", () => {
+      this.toolbar.label.value = this.model.get("label_by") || "";
+      this.rename();
+    });
+    this.listen("change:histogram_by change:color_by", () => this.renderHistogram());
+    this.listen("change:density", () => {
+      this.toolbar.density.checked = this.model.get("density") !== false;
+      this.remap(true);
+    });
     this.listen("change:point_size change:opacity change:sprites", () => this.restyle());
     this.listen("change:search change:search_column", () => this.onSearch());
     this.listen("change:_selection", () => this.onSelection());
@@ -101,6 +122,7 @@ export class ProjectorView extends View {
     });
     seen?.observe(this.scene.node);
     this.scene.resize(Math.max(this.main.clientWidth - 262, 320), this.model.get("height") || 520);
+    this.toolbar.density.checked = this.model.get("density") !== false;
     this.onMeta();
     this.onPositions();
     this.onSprite();
@@ -122,6 +144,7 @@ export class ProjectorView extends View {
     on(t.size, "input", () => this.save({ point_size: Number(t.size.value) }));
     on(t.opacity, "input", () => this.save({ opacity: Number(t.opacity.value) }));
     on(t.sprites, "change", () => this.save({ sprites: t.sprites.checked }));
+    on(t.density, "change", () => this.save({ density: t.density.checked }));
     on(t.searchColumn, "change", () => this.save({ search_column: t.searchColumn.value }));
     for (const button of [t.pan, t.lasso, t.box]) {
       on(button, "click", () => this.setMode(/** @type {any} */ (button.getAttribute("data-mode"))));
@@ -162,6 +185,30 @@ export class ProjectorView extends View {
     this.root.setAttribute("data-version", String(raw.version ?? 0));
     this.root.setAttribute("data-final", String(Boolean(raw.final)));
     this.setMode(/** @type {any} */ (this.scene.mode));
+    this.remap(Boolean(raw.final) || newLayout);
+  }
+
+  /** @param {boolean} now */
+  remap(now) {
+    remap(this, now);
+  }
+
+  rename() {
+    rename(this);
+  }
+
+  renderHistogram() {
+    renderHistogram(this);
+  }
+
+  /** @param {number} i */
+  thumb(i) {
+    return thumb(this, i);
+  }
+
+  /** @param {number} i */
+  detailOf(i) {
+    return detailOf(this, i);
   }
 
   onMeta() {
@@ -179,24 +226,8 @@ export class ProjectorView extends View {
     this.onNeighbors();
   }
 
-  async onSprite() {
-    const raw = decodeTree(this.model.get("_sprite") || {});
-    const t = this.toolbar;
-    t.spritesLabel.hidden = !raw.png;
-    if (!raw.png || typeof createImageBitmap === "undefined") {
-      this.scene.renderer.setSprite(null);
-      return;
-    }
-    try {
-      const image = await createImageBitmap(new Blob([raw.png], { type: "image/png" }));
-      if (this.disposed) return;
-      const why = this.scene.renderer.setSprite(image, Number(raw.width), Number(raw.height));
-      this.panel.setMessage(why);
-      this.root.setAttribute("data-sprite", why ? "too-large" : "ready");
-    } catch (err) {
-      this.panel.setMessage(`sprite could not be decoded: ${err}`);
-    }
-    this.scene.frames.request();
+  onSprite() {
+    return loadSprite(this);
   }
 
   recolor() {
@@ -206,6 +237,7 @@ export class ProjectorView extends View {
       palette: this.model.get("palette") || "default",
     });
     this.scene.renderer.setColors(coloring.rgba);
+    this.scene.style = { ...this.scene.style, frame: coloring.kind !== "none" };
     this.panel.setLegend(coloring);
     const t = this.toolbar;
     if (t.color.value !== (this.model.get("color_by") || "")) t.color.value = this.model.get("color_by") || "";
@@ -221,7 +253,7 @@ export class ProjectorView extends View {
     t.size.value = String(size);
     t.opacity.value = String(opacity);
     t.sprites.checked = this.model.get("sprites") !== false;
-    this.scene.style = { size, opacity, dim: 0.2, sprites: t.sprites.checked };
+    this.scene.style = { ...this.scene.style, size, opacity, dim: 0.2, sprites: t.sprites.checked };
     this.scene.frames.request();
   }
 
@@ -245,7 +277,9 @@ export class ProjectorView extends View {
     const n = this.meta.n;
     const { mask, count } = selectionMask(/** @type {number[]} */ (raw.indices || []), n);
     this.selected = mask;
+    this.selectedCount = count;
     this.panel.setSelection(count, n);
+    this.renderHistogram();
     this.root.setAttribute("data-selected", String(count));
     this.reflag();
   }
@@ -260,7 +294,14 @@ export class ProjectorView extends View {
       this.found = null;
     }
     const label = (/** @type {number} */ i) => this.labelOf(i);
-    this.panel.setNeighbors(focus < this.meta.n ? focus : -1, this.found, label, this.note);
+    this.panel.setNeighbors(
+      focus < this.meta.n ? focus : -1,
+      this.found,
+      label,
+      this.note,
+      (i) => this.thumb(i),
+      (i) => this.detailOf(i),
+    );
     this.root.setAttribute("data-focus", String(focus));
     this.reflag();
   }
@@ -280,33 +321,12 @@ export class ProjectorView extends View {
    * @param {{method?: string, dims?: number}} change
    */
   run(change) {
-    const t = this.toolbar;
-    const method = change.method ?? t.method.value;
-    const dims = change.dims ?? Number(t.dims.value);
-    const params = method === "tsne" || method === "umap" ? { ...readParams(t.params), metric: t.metric.value } : {};
-    if (change.method && change.method !== this.model.get("method")) {
-      Object.assign(params, this.model.get("params")?.[method] || {});
-    }
-    this.request("run", { method, dims, params })
-      .then(() => this.panel.setMessage(""))
-      .catch((err) => {
-        if (this.disposed) return;
-        this.panel.setMessage(
-          err instanceof RequestError ? err.message : "computing a layout needs the running kernel",
-        );
-        this.renderStatus();
-      });
+    runLayout(this, change);
   }
 
   /** @param {number} index */
   chooseEmbedding(index) {
-    this.request("embedding", { index }, { timeout: 300_000 }).catch((err) => {
-      if (this.disposed) return;
-      this.panel.setMessage(
-        err instanceof RequestError ? err.message : "reading another embedding needs the running kernel",
-      );
-      this.renderPicker();
-    });
+    chooseEmbedding(this, index);
   }
 
   /** @param {number} i  a point, or -1 to clear */
@@ -352,7 +372,7 @@ export class ProjectorView extends View {
     if (i === this.hoverIndex) return;
     this.hoverIndex = i;
     this.hoverAt = [x, y];
-    this.panel.setHover(i, this.meta.columns);
+    this.panel.setHover(i, this.meta.columns, (k) => this.thumb(k));
     this.root.setAttribute("data-hover", String(i));
     this.scene.frames.request();
   }

@@ -1,6 +1,8 @@
 // Images from their bytes as logged: createImageBitmap decodes PNG, JPEG, GIF, WebP and BMP
 // off the main thread; an animated GIF is decoded frame by frame where the browser has
-// ImageDecoder (WebCodecs), else its first frame shows.
+// ImageDecoder (WebCodecs), else its first frame shows. Bytes are typed by their signature
+// (media/media-type.js): anything but an image type that cannot run script is refused.
+import { mediaBlob } from "../../media/media-type.js";
 
 /**
  * @typedef {object} Frame
@@ -24,10 +26,8 @@ export const MAX_FRAMES = 300;
  * @returns {Promise<DecodedImage>}
  */
 export async function decodeImage(item) {
-  if (!item.mime) {
-    throw new Error(`not an image a browser shows (format ${item.format}, ${item.nbytes} bytes)`);
-  }
-  if (item.format === "gif") {
+  const blob = mediaBlob(item.data, "image", item.mime || item.format);
+  if (blob.type === "image/gif") {
     const frames = await gifFrames(item.data);
     if (frames && frames.length > 1) {
       const first = frames[0].bitmap;
@@ -35,7 +35,7 @@ export async function decodeImage(item) {
     }
     for (const f of frames || []) f.bitmap.close();
   }
-  const bitmap = await createImageBitmap(new Blob([item.data], { type: item.mime }));
+  const bitmap = await createImageBitmap(blob);
   return { bitmap, width: bitmap.width, height: bitmap.height, frames: null };
 }
 

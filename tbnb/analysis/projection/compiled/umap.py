@@ -18,7 +18,7 @@ import numpy as np
 
 from tbnb.jit import njit
 
-__all__ = ["KERNELS", "memberships", "sgd_epochs", "smooth_knn_dist", "tau_rand_int"]
+__all__ = ["KERNELS", "memberships", "sgd_epoch", "smooth_knn_dist", "tau_rand_int"]
 
 SMOOTH_K_TOLERANCE = 1e-5
 MIN_K_DIST_SCALE = 1e-3
@@ -107,10 +107,12 @@ def tau_rand_int(state):  # type: ignore[no-untyped-def]
 
 
 @njit(fastmath=True)
-def sgd_epochs(  # type: ignore[no-untyped-def]
+def sgd_epoch(  # type: ignore[no-untyped-def]
     emb,
+    snapshot,
     head,
     tail,
+    edges,
     epochs_per_sample,
     next_sample,
     next_negative,
@@ -118,55 +120,55 @@ def sgd_epochs(  # type: ignore[no-untyped-def]
     a,
     b,
     gamma,
-    initial_alpha,
-    n_epochs,
-    start,
-    stop,
+    alpha,
+    epoch,
     state,
 ):
+    """One epoch of UMAP's SGD over the edges listed in ``edges``: each due edge pulls
+    its two ends together, then pushes its head away from random points, read from
+    ``snapshot`` (the layout when the epoch began). Callers give each thread edges whose
+    ends no other thread moves, so threads never race and the result does not depend
+    on their timing."""
     n_vertices = emb.shape[0]
     dim = emb.shape[1]
-    for epoch in range(start, stop):
-        alpha = initial_alpha * (1.0 - float(epoch) / float(n_epochs))
-        for i in range(epochs_per_sample.shape[0]):
-            if next_sample[i] > epoch:
+    for e in range(edges.shape[0]):
+        i = edges[e]
+        if next_sample[i] > epoch:
+            continue
+        j = head[i]
+        k = tail[i]
+        dist_squared = 0.0
+        for d in range(dim):
+            diff = emb[j, d] - emb[k, d]
+            dist_squared += diff * diff
+        if dist_squared > 0.0:
+            powered = np.exp(b * np.log(dist_squared))  # d^2b; d^2(b-1) is that / d^2
+            coeff = -2.0 * a * b * (powered / dist_squared) / (a * powered + 1.0)
+        else:
+            coeff = 0.0
+        for d in range(dim):
+            grad = coeff * (emb[j, d] - emb[k, d])
+            grad = min(max(grad, -4.0), 4.0)
+            emb[j, d] += grad * alpha
+            emb[k, d] -= grad * alpha
+        next_sample[i] += epochs_per_sample[i]
+        n_negative = int((epoch - next_negative[i]) / per_negative[i])
+        for _ in range(n_negative):
+            k = tau_rand_int(state) % n_vertices
+            if k == j:
                 continue
-            j = head[i]
-            k = tail[i]
             dist_squared = 0.0
             for d in range(dim):
-                diff = emb[j, d] - emb[k, d]
+                diff = emb[j, d] - snapshot[k, d]
                 dist_squared += diff * diff
-            if dist_squared > 0.0:
-                coeff = -2.0 * a * b * dist_squared ** (b - 1.0)
-                coeff /= a * dist_squared**b + 1.0
-            else:
-                coeff = 0.0
+            if dist_squared <= 0.0:  # a different point at the same place: no push
+                continue
+            powered = np.exp(b * np.log(dist_squared))
+            coeff = 2.0 * gamma * b / ((0.001 + dist_squared) * (a * powered + 1.0))
             for d in range(dim):
-                grad = coeff * (emb[j, d] - emb[k, d])
-                grad = min(max(grad, -4.0), 4.0)
+                grad = min(max(coeff * (emb[j, d] - snapshot[k, d]), -4.0), 4.0)
                 emb[j, d] += grad * alpha
-                emb[k, d] -= grad * alpha
-            next_sample[i] += epochs_per_sample[i]
-            n_negative = int((epoch - next_negative[i]) / per_negative[i])
-            for _ in range(n_negative):
-                k = tau_rand_int(state) % n_vertices
-                if k == j:
-                    continue
-                dist_squared = 0.0
-                for d in range(dim):
-                    diff = emb[j, d] - emb[k, d]
-                    dist_squared += diff * diff
-                if dist_squared > 0.0:
-                    coeff = 2.0 * gamma * b / ((0.001 + dist_squared) * (a * dist_squared**b + 1))
-                else:
-                    coeff = 0.0
-                if coeff <= 0.0:  # a different point at the same place: no push
-                    continue
-                for d in range(dim):
-                    grad = min(max(coeff * (emb[j, d] - emb[k, d]), -4.0), 4.0)
-                    emb[j, d] += grad * alpha
-            next_negative[i] += n_negative * per_negative[i]
+        next_negative[i] += n_negative * per_negative[i]
 
 
 def _examples() -> list[tuple[object, tuple[object, ...]]]:
@@ -177,23 +179,10 @@ def _examples() -> list[tuple[object, tuple[object, ...]]]:
         (smooth_knn_dist, (knn_d, 2.0, 1.0, 64)),
         (memberships, (knn_i, knn_d, np.zeros(2, f32), np.zeros(2, f32))),
         (
-            sgd_epochs,
+            sgd_epoch,
             (
-                emb,
-                edges,
-                edges,
-                floats,
-                floats,
-                floats,
-                floats,
-                1.0,
-                1.0,
-                1.0,
-                1.0,
-                1,
-                0,
-                1,
-                np.zeros(3, i64),
+                *(emb, emb, edges, edges, np.zeros(1, i64), floats, floats, floats, floats),
+                *(1.0, 1.0, 1.0, 1.0, 0, np.zeros(3, i64)),
             ),
         ),
     ]
