@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tbnb demo: set up, write the sample logdir, open JupyterLab on notebooks/quickstart.ipynb
-# (notebooks/tour.ipynb, beside it, shows every kind of data on the same sample).
+# tbnb demo: set up, write the sample logdir, open JupyterLab on demo/quickstart.ipynb, a
+# copy of notebooks/quickstart.ipynb (demo/tour.ipynb, beside it, shows every kind of data
+# on the same sample). The copies are git-ignored and made once: run, edit and save them
+# freely; the tracked notebooks never change (delete demo/ to start again from them).
 #
 #   ./scripts/demo.sh                  # JupyterLab on 127.0.0.1 (opens a browser when there is a display)
 #   DEMO_SMOKE=1 ./scripts/demo.sh     # run the quick start and the tour headless instead (CI)
@@ -14,12 +16,19 @@ PY=$ROOT/.venv/bin/python
 # This checkout's tbnb, whether or not it is installed in .venv.
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 
-echo "demo: preparing the sample logdir (generated once, then cached)"
+STARTED=$SECONDS
+echo "demo: preparing the sample logdir (written once with tensorboardX, then cached) ..."
 LOGDIR=$("$PY" -c "from tbnb.notebook.samples import sample_logdir; print(sample_logdir())")
-echo "demo: sample logdir: $LOGDIR"
+echo "demo: sample logdir: $LOGDIR ($((SECONDS - STARTED)) s)"
+
+# JupyterLab saves what it runs: it gets copies, so the tracked notebooks stay as they are.
+mkdir -p demo
+for nb in notebooks/*.ipynb; do
+  [ -e "demo/${nb##*/}" ] || cp "$nb" "demo/${nb##*/}"
+done
 
 if [ "${DEMO_SMOKE:-0}" = "1" ]; then
-  echo "demo: DEMO_SMOKE=1: running notebooks/quickstart.ipynb and notebooks/tour.ipynb headless"
+  echo "demo: DEMO_SMOKE=1: running demo/quickstart.ipynb and demo/tour.ipynb headless"
   "$PY" - <<'PYEOF'
 import sys
 import time
@@ -27,11 +36,12 @@ import time
 import nbformat
 from nbclient import NotebookClient
 
-for path, min_widgets in (("notebooks/quickstart.ipynb", 3), ("notebooks/tour.ipynb", 13)):
+for path, min_widgets in (("demo/quickstart.ipynb", 3), ("demo/tour.ipynb", 13)):
     nb = nbformat.read(path, as_version=4)
+    print(f"demo: running {path} in a fresh kernel ...", flush=True)
     t0 = time.perf_counter()
     NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": "notebooks"}}).execute()
+                   resources={"metadata": {"path": "demo"}}).execute()
     code = [c for c in nb.cells if c.cell_type == "code"]
     widgets = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
                   for c in code for o in c.outputs)
@@ -55,9 +65,9 @@ fi
 if [ "$(id -u)" = "0" ]; then
   ARGS+=(--allow-root)
 fi
-URL="http://127.0.0.1:$PORT/lab/tree/notebooks/quickstart.ipynb?token=$TOKEN"
+URL="http://127.0.0.1:$PORT/lab/tree/demo/quickstart.ipynb?token=$TOKEN"
 echo
 echo "demo: open $URL"
 echo "demo: (Ctrl+C stops JupyterLab)"
 echo
-exec "$ROOT/.venv/bin/jupyter-lab" "${ARGS[@]}" notebooks/quickstart.ipynb
+exec "$ROOT/.venv/bin/jupyter-lab" "${ARGS[@]}" demo/quickstart.ipynb

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,55 @@ import pytest
 from tests.ui._chromium import Chromium, missing_reason
 
 pytest_plugins = ["pytester"]  # tests/jit runs pytest in process, as plugin test suites do
+
+# --- collection progress: a line every few seconds where no live counter is shown ----
+
+_COLLECTING = {"started": 0.0, "said": 0.0, "files": 0}
+COLLECT_EVERY_S = 5.0
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    _COLLECTING.update(started=time.monotonic(), said=time.monotonic(), files=0)
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """Say how collection goes (files imported so far, seconds) when the terminal shows
+    no live counter (CI logs, pipes), so a slow import is never a silent wait."""
+    if not isinstance(collector, pytest.File):
+        return
+    _COLLECTING["files"] += 1
+    now = time.monotonic()
+    reporter = collector.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or reporter.isatty or now - _COLLECTING["said"] < COLLECT_EVERY_S:
+        return
+    _COLLECTING["said"] = now
+    reporter.write_line(
+        f"collecting: {int(_COLLECTING['files'])} files imported in "
+        f"{now - _COLLECTING['started']:.0f} s (now {collector.nodeid})"
+    )
+
+
+# --- the default sample logdir, written once per session ------------------------------
+
+
+@pytest.fixture(scope="session")
+def sample_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private tbnb cache directory (for ``TBNB_CACHE_DIR``) holding the default sample
+    logdir, written once per session for every test that runs the quick start's notebooks
+    or reads the sample as a user gets it; the user's samples are neither read nor
+    written. Its compiled kernels are the user's (a link: what setup compiled once), so a
+    notebook's projector finds its kernels instead of compiling them again."""
+    pytest.importorskip("tensorboardX")  # the sample's writer
+    from tbnb import jit
+    from tbnb.notebook import samples
+
+    cache = tmp_path_factory.mktemp("tbnb-cache")
+    compiled = jit.cache_dir()
+    compiled.mkdir(parents=True, exist_ok=True)
+    (cache / "compiled").symlink_to(compiled, target_is_directory=True)
+    samples.sample_logdir(cache / "samples" / f"sweep-v{samples.SAMPLE_VERSION}")
+    return cache
+
 
 # --- record-layer fixtures (prefix rec_) --------------------------------------------
 

@@ -2,9 +2,11 @@
 
 For each hparam, :func:`parameter_importance` reports
 
-- ``importance``: a random forest (scikit-learn, fixed ``random_state``) is fitted
-  with the hparams as inputs and the metric as target; this is its impurity-based
-  feature importance (the features' importances sum to 1);
+- ``importance``: a random forest (scikit-learn, fixed ``random_state``; the ``stats``
+  extra, imported only here) is fitted with the hparams as inputs and the metric as
+  target; this is its impurity-based feature importance (the features' importances
+  sum to 1). Without scikit-learn, ``importance="skip"`` gives the correlations alone
+  (importances NaN) and the default raises an error naming the extra;
 - ``spearman`` and ``pearson``: the rank and linear correlation of the feature with
   the metric over the runs where both are present.
 
@@ -38,9 +40,19 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from sklearn.ensemble import RandomForestRegressor
 
-__all__ = ["parameter_importance"]
+from tbnb.extras import installed, require
+
+__all__ = ["IMPORTANCE_EXTRA", "forest_available", "parameter_importance"]
+
+IMPORTANCE_EXTRA = "stats"
+"""The extra that brings scikit-learn: ``pip install 'tbnb[stats]'``."""
+
+
+def forest_available() -> bool:
+    """Whether scikit-learn (the random forest) is installed, found without importing it."""
+    return installed("sklearn")
+
 
 _COLUMNS = ["parameter", "importance", "spearman", "pearson", "n"]
 
@@ -112,6 +124,7 @@ def parameter_importance(
     categorical: Literal["onehot", "ordinal"] = "onehot",
     n_estimators: int = 100,
     random_state: int = 0,
+    importance: Literal["forest", "skip"] = "forest",
 ) -> pd.DataFrame:
     """Random-forest importance and correlation of each hparam with ``metric``.
 
@@ -129,6 +142,9 @@ def parameter_importance(
     n_estimators, random_state
         Passed to :class:`sklearn.ensemble.RandomForestRegressor`; the result is
         deterministic for a fixed ``random_state``.
+    importance
+        ``"forest"`` (fit the random forest: needs scikit-learn) or ``"skip"`` (the
+        correlations alone, strongest linear correlation first; importances NaN).
 
     Returns
     -------
@@ -148,6 +164,8 @@ def parameter_importance(
     """
     if metric not in hparams.columns:
         raise KeyError(f"metric column {metric!r} not in the frame")
+    if importance not in ("forest", "skip"):
+        raise ValueError(f"importance must be 'forest' or 'skip', not {importance!r}")
     if categorical not in ("onehot", "ordinal"):
         raise ValueError(f"categorical must be 'onehot' or 'ordinal', not {categorical!r}")
     if columns is None:
@@ -179,14 +197,21 @@ def parameter_importance(
     out = out.set_index("feature")
     out.insert(1, "importance", np.nan)
 
-    if len(features.columns) and len(y) >= 2 and np.ptp(y) > 0:
+    if importance == "forest" and len(features.columns) and len(y) >= 2 and np.ptp(y) > 0:
+        ensemble = require("sklearn.ensemble", "parameter importance", IMPORTANCE_EXTRA)
         matrix = features.to_numpy(dtype=np.float64)
         finite = np.isfinite(matrix)
         medians = pd.DataFrame(np.where(finite, matrix, np.nan)).median().fillna(0.0)
         matrix = np.where(finite, matrix, medians.to_numpy())
-        forest = RandomForestRegressor(n_estimators=n_estimators, random_state=random_state)
+        forest = ensemble.RandomForestRegressor(
+            n_estimators=n_estimators, random_state=random_state
+        )
         forest.fit(matrix, y)
         out["importance"] = forest.feature_importances_
-    out = out.sort_values("importance", ascending=False, kind="stable", na_position="last")
+    if importance == "skip":  # the strongest correlation first
+        order = out["pearson"].abs().sort_values(ascending=False, kind="stable").index
+        out = out.loc[order]
+    else:
+        out = out.sort_values("importance", ascending=False, kind="stable", na_position="last")
     out.index.name = "feature"
     return out[_COLUMNS]

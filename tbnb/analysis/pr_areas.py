@@ -10,10 +10,12 @@ curve ``sizes[i]`` thresholds long) and computes, per curve:
   ``int(TP) + int(FP) != 0``, at least one);
 - ``flags``: a bit per problem (:data:`PROBLEMS`).
 
-The pass is a compiled loop (:mod:`tbnb.analysis.compiled.pr_areas`, ``tbnb.jit`` group
-``curves``) once that loads from the cache, and whole-array numpy passes until then
-(equal to the last bit, tested): nothing waits for the compiler, and a read-only
-installation with no writable home works.
+The pass is whole-array numpy passes, or for large inputs
+(:data:`tbnb.jit.loading.MIN_ITEMS` counts) a compiled loop
+(:mod:`tbnb.analysis.compiled.pr_areas`, ``tbnb.jit`` group ``curves``) when numba is
+installed and that loads from the cache (equal to the last bit, tested): nothing waits
+for the compiler, small data never imports numba, and a read-only installation with no
+writable home works.
 
 Examples
 --------
@@ -83,7 +85,7 @@ def curve_stats(
     areas = np.full((m, 5), np.nan)
     kept = np.zeros(m, np.int64)
     flags = np.zeros(m, np.int64)
-    if m and load("curves"):
+    if m and load("curves", arrays[0].size):
         from tbnb.analysis.compiled.pr_areas import curve_kernel
 
         curve_kernel(arrays[0], arrays[1], arrays[2], arrays[3], size, areas, kept, flags)

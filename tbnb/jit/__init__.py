@@ -21,8 +21,12 @@ process ever waits for that compile:
   warning, when the home cannot be written), one directory per Python, numba and
   kernel sources, so a read-only ``site-packages`` and upgrades need nothing special.
 
-numba is imported only by :func:`load`, :func:`njit` and the compile process: ``import
-tbnb`` and loads that take the numpy path never import it.
+numba is optional (the ``projector`` extra brings it) and imported only by :func:`load`,
+:func:`njit` and the compile process: ``import tbnb`` and everything that takes the
+numpy path never import it. Small work never takes the compiled path (:func:`load`'s
+``items``, :data:`~tbnb.jit.loading.MIN_ITEMS`): numba's import costs more than it
+saves there, and nothing is compiled for it. Without numba every caller takes its numpy
+path, and :func:`njit` raises an ``ImportError`` naming the extra.
 
 A *group* is a list of modules, named as text (so this lowest layer imports no
 higher one), each defining ``KERNELS``: ``(dispatcher, example_args)`` pairs whose

@@ -30,12 +30,14 @@ from tbnb.jit.cache import (
     PACKAGE,
     available,
     group_dir,
+    numba_version,
     ready,
     recently_failed,
     remove_marker,
     writable,
     write_marker,
 )
+from tbnb.jit.loading import NUMBA_EXTRA
 
 __all__ = ["compile_in_background", "compile_now", "main"]
 
@@ -278,9 +280,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.background and hasattr(os, "nice"):
         os.nice(10)
+    if not available():
+        why = "TBNB_JIT=0" if numba_version() else "numba is not installed"
+        print(
+            f"tbnb: {why}: nothing to compile (the projector's UMAP and t-SNE need numba: "
+            f"pip install 'tbnb[{NUMBA_EXTRA}]'); everything else uses the native or numpy kernels"
+        )
+        return 0
     ok = True
     for group in args.group or sorted(GROUPS):
-        done = _compile_here(group, wait=not args.background) if available() else False
+        done = _compile_here(group, wait=not args.background)
         ok &= done or args.background
         if not args.background:
             print(f"tbnb: {group} kernels {'ready' if done else 'FAILED'} in {group_dir(group)}")

@@ -7,8 +7,8 @@ loaded back from the cache by a fresh process. Nothing here imports numba.
 
 Examples
 --------
->>> d = group_dir("loader")
->>> d is None or d.name.startswith("loader-py")
+>>> d = group_dir("curves")
+>>> d is None or d.name.startswith("curves-py")
 True
 """
 

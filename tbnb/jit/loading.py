@@ -29,9 +29,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tbnb.extras import require
 from tbnb.jit.cache import GROUPS, PACKAGE, available, group_dir, ready, remove_marker
 
-__all__ = ["load", "njit", "numba_module", "signature_of"]
+__all__ = ["MIN_ITEMS", "NUMBA_EXTRA", "load", "njit", "numba_module", "signature_of", "worth"]
+
+MIN_ITEMS = 4_000_000
+"""Elements from which a call takes the compiled path (where it has a numpy twin).
+
+Importing numba and loading a group costs 1-2 s of CPU and 120-160 MB; the numpy and
+Python twins take about that for 4M elements (EMA 0.25 s, min/max downsampling 0.15 s
+per million), so a smaller call never imports numba (a scalars widget on a small logdir
+stays at numpy's cost)."""
+
+NUMBA_EXTRA = "projector"
+"""The extra that brings numba (the projector's UMAP and kNN graph need it)."""
 
 _lock = threading.RLock()
 _loaded: dict[str, bool] = {}
@@ -105,10 +117,13 @@ def _restore_pinned() -> None:
 
 
 def numba_module() -> Any:
-    """Import numba set up for tbnb (locator installed, registries loaded and pinned)."""
+    """Import numba set up for tbnb (locator installed, registries loaded and pinned).
+
+    Without numba this raises an ``ImportError`` naming the extra that brings it.
+    """
     with _lock:
         _restore_pinned()
-        import numba
+        numba = require("numba", "tbnb's compiled kernels", NUMBA_EXTRA)
         from numba.core import caching
         from numba.core.registry import cpu_target
 
@@ -165,16 +180,31 @@ def _from_cache(dispatcher: Any, args: tuple[Any, ...]) -> bool:
     return True
 
 
-def load(group: str) -> bool:
+def worth(items: int | None) -> bool:
+    """Whether a call over ``items`` elements is worth the compiled kernels: from
+    :data:`MIN_ITEMS` elements (``None``: the caller always wants them, as the
+    projector's layouts do).
+
+    Examples
+    --------
+    >>> worth(None), worth(MIN_ITEMS), worth(10_000)
+    (True, True, False)
+    """
+    return items is None or items >= MIN_ITEMS
+
+
+def load(group: str, items: int | None = None) -> bool:
     """Install every kernel of ``group`` from the cache, compiling nothing.
 
     True when every kernel loaded (then calls with the registered argument types run
-    the cached code). False when numba is missing or turned off, the group has no ready
-    stamp (then numba is not even imported), or any kernel is not in the cache; a
-    background compile is then started (see :func:`tbnb.jit.compile_in_background`)
-    and the caller takes its other path. Remembered per process; safe from any thread.
+    the cached code). False, without importing numba or starting anything, when numba
+    is missing or turned off, or the call is small (``items`` elements, see
+    :func:`worth`); False when the group has no ready stamp (then numba is not even
+    imported) or any kernel is not in the cache, and a background compile is then
+    started (see :func:`tbnb.jit.compile_in_background`). On False the caller takes its
+    numpy path. Remembered per process; safe from any thread.
     """
-    if group not in GROUPS or not available():
+    if group not in GROUPS or not available() or not worth(items):
         return False
     with _lock:
         _restore_pinned()

@@ -36,9 +36,21 @@ from typing import Any
 
 import numpy as np
 
+from tbnb.extras import require
 from tbnb.notebook import sample_kinds
 
-__all__ = ["SAMPLE_VERSION", "SampleSpec", "cache_dir", "sample_logdir", "write_sample"]
+__all__ = [
+    "SAMPLE_VERSION",
+    "WRITER_MODULES",
+    "SampleSpec",
+    "cache_dir",
+    "sample_logdir",
+    "write_sample",
+]
+
+WRITER_MODULES = ("tensorboardX", "PIL", "soundfile")
+"""What writing the sample imports: the writer, and its PNG and WAV encoders (the ``demo``
+extra)."""
 
 #: Bumped whenever the generated content changes, so stale caches are not reused (the cache
 #: folder also carries a fingerprint of the writing code, so an unbumped change is never reused).
@@ -136,7 +148,8 @@ def sample_logdir(path: str | os.PathLike[str] | None = None) -> Path:
     Raises
     ------
     ImportError
-        If tensorboardX (the writer used to create the sample) is not installed.
+        If tensorboardX (the writer used to create the sample), pillow or soundfile
+        (its image and audio encoders) is missing: ``pip install 'tbnb[demo]'``.
     FileExistsError
         If ``path`` is a non-empty directory that is not a tbnb sample.
 
@@ -211,13 +224,11 @@ def write_sample(logdir: str | os.PathLike[str], spec: SampleSpec = DEFAULT_SPEC
     >>> write_sample(tempfile.mkdtemp(), spec)
     ['lr=0.01,seed=0']
     """
-    try:
-        from tensorboardX import SummaryWriter
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise ImportError(
-            "generating the tbnb sample logdir needs tensorboardX: pip install tensorboardX "
-            "(or pip install 'tbnb[test]')"
-        ) from exc
+    # The writer, and what its add_image/add_embedding (PNG) and add_audio (WAV) encode
+    # with: checked before anything is written.
+    for module in WRITER_MODULES:
+        require(module, "writing the tbnb sample logdir", "demo")
+    from tensorboardX import SummaryWriter
 
     root = Path(logdir)
     root.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,8 @@ run -> group such as an hparam column); for every group and tag each run is
 linearly interpolated onto the group's step grid, inside its own step range
 only (never extrapolated), and the runs present at each step are combined into
 a centre line (mean or median) and a band (+-std, min-max, or a 95% confidence
-interval of the mean using Student's t).
+interval of the mean using Student's t: scipy's, from the ``stats`` extra, imported
+only for that band).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+
+from tbnb.extras import require
 
 __all__ = ["AggName", "BandName", "aggregate", "group_runs"]
 
@@ -72,8 +75,7 @@ def _missing(value: object) -> bool:
 
 
 def _t975(dof: FloatArray) -> FloatArray:
-    from scipy import stats  # scikit-learn's own dependency; loaded only for ci95
-
+    stats = require("scipy.stats", "band='ci95' (Student's t)", "stats")  # only for ci95
     out: FloatArray = stats.t.ppf(0.975, np.maximum(dof, 1.0))
     return out
 

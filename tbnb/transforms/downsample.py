@@ -7,9 +7,11 @@ largest finite value are kept, plus the first non-finite point of the bucket
 series. Spikes therefore survive, the same input always gives the same points,
 and the newest point is always shown (as TensorBoard's data provider promises).
 
-One compiled pass (:mod:`tbnb.transforms.compiled.downsample`) does the work once
-:func:`tbnb.jit.load` finds it in the cache; until then a vectorised numpy pass keeps
-the same points, so nothing waits for a compile.
+A vectorised numpy pass does the work; for large inputs
+(:data:`tbnb.jit.loading.MIN_ITEMS` points) one compiled pass
+(:mod:`tbnb.transforms.compiled.downsample`) does it when numba is installed and
+:func:`tbnb.jit.load` finds it in the cache. Both keep the same points, nothing waits
+for a compile, and small data never imports numba.
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def minmax_indices_blocks(
     if buckets < 1:
         raise ValueError(f"buckets must be >= 1, got {buckets}")
     keep = np.zeros(xs.size, dtype=np.bool_)
-    if loading.load("transforms"):
+    if loading.load("transforms", xs.size):
         from tbnb.transforms.compiled.downsample import keep_blocks
 
         keep_blocks(xs, ys, edges, int(buckets), keep)

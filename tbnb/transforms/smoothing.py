@@ -11,8 +11,10 @@ overview resolution. ``mode="time"`` removes most of that dependence by
 weighting each point by its distance in ``x`` (see :func:`smooth`).
 
 The same algorithms live in ``js/src/smoothing.js``; a test checks both agree. The
-loops run compiled (:mod:`tbnb.transforms.compiled.smoothing`) once :func:`tbnb.jit.load`
-finds them in the cache, and in Python until then (equal results).
+loops run in Python, and compiled (:mod:`tbnb.transforms.compiled.smoothing`) for large
+series (:data:`tbnb.jit.loading.MIN_ITEMS` points) when numba is installed and
+:func:`tbnb.jit.load` finds them in the cache (equal results; small data never imports
+numba).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _is_constant(values: FloatArray) -> bool:
 
 def _ema_loop(values: FloatArray, weight: float) -> FloatArray:
     """:func:`tbnb.transforms.compiled.smoothing.ema_kernel`'s loop, in Python."""
-    if loading.load("transforms"):
+    if loading.load("transforms", values.size):
         from tbnb.transforms.compiled.smoothing import ema_kernel
 
         compiled: FloatArray = ema_kernel(values, weight)
@@ -73,7 +75,7 @@ def _ema_loop(values: FloatArray, weight: float) -> FloatArray:
 
 def _time_loop(x: FloatArray, values: FloatArray, weight: float, unit: float) -> FloatArray:
     """:func:`tbnb.transforms.compiled.smoothing.time_kernel`'s loop, in Python."""
-    if loading.load("transforms"):
+    if loading.load("transforms", values.size):
         from tbnb.transforms.compiled.smoothing import time_kernel
 
         compiled: FloatArray = time_kernel(x, values, weight, unit)

@@ -680,8 +680,11 @@ def test_plain_string_run_and_tag_columns(torch_sweep: Path) -> None:
     pd.testing.assert_frame_equal(got, expected)
 
 
-def test_default_metrics_are_declared_then_metric_like_without_duplicates() -> None:
+def test_default_metrics_are_declared_then_metric_like_without_duplicates(
+    sample_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """lr.last is opt-in; hparam/val_acc.last and val/acc.last (same values) show once."""
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))  # written once per session
     exp = tbnb.load(tbnb.samples.sample_logdir(), progress=False)
     table = exp.hparams
     defaults = table.attrs["default_metrics"]

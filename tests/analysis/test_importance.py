@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
 from tbnb.analysis.importance import parameter_importance
+from tbnb.extras import MissingExtraError
 
 
 @pytest.fixture
@@ -137,3 +140,21 @@ def test_bad_arguments(sweep: pd.DataFrame) -> None:
         parameter_importance(sweep, "acc.last", columns=["missing"])
     with pytest.raises(ValueError, match="onehot"):
         parameter_importance(sweep, "acc.last", categorical="dummy")  # type: ignore[arg-type]
+
+
+def test_without_the_forest_correlations_stay_and_the_extra_is_named(
+    sweep: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = parameter_importance(sweep, "acc.last")
+    skipped = parameter_importance(sweep, "acc.last", importance="skip")
+    assert skipped["importance"].isna().all()
+    pd.testing.assert_frame_equal(
+        skipped[["parameter", "spearman", "pearson", "n"]].sort_index(),
+        full[["parameter", "spearman", "pearson", "n"]].sort_index(),
+    )
+    strength = skipped["pearson"].abs().dropna().to_numpy()
+    assert (strength[:-1] >= strength[1:]).all()  # the strongest correlation first
+
+    monkeypatch.setitem(sys.modules, "sklearn.ensemble", None)  # as if not installed
+    with pytest.raises(MissingExtraError, match=r"pip install 'tbnb\[stats\]'"):
+        parameter_importance(sweep, "acc.last")

@@ -84,7 +84,7 @@ def test_curve_stats_takes_the_numpy_path_until_the_group_loads(
     tp, fp, tn, fn, sizes = _curves(rng, 50, 12, np.float64)
     calls: list[str] = []
     real = pr_areas._curve_passes
-    monkeypatch.setattr(pr_areas, "load", lambda group: calls.append(group) or False)
+    monkeypatch.setattr(pr_areas, "load", lambda group, items=None: calls.append(group) or False)
     monkeypatch.setattr(pr_areas, "_curve_passes", lambda *a: (calls.append("numpy"), real(*a)))
     stats = pr_areas.curve_stats(tp, fp, tn, fn, sizes)
     assert calls == ["curves", "numpy"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import warnings
@@ -13,55 +12,15 @@ from pathlib import Path
 import pytest
 
 from tbnb.native import build, loading
+from tests import builds
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = builds.ROOT
 
-
-def _project_copy(tmp_path: Path) -> Path:
-    """The files a build reads, copied (the build writes the library into its tbnb/)."""
-    copy = tmp_path / "project"
-    copy.mkdir()
-    for name in ("pyproject.toml", "hatch_build.py", "README.md"):
-        shutil.copy2(ROOT / name, copy / name)
-    shutil.copytree(
-        ROOT / "tbnb",
-        copy / "tbnb",
-        ignore=shutil.ignore_patterns("__pycache__", "libtbnb_native.*"),
-    )
-    # without js/ here: the front-end bundles' hook (it runs npm for editable installs) is
-    # left out, the native one is what is tested
-    pyproject = (copy / "pyproject.toml").read_text()
-    start = pyproject.index("[tool.hatch.build.hooks.jupyter-builder]")
-    stop = pyproject.index("[tool.hatch.build.targets.sdist]")
-    pyproject = pyproject[:start] + pyproject[stop:]
-    # an editable wheel by path (.pth), as pip's isolated build makes one with ``editables``
-    # (not needed in this environment otherwise): the hook sees version "editable" either way
-    pyproject = pyproject.replace(
-        'packages = ["tbnb"]', 'packages = ["tbnb"]\ndev-mode-dirs = ["."]'
-    )
-    (copy / "pyproject.toml").write_text(pyproject)
-    return copy
-
-
-_BUILD = """
-import sys
-import hatchling.build as backend
-out = sys.argv[2]
-name = backend.build_editable(out) if sys.argv[1] == "editable" else backend.build_wheel(out)
-print(name)
-"""
+_project_copy = builds.project_copy
 
 
 def _build(project: Path, kind: str, out: Path, env: dict[str, str]) -> tuple[Path, str]:
-    done = subprocess.run(
-        [sys.executable, "-c", _BUILD, kind, str(out)],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = builds.build(project, kind, out, env)
     assert done.returncode == 0, done.stderr
     return out / done.stdout.strip().splitlines()[-1], done.stderr
 

@@ -31,14 +31,15 @@ def test_notebooks_found() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("tensorboardX")  # writes the sample logdir
-    # The kernel inherits this environment: this checkout's tbnb, and a private
-    # sample cache so the test neither reads nor fills the user's cache.
+def test_notebook_runs(
+    path: Path, tmp_path: Path, sample_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The kernel inherits this environment: this checkout's tbnb, and a private cache
+    # holding the sample (written once per session), as a user's cache holds it.
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     )
-    monkeypatch.setenv("TBNB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))
     nb = _run(path, tmp_path)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in code)
@@ -63,4 +64,4 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     if path.name == "quickstart.ipynb":
         widgets = [c for c in code for o in c.outputs if WIDGET_MIME in o.get("data", {})]
         assert len(widgets) >= 3  # scalars, the aggregated scalars, the %tbnb dashboard
-        assert (tmp_path / "cache" / "samples").is_dir()
+        assert (sample_cache / "samples").is_dir()

@@ -211,12 +211,15 @@ def test_embedding_equals_tensorboard_projector(tmp_path: Path) -> None:
         assert ref["single_image_dim"] == [12, 12]
 
 
-def test_default_sample_fits_the_budgets() -> None:
+def test_default_sample_fits_the_budgets(
+    sample_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The default sample: a dashboard with every tab, its page well under 5 MB."""
     import tbnb
     from tbnb.notebook.dashboard import tabs
     from tbnb.notebook.export import render_html
 
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))  # written once per session
     dash = tbnb.Dashboard(sample_logdir())
     try:
         assert list(dash.tab.titles) == [spec.title for spec in tabs()]

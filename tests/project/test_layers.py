@@ -22,6 +22,7 @@ PACKAGE = ROOT / "tbnb"
 LAYERS = {
     "_proto": 0,
     "warnings": 0,
+    "extras": 0,
     "jit": 0,
     "native": 0,
     "io": 1,

@@ -2,9 +2,11 @@
 kernels follow tbnb.jit's scheme: nothing compiles on the user's path.
 
 The fresh-install test runs the transforms in new processes from a copy of the package
-on an empty cache: the first smooths and downsamples with numpy, imports no numba and
-leaves a detached compile behind; once that compile has verified its work, the next
-process runs the kernels straight from the cache (no compile, no cache miss).
+on an empty cache: the first smooths and downsamples a large series with numpy, imports
+no numba and leaves a detached compile behind; once that compile has verified its work,
+the next process runs the kernels straight from the cache (no compile, no cache miss),
+and a process with small data still imports no numba (its import would cost more than
+the kernels save).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +33,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def compiled() -> None:
+def compiled() -> Iterator[None]:
+    """The kernels compiled and loaded, and taken for any size of input (small inputs
+    take the numpy path otherwise, see :data:`tbnb.jit.loading.MIN_ITEMS`)."""
     assert jit.compile_now("transforms"), "the transforms' kernels failed to compile"
     assert jit.load("transforms"), loading.problems
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(loading, "MIN_ITEMS", 0)
+        yield
 
 
 def _series(rng: np.random.Generator, n: int, *, integer_x: bool) -> tuple[Any, Any]:
@@ -87,7 +95,7 @@ def test_downsampling_answers_the_same_with_and_without_kernels(
         minmax_indices(x, y, 50),
         minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000], [0, 3000, 7000], 100),
     )
-    monkeypatch.setattr(loading, "load", lambda group: False)
+    monkeypatch.setattr(loading, "load", lambda group, items=None: False)
     slow = (
         minmax_indices(x, y, 50),
         minmax_indices_blocks(steps, y[:7000].repeat(2)[:7000], [0, 3000, 7000], 100),
@@ -106,7 +114,7 @@ def test_smoothing_answers_the_same_with_and_without_kernels(
     x[10] = np.nan
     cases = [(w, mode) for w in (0.0, 0.3, 0.6, 0.95, 0.999) for mode in ("ema", "time")]
     fast = [smoothing.smooth(y, w, x=x, mode=mode) for w, mode in cases]
-    monkeypatch.setattr(loading, "load", lambda group: False)
+    monkeypatch.setattr(loading, "load", lambda group, items=None: False)
     slow = [smoothing.smooth(y, w, x=x, mode=mode) for w, mode in cases]
     for (w, mode), a, b in zip(cases, fast, slow, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=f"weight {w}, mode {mode}")
@@ -123,8 +131,9 @@ import numpy as np
 from tbnb.jit import build
 from tbnb.transforms import minmax_indices, smooth
 
-y = np.sin(np.arange(10_000) / 50.0)
-idx = minmax_indices(np.arange(10_000.0), y, 100)
+n = int(sys.argv[1])
+y = np.sin(np.arange(n) / 50.0)
+idx = minmax_indices(np.arange(float(n)), y, 100)
 smoothed = smooth(y, 0.9)
 kernels = {}
 if "tbnb.transforms.compiled.smoothing" in sys.modules:
@@ -140,13 +149,13 @@ print(json.dumps({
 """
 
 
-def _run(site: Path, cache_dir: Path) -> dict[str, Any]:
+def _run(site: Path, cache_dir: Path, points: int = loading.MIN_ITEMS) -> dict[str, Any]:
     env = dict(
         os.environ, PYTHONPATH=str(site), TBNB_CACHE_DIR=str(cache_dir), PYTHONDONTWRITEBYTECODE="1"
     )
     env.pop("TBNB_JIT", None)
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD],
+        [sys.executable, "-c", _CHILD, str(points)],
         env=env,
         capture_output=True,
         text=True,
@@ -185,3 +194,8 @@ def test_fresh_install_transforms_take_numpy_then_the_cached_kernels(tmp_path: P
     assert second["last"] == first["last"]
     # every signature loaded from the cache (keep_blocks has two: int and float x)
     assert second["kernels"] == {"keep_blocks": [2, 0], "ema_kernel": [1, 0]}
+
+    small = _run(site, cache_dir, 10_000)  # the kernels are ready, yet not worth numba
+    assert not small["numba"]
+    assert small["kernels"] == {}
+    assert small["spawned"] == []

@@ -515,3 +515,31 @@ def test_csv_download_neutralises_formulas(small_page: Page, tmp_path: Path) -> 
     val_loss = rows[0].index("hparam/val_loss.last")
     assert by_run["'@SUM(A1)"][val_loss] == "-0.5"  # numbers stay numbers
     assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row)
+
+
+def test_without_scikit_learn_the_panel_shows_correlations_and_names_the_extra(
+    chromium: Chromium, out_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core install has no scikit-learn: the importance panel keeps its correlations
+    and says which extra brings the random forest, in the browser."""
+    monkeypatch.setattr("tbnb.widgets.hparams.widget.forest_available", lambda: False)
+    widget = hparams(_sweep(), metric="m0.last")
+    path = tmp_path / "hparams.html"
+    path.write_text(render_html(widget), encoding="utf-8")
+    page = chromium.context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(path.as_uri())
+        panel = page.locator(".tbnb-w-hparams .tbnb-hp-importance")
+        panel.locator("tr.tbnb-hp-imp-row").first.wait_for()
+        note = panel.locator(".tbnb-hp-importance-note").inner_text()
+        assert "scikit-learn" in note
+        assert "pip install 'tbnb[stats]'" in note
+        lr = panel.locator('tr.tbnb-hp-imp-row[data-feature="lr"] td')
+        assert lr.nth(1).inner_text().strip() == "\u2013"  # no forest, no importance (a dash)
+        expected = widget._importance["m0.last"]
+        k = expected["feature"].index("lr")
+        assert lr.nth(2).inner_text().strip() == f"{expected['pearson'][k]:.2f}"
+        panel.screenshot(path=out_dir / "hparams_06_importance_without_scikit_learn.png")
+    finally:
+        page.close()

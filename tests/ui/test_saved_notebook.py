@@ -101,11 +101,16 @@ def lab(tmp_path: Path) -> Iterator[LabServer]:
 
 
 def test_saved_dashboard_reopens_from_its_state(
-    lab: LabServer, chromium: Chromium, out_dir: Path
+    lab: LabServer,
+    chromium: Chromium,
+    out_dir: Path,
+    sample_cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from playwright.sync_api import expect
 
-    logdir = sample_logdir()  # the cached sample: written once, by the test process
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))
+    logdir = sample_logdir()  # the sample, written once per session by the test process
     nbformat.write(_notebook(logdir), lab.root / NB)  # type: ignore[no-untyped-call]
     context = chromium.context  # this module's own browser (module-scoped fixture)
     log = chromium.log

@@ -320,9 +320,12 @@ def test_to_plotly_draws_each_mode(exp: tbnb.Experiment) -> None:
         tbnb.histograms(exp).to_plotly(max_charts=2)
 
 
-def test_builders_and_tabs_come_from_the_registry() -> None:
+def test_builders_and_tabs_come_from_the_registry(
+    sample_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tbnb.notebook.dashboard import Dashboard
 
+    monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))  # written once per session
     assert tbnb.histograms.__module__ == "tbnb.widgets.histograms.factory"
     assert tbnb.distributions.__module__ == "tbnb.widgets.histograms.factory"
     dash = Dashboard(tbnb.samples.sample_logdir())

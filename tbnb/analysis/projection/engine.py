@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from tbnb.analysis.projection.extras import require
 from tbnb.analysis.projection.jobs import Job, Progress
 from tbnb.analysis.projection.kernels import ensure as ensure_kernels
 from tbnb.analysis.projection.layout_tsne import TSNEOptimizer, neighbors_needed
@@ -52,6 +53,7 @@ from tbnb.analysis.projection.neighbors import (
 )
 from tbnb.analysis.projection.params import layout_params
 from tbnb.analysis.projection.pca import PCAResult, pca, pca_sample
+from tbnb.extras import installed
 
 __all__ = ["CACHE_BYTES", "Projection", "warm_up"]
 
@@ -264,6 +266,8 @@ class Projection:
     def _umap(self, params: Any, progress: Progress) -> np.ndarray:
         if self.n < 3:
             raise ValueError(f"UMAP needs at least 3 points, got {self.n}")
+        for module in ("numba", "scipy"):
+            require(module, "UMAP")
         metric = params.metric
         self._first_picture(params.dims, progress)
         ensure_kernels(progress)
@@ -289,6 +293,8 @@ class Projection:
         )
 
     def _tsne(self, params: Any, progress: Progress) -> np.ndarray:
+        for module in ("openTSNE", "numba"):
+            require(module, "t-SNE")
         metric = params.metric
         k = neighbors_needed(params.perplexity, self.n)
         self._first_picture(params.dims, progress)
@@ -354,8 +360,9 @@ def warm_up() -> threading.Thread:
     if _warming is None:
 
         def work() -> None:
-            import scipy.optimize  # UMAP's curve fit
-            import scipy.sparse  # noqa: F401
+            if installed("scipy"):  # the projector extra; without it UMAP says so
+                import scipy.optimize  # UMAP's curve fit
+                import scipy.sparse  # noqa: F401
 
             from tbnb.analysis.projection.kernels import prepare
 

@@ -4,16 +4,18 @@ Examples
 --------
 >>> require("math", "a test").sqrt(9.0)
 3.0
->>> require("no_such_package", "t-SNE")
-Traceback (most recent call last):
-...
-ImportError: t-SNE needs no_such_package, which is not installed: pip install 'tbnb[projector]'
+>>> try:
+...     require("no_such_package", "t-SNE")
+... except ImportError as error:
+...     print(error)
+t-SNE needs no_such_package, which is not installed: pip install 'tbnb[projector]'
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+import tbnb.extras
 
 __all__ = ["EXTRA", "require"]
 
@@ -23,10 +25,4 @@ EXTRA = "projector"
 
 def require(module: str, what: str) -> Any:
     """Import ``module``, or raise an ``ImportError`` naming the extra that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        package = module.split(".", maxsplit=1)[0]
-        raise ImportError(
-            f"{what} needs {package}, which is not installed: pip install 'tbnb[{EXTRA}]'"
-        ) from None
+    return tbnb.extras.require(module, what, EXTRA)

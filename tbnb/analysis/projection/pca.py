@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tbnb.extras import installed
+
 __all__ = ["EXACT_DIMS", "SAMPLE_ROWS", "PCAResult", "pca", "pca_sample"]
 
 EXACT_DIMS = 128
@@ -284,6 +286,9 @@ def _top_eigenvectors(
             if residual.max() <= tolerance * max(float(values[0]), 1e-300):
                 return ritz[:, :wanted]
             q = _gram_orthonormal(product @ small)
+    if not installed("scipy"):  # the core install: every eigenpair, then the top ones
+        values, vectors = np.linalg.eigh(matrix)
+        return vectors[:, np.argsort(values)[::-1][:wanted]]
     import scipy.linalg
 
     values, vectors = scipy.linalg.eigh(matrix, subset_by_index=[d - wanted, d - 1], driver="evr")

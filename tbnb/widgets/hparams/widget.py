@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
-from tbnb.analysis.importance import parameter_importance
+from tbnb.analysis.importance import IMPORTANCE_EXTRA, forest_available, parameter_importance
 from tbnb.widgets.base import TbnbWidget
 from tbnb.widgets.colors import RunColored
 from tbnb.widgets.hparams.prepare import (
@@ -303,7 +303,11 @@ class HParamsWidget(TbnbWidget, RunColored):
         self.brushes = {}
 
     def importance(self, metric: str | None = None) -> pd.DataFrame:
-        """Parameter importance of the hparams for ``metric`` (default the chosen one)."""
+        """Parameter importance of the hparams for ``metric`` (default the chosen one).
+
+        The random forest needs scikit-learn (``pip install 'tbnb[stats]'``); without
+        it this raises an error naming the extra, and the view shows the correlations.
+        """
         metric = metric or self.metric
         if not metric:
             raise ValueError("no metric column to rate the hparams against")
@@ -312,8 +316,14 @@ class HParamsWidget(TbnbWidget, RunColored):
     def _compute_importance(self, metric: str) -> None:
         if metric not in self._frame.columns:
             return
-        imp = self.importance(metric)
-        entry = {
+        forest = forest_available()
+        imp = parameter_importance(
+            self._frame,
+            metric,
+            columns=self._hparam_columns,
+            importance="forest" if forest else "skip",
+        )
+        entry: dict[str, Any] = {
             "feature": [str(f) for f in imp.index],
             "parameter": [str(p) for p in imp["parameter"]],
             "importance": imp["importance"].to_numpy(dtype=np.float64),
@@ -321,6 +331,11 @@ class HParamsWidget(TbnbWidget, RunColored):
             "pearson": imp["pearson"].to_numpy(dtype=np.float64),
             "n": imp["n"].to_numpy(dtype=np.int32),
         }
+        if not forest:
+            entry["note"] = (
+                "importance needs scikit-learn, which is not installed: "
+                f"pip install 'tbnb[{IMPORTANCE_EXTRA}]' (correlations shown)"
+            )
         self._importance = {**self._importance, metric: entry}
 
     def _request_importance(self, content: dict[str, Any]) -> dict[str, Any]:

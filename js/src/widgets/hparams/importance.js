@@ -7,6 +7,7 @@ import { el } from "../../core/dom.js";
  * @property {string[]} feature
  * @property {Float64Array} importance
  * @property {Float64Array} pearson
+ * @property {string} [note]  why a column is empty (importance without scikit-learn)
  */
 
 /** @param {number} v @param {number} digits */
@@ -44,5 +45,7 @@ export function importanceNodes(metric, entry, note) {
     el("th", { text: "importance" }),
     el("th", { text: "correlation" }),
   );
-  return [title, el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows))];
+  const table = el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows));
+  if (!entry.note) return [title, table];
+  return [title, el("div", { class: "tbnb-hp-importance-note", text: entry.note }), table];
 }
