@@ -45,14 +45,15 @@ from tbnb.decode.scalars import decode_events
 from tbnb.io.files import read_window, read_window_into
 from tbnb.io.records import record_size, scan_records
 from tbnb.io.remote import is_storage_error
-from tbnb.kinds import KINDS, RowContext, TagMetadata
+from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
 from tbnb.loader.accumulate import RunAccumulator, Window
 from tbnb.loader.backend import choose_backend
 from tbnb.loader.changes import HEAD_BYTES, files_changed, report_lost_tails
 from tbnb.loader.events import EventPosition, add_event
+from tbnb.loader.rowsets import RowSet
 from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
-from tbnb.loader.values import index_values
+from tbnb.loader.values import Indexed, index_values
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
 __all__ = [
@@ -198,6 +199,7 @@ def _decode_window(
     events = _parse(buf, starts, lengths, np.flatnonzero(slow), base, undecodable)
     _learn_metadata(buf, fast, events, acc)
     rows = {}
+    window = Window()
     if fast is not None:
         indexed = index_values(buf, fast, starts, lengths, (acc.task.fs, state.path, base,
                                                             seq_base), acc)  # fmt: skip
@@ -205,6 +207,8 @@ def _decode_window(
         if more.size:  # values no batch decoder reproduces: their records from protobuf
             events.update(_parse(buf, starts, lengths, more, base, undecodable))
             slow = indexed.protobuf
+        if fast.value.size:
+            _add_fast_points(fast, indexed, starts, seq_base, acc, window)
         rows = indexed.kept()
         handled = ~slow
         if handled.any():
@@ -213,9 +217,6 @@ def _decode_window(
             )
     acc.protobuf_records += int(slow.sum())
 
-    window = Window()
-    if fast is not None and fast.value.size:
-        _add_fast_points(fast, slow, starts, seq_base, acc, window)
     for key, kind_rows in rows.items():
         acc.records[key].extend(kind_rows)
     for index in sorted(events):
@@ -299,14 +300,16 @@ def _fast_metadata(fast: Any, acc: RunAccumulator) -> list[tuple[int, str, int, 
 
 def _add_fast_points(
     fast: Any,
-    slow: np.ndarray,
+    indexed: Indexed,
     starts: np.ndarray,
     seq_base: int,
     acc: RunAccumulator,
     window: Window,
 ) -> None:
-    """The fast decoder's scalar points (and rank-0 tensors of no plugin) of the records
-    it decoded (not ``slow``)."""
+    """The fast decoder's scalar points of the records it decoded (not
+    ``indexed.protobuf``) into ``window``; its rank-0 tensors of no plugin into
+    ``indexed``'s tensor rows (in their place among the record's values)."""
+    slow = indexed.protobuf
     local_to_run = np.array([acc.tag_id(t) for t in fast.tags], dtype=np.int32)
     is_scalar = fast.dtype == 1
     # Tensor-valued scalars are scalars only if their tag says so (TF2 `tf.summary.scalar`);
@@ -341,20 +344,13 @@ def _add_fast_points(
     )
     if tensor_kind.KEY not in acc.options.kinds:
         return
-    for i in np.flatnonzero(~sel & live & is_float).tolist():
-        tag = fast.tags[int(fast.tag_id[i])]
-        if not acc.options.keep_tag(tag):
-            continue
-        dtype = np.float32 if fast.dtype[i] == 2 else np.float64
-        meta = acc.tag_meta.get(tag)
-        context = RowContext(
-            tag,
-            int(fast.value_step[i]),
-            float(fast.value_wall_time[i]),
-            seq_base + int(starts[rec[i]]),
-            meta,
-            None,
-        )
-        acc.records[tensor_kind.KEY].extend(
-            tensor_kind.rows(np.array(fast.value[i], dtype=dtype), context)
-        )
+    which = np.flatnonzero(~sel & live & is_float)
+    kept_tag = np.array([acc.options.keep_tag(t) for t in fast.tags], dtype=bool)
+    which = which[kept_tag[fast.tag_id[which]]]
+    if which.size:
+        tags = np.array(fast.tags, dtype=object)[fast.tag_id[which]]
+        rows = tensor_kind.scalar_rows(fast.value[which], fast.dtype[which] == 2, tags,
+                                       acc.tag_meta)  # fmt: skip
+        rows.update(tag=tags, step=fast.value_step[which], wall_time=fast.value_wall_time[which],
+                    seq=seq_base + starts[rec[which]])  # fmt: skip
+        indexed.add(tensor_kind.KEY, RowSet(rows), rec[which], fast.value_index[which])

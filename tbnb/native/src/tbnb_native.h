@@ -112,8 +112,8 @@ enum {
 };
 /* TS_CONTENT: tensor_content (non-empty, dtype not DT_STRING); TS_PACKED: the one packed
  * occurrence of the dtype's typed field (float_val for DT_FLOAT, double_val for DT_DOUBLE);
- * TS_STRINGS: DT_STRING's string_val; TS_NONE: no values at all; TS_OTHER: anything else
- * (left to the protobuf path). */
+ * TS_STRINGS: DT_STRING's string_val (no tensor_content); TS_NONE: no values at all;
+ * TS_OTHER: anything else (left to the protobuf path). */
 enum { TS_NONE = 0, TS_CONTENT = 1, TS_PACKED = 2, TS_STRINGS = 3, TS_OTHER = 4 };
 
 /* Index TensorProto messages buf[start[i]:start[i]+len[i]] (already checked by the
