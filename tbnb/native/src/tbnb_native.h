@@ -43,6 +43,11 @@ TBNB_API int64_t tbnb_scan_records(const uint8_t *buf, int64_t n, int verify_crc
                                    int64_t *end, int64_t *p_off, int8_t *p_kind,
                                    int64_t *p_skip, int64_t problem_cap);
 
+/* The first offset of buf[0:n] where a whole record starts (a valid length CRC, all of
+ * it in buf, a valid data CRC), or -1: where a scan started at an arbitrary offset meets
+ * the records (tbnb/loader/windows.py checks it against the record chain). */
+TBNB_API int64_t tbnb_sync_record(const uint8_t *buf, int64_t n);
+
 /* The event decoder's output columns (see tbnb.decode.layouts.Matched). Per record:
  * fallback, wall, steps (nrec entries). Per value (cap entries): the rest. A value's
  * dtype is 1-3 for a scalar (value set), else the kind of its payload (VALUE_TENSOR,
