@@ -15,6 +15,9 @@ Cases, each a fresh process (median of ``--repeat``, CPU = user + sys, peak RSS 
 - ``native``: ``Experiment(logdir, decoder="native")`` and the kind's frame;
 - ``numpy``: the same with the numpy backend (protobuf for every non-scalar record: what
   every kind but scalars went through before the native decoders);
+- ``native-serial``: ``native`` without helper threads (each run's windows decoded on
+  its run's thread, as before windows were decoded ahead); ``load_cpu_per_wall`` says
+  how many cores a load kept busy;
 - ``tensorboard``: TensorBoard's data server, every sample kept.
 
 Usage::
@@ -31,6 +34,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -102,12 +106,16 @@ def make(out: Path, scale: float) -> None:
 def child(case: str, logdir: str, kind: str) -> dict[str, Any]:
     import warnings
 
+    from tbnb.loader import tasks
     from tbnb.loader.experiment import Experiment
 
+    decoder, _, threads = case.partition("-")
+    if threads == "serial":  # no helper threads: every run on one thread
+        tasks.os.cpu_count = lambda: 1  # type: ignore[assignment]
     t0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exp = Experiment(logdir, progress=False, decoder=case)
+        exp = Experiment(logdir, progress=False, decoder=decoder)
     if kind == "scalars":  # the mixed run: every kind it holds
         rows = {k: len(exp.frame(k)) for k in ("scalars", "histograms", "images")}
     else:
@@ -116,6 +124,7 @@ def child(case: str, logdir: str, kind: str) -> dict[str, Any]:
         "rows": rows,
         "inner_wall": time.perf_counter() - t0,
         "inner_cpu": time.process_time() - c0,  # the load and its frames, imports excluded
+        "threads": threading.active_count(),
         "backend": exp.last_report.backend.name if exp.last_report.backend else "",
         "protobuf_records": exp.last_report.protobuf_records,
     }
@@ -169,6 +178,8 @@ def main() -> None:
             row["MB_per_cpu_s"] = row["MB"] / row["cpu"]
             if case != "tensorboard":
                 row["load_cpu"] = median_of(runs, "inner_cpu")
+                row["load_wall"] = median_of(runs, "inner_wall")
+                row["load_cpu_per_wall"] = row["load_cpu"] / row["load_wall"]
                 row["load_MB_per_cpu_s"] = row["MB"] / row["load_cpu"]
             if records:
                 row["us_per_row_cpu"] = 1e6 * row["cpu"] / records

@@ -2,8 +2,11 @@
 
 TensorFlow stores a tensor either as raw little-endian bytes in ``tensor_content`` or
 in a typed repeated field (``float_val``, ``int_val``, ...); a single value in a typed
-field means "every element has this value", a short one is padded with its last value.
-Both forms are handled for every dtype a summary can carry.
+field (or a single string) means "every element has this value", a short one is padded
+with its last value, raw bytes must fill the shape exactly, and one ``-1`` dimension
+is inferred from the values. Both forms are handled for every dtype a summary can
+carry, as TensorBoard's ``tensor_util.make_ndarray`` reads them (tested against it;
+the padding is TensorFlow's own reader's).
 
 A tensor's shape is a claim of the file: it is checked against the values the record
 holds before anything is allocated. A typed field may stand for more elements than it
@@ -79,22 +82,29 @@ def tensor_to_numpy(tensor: Any) -> np.ndarray:
         For an unsupported dtype or a value count that does not fit the shape.
     """
     shape = tensor_shape(tensor)
-    if any(d < 0 for d in shape):
-        raise TensorDecodeError(f"tensor has unknown dimensions {shape}")
-    size = math.prod(shape)  # exact: a claimed shape may not fit in 64 bits
     try:
         np_dtype, field = _DTYPES[int(tensor.dtype)]
     except KeyError:
         raise TensorDecodeError(f"unsupported tensor dtype {int(tensor.dtype)}") from None
 
     if tensor.dtype == DT_STRING:
+        if tensor.tensor_content:
+            raise TensorDecodeError("string tensor holds raw tensor_content")
         held = len(tensor.string_val)
     elif tensor.tensor_content:
-        held = len(tensor.tensor_content) // np.dtype(np_dtype).itemsize
+        held, extra = divmod(len(tensor.tensor_content), np.dtype(np_dtype).itemsize)
+        if extra:
+            raise TensorDecodeError(
+                f"tensor_content of {len(tensor.tensor_content)} bytes is not a whole "
+                f"number of {np.dtype(np_dtype).name} values"
+            )
     else:
         held = len(getattr(tensor, field))
         if np_dtype in (np.complex64, np.complex128):
             held //= 2
+    if any(d < 0 for d in shape):
+        shape = _infer_dimension(shape, held, bool(tensor.tensor_content))
+    size = math.prod(shape)  # exact: a claimed shape may not fit in 64 bits
     _check_size(shape, size, held)
     if tensor.dtype == DT_STRING:
         values = list(tensor.string_val)
@@ -113,7 +123,20 @@ def tensor_to_numpy(tensor: Any) -> np.ndarray:
             arr = np.asarray(raw_values, dtype=np_dtype)
         if tensor.dtype == DT_BFLOAT16:
             arr = widen_bfloat16(arr)
-    return fit_shape(arr, shape, size, tensor.dtype == DT_STRING or bool(tensor.tensor_content))
+    return fit_shape(arr, shape, size, bool(tensor.tensor_content), tensor.dtype == DT_STRING)
+
+
+def _infer_dimension(shape: tuple[int, ...], held: int, content: bool) -> tuple[int, ...]:
+    """``shape`` with its one ``-1`` dimension inferred from the values held, as
+    TensorBoard's reader reshapes them (a single typed value or string cannot fill an
+    unknown shape; any other negative dimension is refused)."""
+    unknown = [i for i, d in enumerate(shape) if d < 0]
+    known = math.prod(d for d in shape if d >= 0)
+    if len(unknown) > 1 or shape[unknown[0]] != -1 or known == 0 or held % known:
+        raise TensorDecodeError(f"tensor has unknown dimensions {shape} for {held} values")
+    if held == 1 and not content:
+        raise TensorDecodeError(f"one value cannot fill a tensor of unknown shape {shape}")
+    return tuple(held // known if d < 0 else d for d in shape)
 
 
 def _check_size(shape: tuple[int, ...], size: int, held: int) -> None:
@@ -144,18 +167,20 @@ def content_array(raw: Any, dtype: int) -> np.ndarray:
     return widen_bfloat16(arr) if dtype == DT_BFLOAT16 else arr
 
 
-def fit_shape(arr: np.ndarray, shape: tuple[int, ...], size: int, exact: bool) -> np.ndarray:
-    """``arr`` (1-D values) as a tensor of ``shape``, filled as TensorFlow fills a short
-    typed field (``exact``: raw bytes or strings, which are never filled but for a single
-    string). Raises :class:`TensorDecodeError` when the values cannot make that shape."""
+def fit_shape(
+    arr: np.ndarray, shape: tuple[int, ...], size: int, content: bool, strings: bool = False
+) -> np.ndarray:
+    """``arr`` (1-D values) as a tensor of ``shape``, as TensorBoard's reader shapes them:
+    raw bytes (``content``) must fill the shape exactly; a single value of a typed field
+    or a single string stands for every element (none, for a shape of no elements); a
+    short typed field is padded with its last value (TensorFlow's own reader's rule).
+    Raises :class:`TensorDecodeError` when the values cannot make that shape."""
     _check_size(shape, size, arr.size)
     if arr.size == size:
         return arr.reshape(shape)
-    if arr.size == 1 and size > 1:  # one value stands for every element
+    if arr.size == 1 and not content:  # one value stands for every element
         return np.repeat(arr, size).reshape(shape)
-    if arr.size == 0 and size == 0:
-        return arr.reshape(shape)
-    if 0 < arr.size < size and not exact:
+    if 0 < arr.size < size and not (content or strings):
         # TensorFlow pads a short typed field with its last value.
         return np.concatenate([arr, np.repeat(arr[-1:], size - arr.size)]).reshape(shape)
     raise TensorDecodeError(f"tensor of shape {shape} holds {arr.size} values")

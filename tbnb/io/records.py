@@ -59,6 +59,8 @@ from typing import Any
 import numpy as np
 
 from tbnb.io.crc32c import crc32c_ranges, mask
+from tbnb.io.files import open_binary
+from tbnb.io.local import open_regular
 
 __all__ = [
     "KERNELS",
@@ -358,8 +360,10 @@ def read_from(path_or_url: str, offset: int, *, fs: Any = None) -> bytes:
         Where to start reading (e.g. a previous scan's ``base_offset + end``).
     fs
         An fsspec filesystem to use for ``path_or_url`` (then a path within it).
-        Without it, URLs go through :func:`fsspec.core.url_to_fs` and local paths
-        through plain :func:`open`.
+        Without it, URLs go through :func:`fsspec.core.url_to_fs`. A local file is
+        read only if it is a regular file (:func:`tbnb.io.local.open_regular`: a FIFO
+        or a device swapped in raises :class:`tbnb.io.local.NotRegularFileError`
+        instead of blocking or never ending).
 
     Examples
     --------
@@ -373,10 +377,6 @@ def read_from(path_or_url: str, offset: int, *, fs: Any = None) -> bytes:
         from fsspec.core import url_to_fs
 
         fs, path_or_url = url_to_fs(path_or_url)
-    if fs is None:
-        with open(path_or_url, "rb") as f:
-            f.seek(offset)
-            return f.read()
-    with fs.open(path_or_url, "rb") as f:
+    with open_regular(path_or_url) if fs is None else open_binary(fs, path_or_url) as f:
         f.seek(offset)
         return bytes(f.read())

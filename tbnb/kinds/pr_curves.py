@@ -18,11 +18,12 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from google.protobuf.message import DecodeError
 
 from tbnb._proto import PrCurvePluginData
 from tbnb.decode.tensors import TensorDecodeError, tensor_to_numpy
 from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, value_rows
-from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
+from tbnb.kinds.batch import Batch, BatchRows, object_array, tensor_arrays, tensor_groups
 
 KEY = "pr_curves"
 
@@ -54,6 +55,23 @@ def _thresholds(columns: int, declared: int) -> np.ndarray:
     return grid
 
 
+def _declared(meta: TagMetadata | None, columns: int) -> int:
+    """The thresholds a tag's metadata declares (its curves' column count if none).
+
+    Raises
+    ------
+    TensorDecodeError
+        When the metadata's content is not a ``PrCurvePluginData``.
+    """
+    if meta is not None and meta.content:
+        try:
+            declared = int(PrCurvePluginData.FromString(meta.content).num_thresholds)
+        except DecodeError:
+            raise TensorDecodeError("its pr_curves metadata cannot be parsed") from None
+        return declared or columns
+    return columns
+
+
 def pr_curve(array: np.ndarray, meta: TagMetadata | None) -> dict[str, Any]:
     """Split a ``[6, n]`` PR-curve tensor into named arrays, with its thresholds.
 
@@ -68,34 +86,60 @@ def pr_curve(array: np.ndarray, meta: TagMetadata | None) -> dict[str, Any]:
         array = array.astype(np.float64)
     if array.ndim != 2 or array.shape[0] != len(PR_CURVE_ROWS):
         raise TensorDecodeError(f"pr_curve tensor has shape {array.shape}, expected [6, n]")
-    n = array.shape[1]
-    if meta is not None and meta.content:
-        declared = int(PrCurvePluginData.FromString(meta.content).num_thresholds)
-        n = declared or n
-    out: dict[str, Any] = {"thresholds": _thresholds(array.shape[1], n)}
+    out: dict[str, Any] = {
+        "thresholds": _thresholds(array.shape[1], _declared(meta, array.shape[1]))
+    }
     for name, row in zip(PR_CURVE_ROWS, array, strict=True):
         out[name] = row
     return out
 
 
 def batch(values: Batch) -> BatchRows:
-    """A window's PR curves, decoded natively (the tensors without protobuf)."""
-    ok = np.zeros(len(values), dtype=bool)
-    curves = []
-    for i, array in enumerate(tensor_arrays(values)):
-        if array is None:
+    """A window's PR curves, decoded natively: ``[6, n]`` tensors of one dtype and size
+    decoded at once (:func:`tbnb.kinds.batch.tensor_groups`), each row a read-only view;
+    any other tensor as :func:`pr_curve` splits it."""
+    n = len(values)
+    ok = np.zeros(n, dtype=bool)
+    columns = {name: np.empty(n, dtype=object) for name in ("thresholds", *PR_CURVE_ROWS)}
+    groups, rest = tensor_groups(values)
+    declared: dict[tuple[str, int], int | None] = {}
+    for group in groups:
+        array = group.array
+        if array.ndim != 3 or array.shape[1] != len(PR_CURVE_ROWS):
+            rest = np.concatenate([rest, group.which])
+            continue
+        if array.dtype.kind != "f":
+            array = array.astype(np.float64)
+            array.flags.writeable = False
+        k, width = array.shape[0], array.shape[2]
+        rows = object_array(list(array.reshape(k * len(PR_CURVE_ROWS), width)))
+        for r, name in enumerate(PR_CURVE_ROWS):
+            columns[name][group.which] = rows[r :: len(PR_CURVE_ROWS)]
+        grids = []
+        for tag in values.tag[group.which].tolist():
+            key = (tag, width)
+            if key not in declared:
+                try:
+                    declared[key] = _declared(values.meta.get(tag), width)
+                except TensorDecodeError:
+                    declared[key] = None  # left to protobuf's path, which reports it
+            count = declared[key]
+            grids.append(None if count is None else _thresholds(width, count))
+        good = np.array([grid is not None for grid in grids], dtype=bool)
+        columns["thresholds"][group.which] = object_array(grids)
+        ok[group.which[good]] = True
+    for i in np.sort(rest).tolist():
+        (alone,) = tensor_arrays(values.subset(np.array([i])))
+        if alone is None:
             continue
         try:
-            curves.append(pr_curve(array, values.meta.get(values.tag[i])))
+            curve = pr_curve(alone, values.meta.get(values.tag[i]))
         except Exception:  # protobuf's path decides and reports (or raises, as it does)
             continue
+        for name, cell in curve.items():
+            columns[name][i] = cell
         ok[i] = True
-    columns = {}
-    for name in ("thresholds", *PR_CURVE_ROWS):
-        cells = np.empty(len(curves), dtype=object)
-        cells[:] = [curve[name] for curve in curves]
-        columns[name] = cells
-    return BatchRows.one_per_value(ok, columns)
+    return BatchRows.one_per_value(ok, {name: column[ok] for name, column in columns.items()})
 
 
 KIND = RecordsKind(

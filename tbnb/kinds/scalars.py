@@ -23,11 +23,12 @@ KEY = "scalars"
 
 
 def normalize(value: Any, meta: TagMetadata | None) -> float | AsTensor:
-    """A float, or :class:`AsTensor` for a scalar-plugin tensor that is not one number."""
+    """A float, or :class:`AsTensor` for a scalar-plugin tensor that is not one real
+    number (several values, a string, a complex number: kept whole as a tensor)."""
     if value.WhichOneof("value") == "simple_value":
         return float(value.simple_value)
     array = tensor_to_numpy(value.tensor)
-    if array.size != 1 or array.dtype == object:
+    if array.size != 1 or array.dtype == object or array.dtype.kind == "c":
         return AsTensor(array)
     return float(array.reshape(()))
 

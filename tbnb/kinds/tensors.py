@@ -42,6 +42,36 @@ def rows(data: np.ndarray, context: RowContext) -> list[dict[str, Any]]:
     ]
 
 
+def scalar_rows(
+    value: np.ndarray, single: np.ndarray, tags: np.ndarray, meta: dict[str, TagMetadata]
+) -> dict[str, np.ndarray]:
+    """The columns of rank-0 float tensors that the scalar decoder read (``value`` as
+    ``float64``; ``single``: a ``DT_FLOAT``), as :func:`rows` makes them.
+
+    Examples
+    --------
+    >>> cols = scalar_rows(np.array([0.5]), np.array([True]), np.array(["t"]), {})
+    >>> cols["value"][0], cols["dtype"][0], cols["shape"][0]
+    (array(0.5, dtype=float32), 'float32', ())
+    """
+    n = value.shape[0]
+    cells = np.empty(n, dtype=object)
+    cells[:] = [
+        np.array(v, dtype=np.float32 if s else np.float64)
+        for v, s in zip(value.tolist(), single.tolist(), strict=True)
+    ]
+    shapes = np.empty(n, dtype=object)
+    shapes[:] = [()] * n
+    plugins = np.empty(n, dtype=object)
+    plugins[:] = [m.plugin_name if (m := meta.get(t)) else "" for t in tags.tolist()]
+    return {
+        "value": cells,
+        "dtype": np.where(single, "float32", "float64").astype(object),
+        "shape": shapes,
+        "plugin": plugins,
+    }
+
+
 def batch(values: Batch) -> BatchRows:
     """A window's tensors (no plugin, or one tbnb has no kind for), decoded natively."""
     arrays = tensor_arrays(values)

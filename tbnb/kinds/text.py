@@ -19,7 +19,7 @@ import numpy as np
 
 from tbnb.decode.tensors import tensor_to_numpy
 from tbnb.kinds.base import RecordsKind, Tab, TagMetadata, column_rows
-from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays
+from tbnb.kinds.batch import Batch, BatchRows, tensor_arrays, utf8_strings
 
 KEY = "text"
 
@@ -45,13 +45,11 @@ def batch(values: Batch) -> BatchRows:
     index = values.tensors()
     info, buf = index.info, values.buf
     single = (info[:, 0] == 7) & (info[:, 3] == 1) & (info[:, 4] == 3) & (info[:, 8] == 1)
-    texts: list[Any] = [None] * len(values)
-    ok = np.zeros(len(values), dtype=bool)
-    raw = buf.data
-    for i in np.flatnonzero(single).tolist():
-        start, size = index.spans[info[i, 7]].tolist()
-        texts[i] = bytes(raw[start : start + size]).decode("utf-8", "replace")
-        ok[i] = True
+    ok = single.copy()
+    texts = np.empty(len(values), dtype=object)
+    if single.any():
+        spans = index.spans[info[single, 7]]
+        texts[single] = utf8_strings(buf, spans[:, 0], spans[:, 1])
     others = np.flatnonzero(~single)
     if others.size:
         arrays = tensor_arrays(values.subset(others))
@@ -59,9 +57,7 @@ def batch(values: Batch) -> BatchRows:
             if array is not None:
                 texts[i] = decode_text(array)
                 ok[i] = True
-    cells = np.empty(int(ok.sum()), dtype=object)
-    cells[:] = [texts[i] for i in np.flatnonzero(ok).tolist()]
-    return BatchRows.one_per_value(ok, {"text": cells})
+    return BatchRows.one_per_value(ok, {"text": texts[ok]})
 
 
 KIND = RecordsKind(

@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,19 @@ class RunAccumulator:
         self.window: np.ndarray | None = None  # the native path's reused read buffer
         self.protobuf_records = 0  # records the fast decoder left to protobuf
         self.reset = False  # the run is read again from the start
+        self._pool: ThreadPoolExecutor | None = None
+
+    def helper_pool(self, helpers: int) -> ThreadPoolExecutor:
+        """The run's helper threads (:mod:`tbnb.loader.windows`), started once."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(helpers, thread_name_prefix="tbnb-window")
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the helper threads."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def tag_id(self, tag: str) -> int:
         tid = self.tag_ids.get(tag)

@@ -29,6 +29,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tbnb.kinds.batch import object_array
+
 __all__ = ["KindRows", "Ragged", "RowSet", "object_array"]
 
 BASE = ("tag", "step", "wall_time", "seq")
@@ -54,11 +56,6 @@ class Ragged(NamedTuple):
         return object_array([flat[a:b] for a, b in spans])
 
 
-def object_array(values: list[Any]) -> np.ndarray:
-    """A 1-D object array holding ``values`` (arrays stay one cell each)."""
-    return np.fromiter(values, dtype=object, count=len(values))
-
-
 Column = np.ndarray | Ragged
 
 
@@ -82,6 +79,29 @@ class RowSet:
         return RowSet({name: column[index] if isinstance(column, np.ndarray) else
                        column.take(index) for name, column in self.columns.items()})  # fmt: skip
 
+    @classmethod
+    def concat(cls, sets: list[RowSet], order: np.ndarray) -> RowSet:
+        """The rows of ``sets`` one after another, then taken in ``order`` (every set
+        holds the same columns)."""
+        if len(sets) == 1:
+            return sets[0].take(order)
+        columns: dict[str, Column] = {}
+        for name, first in sets[0].columns.items():
+            if isinstance(first, Ragged):
+                parts = [_ragged(s.columns[name]) for s in sets]
+                sizes = [0] + [int(part.flat.shape[0]) for part in parts[:-1]]
+                base = np.cumsum(np.asarray(sizes, dtype=np.int64))
+                flat = np.concatenate([part.flat for part in parts])
+                lo = np.concatenate([part.lo + b for part, b in zip(parts, base, strict=True)])
+                hi = np.concatenate([part.hi + b for part, b in zip(parts, base, strict=True)])
+                columns[name] = Ragged(flat, lo[order], hi[order])
+            else:
+                plain = [s.columns[name] for s in sets]
+                columns[name] = np.concatenate([c for c in plain if isinstance(c, np.ndarray)])[
+                    order
+                ]
+        return cls(columns)
+
     def column(self, name: str) -> np.ndarray | None:
         """Column ``name`` as one array (per-row arrays as an object array), or None."""
         column = self.columns.get(name)
@@ -99,6 +119,11 @@ class RowSet:
                 value = cell[i]  # type: ignore[index]
                 row[name] = value.item() if isinstance(value, np.generic) else value
             yield row
+
+
+def _ragged(column: Column) -> Ragged:
+    assert isinstance(column, Ragged)
+    return column
 
 
 Part = list[dict[str, Any]] | RowSet

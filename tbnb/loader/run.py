@@ -35,6 +35,8 @@ Examples
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import Future
 from typing import Any
 
 import numpy as np
@@ -43,16 +45,19 @@ from google.protobuf.message import DecodeError
 from tbnb._proto import Event, SummaryMetadata
 from tbnb.decode.scalars import decode_events
 from tbnb.io.files import read_window, read_window_into
-from tbnb.io.records import record_size, scan_records
+from tbnb.io.local import is_local
+from tbnb.io.records import HEADER_BYTES, record_size, scan_records
 from tbnb.io.remote import is_storage_error
-from tbnb.kinds import KINDS, RowContext, TagMetadata
+from tbnb.kinds import KINDS, TagMetadata
 from tbnb.kinds import tensors as tensor_kind
+from tbnb.loader import windows
 from tbnb.loader.accumulate import RunAccumulator, Window
 from tbnb.loader.backend import choose_backend
 from tbnb.loader.changes import HEAD_BYTES, files_changed, report_lost_tails
 from tbnb.loader.events import EventPosition, add_event
+from tbnb.loader.rowsets import RowSet
 from tbnb.loader.state import FileState, LoadOptions, RunResult, RunTask
-from tbnb.loader.values import index_values
+from tbnb.loader.values import Indexed, index_values
 from tbnb.warnings import CorruptRecordWarning, DataWarning, LogdirWarning
 
 __all__ = [
@@ -105,48 +110,134 @@ def load_run(task: RunTask) -> RunResult:
             acc.warnings.append(
                 (LogdirWarning, f"tbnb: cannot read {state.path}: {type(error).__name__}: {error}")
             )
+    acc.close()
     report_lost_tails(task.files, acc)
     return acc.result()
 
 
 def _load_file(state: FileState, acc: RunAccumulator) -> None:
-    fs, window = acc.task.fs, WINDOW
     problems: list[str] = []
     undecodable: list[str] = []
+    fs = acc.task.fs
+    if (
+        acc.options.helpers >= 2
+        and acc.backend.kernels == "native"
+        and is_local(fs)
+        and _file_size(fs, state.path) - state.offset >= 2 * WINDOW
+    ):
+        _read_ahead(state, acc, problems, undecodable)
+    else:
+        _read_in_order(state, acc, problems, undecodable)
+    _warn(state, acc, problems, undecodable)
+
+
+def _read_ahead(
+    state: FileState, acc: RunAccumulator, problems: list[str], undecodable: list[str]
+) -> None:
+    """Read the file's new bytes in windows decoded ahead on the load's helper threads
+    (:mod:`tbnb.loader.windows`), taken here in file order. From a window that cannot be
+    used (a corrupt record, a record still being written), the rest is read in order,
+    from the window a read from the start would be at: every record, value and warning
+    is that read's."""
+    fs, helpers, verify = acc.task.fs, acc.options.helpers, acc.options.verify_crc
+    pool = acc.helper_pool(helpers)
+    todo = iter(windows.plan(state.offset, _file_size(fs, state.path), WINDOW))
+    ahead: deque[tuple[windows.WindowPlan, Future[windows.Ahead]]] = deque()
+
+    def submit() -> None:
+        window = next(todo, None)
+        if window is not None:
+            job = pool.submit(windows.read_ahead, fs, state.path, window, WINDOW, verify)
+            ahead.append((window, job))
+
+    for _ in range(helpers + 1):  # one window per helper decoded ahead, one being taken
+        submit()
+    in_order = windows.InOrder(state.offset, WINDOW)
+    while ahead:
+        window, job = ahead.popleft()
+        got = job.result()
+        acc.bytes_read += got.nbytes
+        if window.stop is not None and state.offset >= window.stop:
+            submit()  # inside a record the window before read whole
+            continue
+        if got.ok and (got.empty or got.first != state.offset):  # met its records elsewhere
+            exact = windows.WindowPlan(state.offset, window.stop, True)
+            got = windows.read_ahead(fs, state.path, exact, WINDOW, verify)
+            acc.bytes_read += got.nbytes
+        if not got.ok:
+            for _, future in ahead:
+                future.cancel()
+            _read_in_order(state, acc, problems, undecodable, in_order)
+            return
+        if got.head and not state.head:
+            state.head = got.head
+        for read in got.reads:
+            _decode_window(read.buf, read.starts, read.lengths, state, acc, undecodable,
+                           base=read.base, fast=read.fast)  # fmt: skip
+            state.records += len(read.starts)
+            in_order.follow(read.base + read.starts, read.lengths)
+        state.offset, state.pending = got.next, got.pending
+        submit()
+
+
+def _read_in_order(
+    state: FileState,
+    acc: RunAccumulator,
+    problems: list[str],
+    undecodable: list[str],
+    resume: windows.InOrder | None = None,
+) -> None:
+    """Read the file's new bytes window after window (the reference way). ``resume``:
+    the window a read from the start would be at (:func:`_read_ahead` took the records
+    before ``state.offset`` already: they are read again, not decoded again)."""
+    fs = acc.task.fs
+    offset, window = (state.offset, WINDOW) if resume is None else (resume.start, resume.size)
+    taken = state.offset
     kernels = acc.backend.kernels
     while True:
         data: bytes | np.ndarray
         if kernels == "native":  # one window buffer per run, reused: no new memory per window
             if acc.window is None or acc.window.size < window:
                 acc.window = np.empty(window, dtype=np.uint8)
-            data = acc.window[: read_window_into(fs, state.path, state.offset, acc.window[:window])]
+            data = acc.window[: read_window_into(fs, state.path, offset, acc.window[:window])]
         else:  # bytes: what the numpy scanner's header walk reads fastest
-            data = read_window(fs, state.path, state.offset, window)
+            data = read_window(fs, state.path, offset, window)
         if not len(data):
             break
         acc.bytes_read += len(data)
         buf = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
-        if state.offset == 0:
+        if offset == 0 and not state.head:  # the first bytes of the first read
             state.head = bytes(buf[:HEAD_BYTES])
         scan = scan_records(
-            data, base_offset=state.offset, verify_crc=acc.options.verify_crc, kernels=kernels
+            data, base_offset=offset, verify_crc=acc.options.verify_crc, kernels=kernels
         )
         for problem in scan.problems:
             what = _PROBLEM_TEXT.get(problem.kind, problem.kind)
             problems.append(f"{what} at offset {problem.offset}")
         state.corrupt_records += len(scan.problems)
-        if len(scan.starts):
-            _decode_window(buf, scan.starts, scan.lengths, state, acc, undecodable)
-        state.records += len(scan.starts)
-        state.offset += scan.end
+        starts, lengths = scan.starts, scan.lengths
+        if offset < taken:  # records read ahead and taken already
+            new = offset + starts - HEADER_BYTES >= taken
+            starts, lengths = starts[new], lengths[new]
+        if len(starts):
+            _decode_window(buf, starts, lengths, state, acc, undecodable, base=offset)
+        state.records += len(starts)
+        offset += scan.end
+        state.offset = max(offset, state.offset)
         state.pending = len(data) - scan.end
         if len(data) < window:
             break  # reached the current end of the file
         if scan.end == 0:  # one record larger than the window: read it whole, if it is there
             size = record_size(data)
-            if size is not None and size > _file_size(fs, state.path) - state.offset:
+            if size is not None and size > _file_size(fs, state.path) - offset:
                 break  # a tail still being written (or a length no file holds): wait for it
             window = max(2 * window, size or 0)
+
+
+def _warn(
+    state: FileState, acc: RunAccumulator, problems: list[str], undecodable: list[str]
+) -> None:
+    """One warning per file and kind of problem."""
     if problems:
         shown = "; ".join(problems[:5]) + (
             f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
@@ -186,25 +277,30 @@ def _decode_window(
     state: FileState,
     acc: RunAccumulator,
     undecodable: list[str],
+    base: int | None = None,
+    fast: Any = None,
 ) -> None:
-    base = state.offset
+    """Decode the records at ``starts``/``lengths`` of ``buf`` (the file's bytes from
+    ``base``, default ``state.offset``) into the run's values; ``fast``: their events,
+    decoded already (:mod:`tbnb.loader.windows`)."""
+    base = state.offset if base is None else base
     seq_base = (state.rank << SEQ_FILE_SHIFT) + base
-    fast = None
-    if acc.backend.fast:
+    if fast is None and acc.backend.fast:
         fast = decode_events(buf, starts, lengths, kernels=acc.backend.kernels)
-        slow = fast.fallback
-    else:
-        slow = np.ones(len(starts), dtype=bool)
-    events = _parse(buf, starts, lengths, np.flatnonzero(slow), base, undecodable)
+    slow = fast.fallback if fast is not None else np.ones(len(starts), dtype=bool)
+    events = _parse(buf, starts, lengths, np.flatnonzero(slow), base)
     _learn_metadata(buf, fast, events, acc)
     rows = {}
+    window = Window()
     if fast is not None:
         indexed = index_values(buf, fast, starts, lengths, (acc.task.fs, state.path, base,
                                                             seq_base), acc)  # fmt: skip
         more = np.flatnonzero(indexed.protobuf & ~fast.fallback)
         if more.size:  # values no batch decoder reproduces: their records from protobuf
-            events.update(_parse(buf, starts, lengths, more, base, undecodable))
+            events.update(_parse(buf, starts, lengths, more, base))
             slow = indexed.protobuf
+        if fast.value.size:
+            _add_fast_points(fast, indexed, starts, seq_base, acc, window)
         rows = indexed.kept()
         handled = ~slow
         if handled.any():
@@ -213,12 +309,12 @@ def _decode_window(
             )
     acc.protobuf_records += int(slow.sum())
 
-    window = Window()
-    if fast is not None and fast.value.size:
-        _add_fast_points(fast, slow, starts, seq_base, acc, window)
     for key, kind_rows in rows.items():
         acc.records[key].extend(kind_rows)
-    for index in sorted(events):
+    for index in sorted(events):  # problems reported in record order, whatever the window
+        if isinstance(events[index], _Unparsed):
+            undecodable.append(events[index])
+            continue
         start = int(starts[index])
         add_event(
             events[index],
@@ -237,17 +333,21 @@ def _parse(
     lengths: np.ndarray,
     which: np.ndarray,
     base: int,
-    undecodable: list[str],
 ) -> dict[int, Any]:
-    """The records ``which`` parsed by protobuf (those it cannot parse: reported)."""
+    """The records ``which`` parsed by protobuf; one it cannot parse is an
+    :class:`_Unparsed` (reported in its place among the record's values)."""
     events: dict[int, Any] = {}
     for index in which.tolist():
         start, length = int(starts[index]), int(lengths[index])
         try:
             events[index] = Event.FromString(buf[start : start + length].tobytes())
         except DecodeError as error:
-            undecodable.append(f"unparseable event at offset {base + start - 12}: {error}")
+            events[index] = _Unparsed(f"unparseable event at offset {base + start - 12}: {error}")
     return events
+
+
+class _Unparsed(str):
+    """What protobuf said of a record it cannot parse."""
 
 
 def _learn_metadata(
@@ -257,6 +357,8 @@ def _learn_metadata(
     record order wins, whichever decoder read its record."""
     found: list[tuple[int, str, Any]] = []
     for index, event in events.items():
+        if isinstance(event, _Unparsed):
+            continue
         for value in event.summary.value:
             tag = value.tag or value.node_name
             if value.HasField("metadata") and tag not in acc.tag_meta:
@@ -299,14 +401,16 @@ def _fast_metadata(fast: Any, acc: RunAccumulator) -> list[tuple[int, str, int, 
 
 def _add_fast_points(
     fast: Any,
-    slow: np.ndarray,
+    indexed: Indexed,
     starts: np.ndarray,
     seq_base: int,
     acc: RunAccumulator,
     window: Window,
 ) -> None:
-    """The fast decoder's scalar points (and rank-0 tensors of no plugin) of the records
-    it decoded (not ``slow``)."""
+    """The fast decoder's scalar points of the records it decoded (not
+    ``indexed.protobuf``) into ``window``; its rank-0 tensors of no plugin into
+    ``indexed``'s tensor rows (in their place among the record's values)."""
+    slow = indexed.protobuf
     local_to_run = np.array([acc.tag_id(t) for t in fast.tags], dtype=np.int32)
     is_scalar = fast.dtype == 1
     # Tensor-valued scalars are scalars only if their tag says so (TF2 `tf.summary.scalar`);
@@ -341,20 +445,13 @@ def _add_fast_points(
     )
     if tensor_kind.KEY not in acc.options.kinds:
         return
-    for i in np.flatnonzero(~sel & live & is_float).tolist():
-        tag = fast.tags[int(fast.tag_id[i])]
-        if not acc.options.keep_tag(tag):
-            continue
-        dtype = np.float32 if fast.dtype[i] == 2 else np.float64
-        meta = acc.tag_meta.get(tag)
-        context = RowContext(
-            tag,
-            int(fast.value_step[i]),
-            float(fast.value_wall_time[i]),
-            seq_base + int(starts[rec[i]]),
-            meta,
-            None,
-        )
-        acc.records[tensor_kind.KEY].extend(
-            tensor_kind.rows(np.array(fast.value[i], dtype=dtype), context)
-        )
+    which = np.flatnonzero(~sel & live & is_float)
+    kept_tag = np.array([acc.options.keep_tag(t) for t in fast.tags], dtype=bool)
+    which = which[kept_tag[fast.tag_id[which]]]
+    if which.size:
+        tags = np.array(fast.tags, dtype=object)[fast.tag_id[which]]
+        rows = tensor_kind.scalar_rows(fast.value[which], fast.dtype[which] == 2, tags,
+                                       acc.tag_meta)  # fmt: skip
+        rows.update(tag=tags, step=fast.value_step[which], wall_time=fast.value_wall_time[which],
+                    seq=seq_base + starts[rec[which]])  # fmt: skip
+        indexed.add(tensor_kind.KEY, RowSet(rows), rec[which], fast.value_index[which])

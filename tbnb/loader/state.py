@@ -70,7 +70,9 @@ class LoadOptions:
     decoder asked for (one of :data:`~tbnb.loader.backend.DECODERS`) and the backend
     chosen for it once per load (:func:`~tbnb.loader.backend.choose_backend`; chosen by
     the run task when not given). ``raw_buckets`` keeps each histogram's own buckets
-    (``limits``, ``bucket``) beside its edges and counts (tbparse's view needs them)."""
+    (``limits``, ``bucket``) beside its edges and counts (tbparse's view needs them).
+    ``helpers``: threads each run task may use to decode windows of a large file ahead
+    (:mod:`tbnb.loader.windows`; fewer than 2: none)."""
 
     tags: str | tuple[str, ...] | None = None
     kinds: frozenset[str] = EVENT_TYPES
@@ -78,6 +80,7 @@ class LoadOptions:
     decoder: str = "auto"
     backend: Backend | None = None
     raw_buckets: bool = False
+    helpers: int = 0
 
     def __post_init__(self) -> None:
         if self.decoder not in DECODERS:

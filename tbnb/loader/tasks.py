@@ -55,12 +55,15 @@ def unread_bytes(task: RunTask) -> int:
 
 def choose_backend_for(tasks: list[RunTask]) -> list[RunTask]:
     """The tasks of one load, each with the one backend chosen for the load's decoder
-    (:func:`tbnb.loader.backend.choose_backend`; every backend gives identical frames)."""
+    (:func:`tbnb.loader.backend.choose_backend`; every backend gives identical frames)
+    and the helper threads each may use (the cores the runs leave over)."""
     if not tasks:
         return tasks
     options = tasks[0].options
     backend = choose_backend(options.decoder)
-    options = replace(options, backend=backend)
+    # cores left over by the runs (one run alone: every core) decode windows ahead
+    helpers = (os.cpu_count() or 1) // len(tasks)
+    options = replace(options, backend=backend, helpers=helpers if helpers >= 2 else 0)
     return [replace(t, options=options) for t in tasks]
 
 

@@ -51,22 +51,35 @@ class Indexed:
     protobuf
         ``bool`` per record: records whose values must come from protobuf after all.
     rows
-        Each kind's row sets (and each row's record, to drop rows of records that went
-        to protobuf: :meth:`kept`).
+        Each kind's row sets, with each row's record and position in its event's
+        ``Summary`` (to drop rows of records that went to protobuf, and to keep a
+        record's values in order: :meth:`kept`).
     """
 
     protobuf: np.ndarray
-    rows: dict[str, list[tuple[RowSet, np.ndarray]]] = field(default_factory=dict)
+    rows: dict[str, list[tuple[RowSet, np.ndarray, np.ndarray]]] = field(default_factory=dict)
+
+    def add(self, key: str, rows: RowSet, rec: np.ndarray, value_index: np.ndarray) -> None:
+        """Rows of kind ``key`` made of the values at ``rec``/``value_index``."""
+        self.rows.setdefault(key, []).append((rows, rec, value_index))
 
     def kept(self) -> dict[str, RowSet]:
-        """Each kind's rows of the records decoded here."""
+        """Each kind's rows of the records decoded here, one row set per kind, in
+        stream order (record, then value)."""
         out = {}
         for key, sets in self.rows.items():
-            for made, rec in sets:
+            kept, recs, indices = [], [], []
+            for made, rec, value_index in sets:
                 keep = ~self.protobuf[rec]
-                rows = made if keep.all() else made.take(keep)
-                if len(rows):
-                    out[key] = rows  # one row set per kind and window
+                if keep.any():
+                    kept.append(made if keep.all() else made.take(keep))
+                    recs.append(rec[keep])
+                    indices.append(value_index[keep])
+            if len(kept) == 1:
+                out[key] = kept[0]
+            elif kept:
+                order = np.lexsort((np.concatenate(indices), np.concatenate(recs)))
+                out[key] = RowSet.concat(kept, order)
         return out
 
 
@@ -157,6 +170,6 @@ def index_values(
         }
         for name, column in made.columns.items():
             columns[name] = Ragged(*column) if isinstance(column, tuple) else column
-        out.rows.setdefault(key, []).append((RowSet(columns), fast.rec[source]))
+        out.add(key, RowSet(columns), fast.rec[source], fast.value_index[source])
     protobuf[fast.rec[candidate[to_protobuf]]] = True
     return out

@@ -36,6 +36,7 @@ __all__ = [
     "media_kernel",
     "scan_kernel",
     "scatter_points",
+    "sync_kernel",
     "tensors_kernel",
 ]
 
@@ -110,6 +111,12 @@ def scan_kernel(
         room = int(found)  # a corrupt buffer: scan again with room for every problem
     n = count.value
     return starts[:n], lengths[:n], int(end.value), p_off[:found], p_kind[:found], p_skip[:found]
+
+
+def sync_kernel(buf: np.ndarray) -> int:
+    """The first offset of ``buf`` where a whole record with valid CRCs starts, or -1."""
+    buf = _bytes(buf)
+    return int(_library().tbnb_sync_record(_ptr(buf), buf.size))
 
 
 _VALUE_COLUMNS = (

@@ -106,6 +106,7 @@ _SIGNATURES = {
     ),
     "tbnb_media": (None, [c_void_p, c_int64, c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_image_format": (c_int, [c_void_p, c_int64, c_int64]),
+    "tbnb_sync_record": (c_int64, [c_void_p, c_int64]),
     "tbnb_gather": (None, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_intern_tags": (c_int64, [c_void_p, c_void_p, c_void_p, c_int64, c_void_p]),
     "tbnb_count_tags": (None, [c_void_p, c_int64, c_void_p]),

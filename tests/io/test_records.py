@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import struct
+import threading
 from pathlib import Path
 
 import crc32c as crc32c_pkg
@@ -13,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tbnb._proto import Event
+from tbnb.io.local import NotRegularFileError
 from tbnb.io.records import RecordProblem, read_from, scan_records
 
 
@@ -254,6 +257,41 @@ def test_read_from_fsspec_memory(rec_small: tuple[bytes, list[bytes]]) -> None:
     assert read_from(url, len(buf)) == b""
     fs = fsspec.filesystem("memory")
     assert read_from("/tbnb-records-test/run/events.out.tfevents.1.host", 5, fs=fs) == buf[5:]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_read_from_refuses_a_fifo_swapped_in(
+    tmp_path: Path, rec_small: tuple[bytes, list[bytes]]
+) -> None:
+    """An event file replaced by a FIFO (or a device) between listing and reading is
+    refused at once, naming it, never waited on (a reload would hang on it)."""
+    buf, _ = rec_small
+    path = tmp_path / "events.out.tfevents.1.host"
+    path.write_bytes(buf)
+    assert read_from(str(path), 0) == buf
+    path.unlink()
+    os.mkfifo(path)
+    outcome: list[BaseException | bytes] = []
+
+    def read(fs: object) -> None:
+        try:
+            outcome.append(read_from(str(path), 0, fs=fs))
+        except BaseException as error:
+            outcome.append(error)
+
+    for fs in (None, fsspec.filesystem("file")):
+        reader = threading.Thread(target=read, args=(fs,), daemon=True)
+        reader.start()
+        reader.join(timeout=10)
+        assert not reader.is_alive(), "read_from waited on a FIFO"
+        error = outcome.pop()
+        assert isinstance(error, NotRegularFileError), error
+        assert str(path) in str(error)
+        assert "FIFO" in str(error)
+    for device in ("/dev/zero", "/dev/urandom"):
+        if os.path.exists(device):
+            with pytest.raises(NotRegularFileError, match="device"):
+                read_from(device, 0)
 
 
 def _check_invariants(buf: bytes, verify: bool, kernels: str) -> None:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tbnb import native
 from tbnb._proto import Event, HistogramProto
 from tbnb.loader.experiment import Experiment
 from tests import writers
-from tests.fuzz_values import field, summary_event, summary_value, tensor
+from tests.fuzz_values import field, metadata, summary_event, summary_value, tensor, varint
 
 pytestmark = pytest.mark.skipif(
     not native.available(), reason=f"native kernels not available: {native.problem()}"
@@ -59,11 +59,56 @@ def assert_backends_agree(logdir: Path, **options: object) -> dict[str, Experime
     return loads
 
 
+def _event(*values: bytes, step: int = 0) -> bytes:
+    """An event of ``values`` (``Summary.Value`` bodies)."""
+    summary = b"".join(field(1, 2, v) for v in values)
+    return field(1, 1, struct.pack("<d", 1.0)) + field(2, 0, varint(step)) + field(5, 2, summary)
+
+
+def _tensor(dtype: int, shape: list[int], values: bytes = b"") -> bytes:
+    dims = b"".join(field(2, 2, field(1, 0, varint(d))) for d in shape)
+    return field(1, 0, varint(dtype)) + field(2, 2, dims) + values
+
+
+# what the fuzzer found, always run
+_JPEG_PREFIX = [_event(field(1, 2, b"i") + field(4, 2, field(4, 2, b"\xff\xd8x")))]
+"""Two bytes of a JPEG signature are not a JPEG (the native format check said so)."""
+_COMPLEX_SCALAR = [
+    _event(
+        field(1, 2, b"s")
+        + field(9, 2, metadata("scalars"))
+        + field(8, 2, _tensor(8, [], field(9, 2, struct.pack("<2f", 2.0, 1.0))))
+    )
+]
+"""A complex scalar-plugin tensor is a tensor (it stopped the load)."""
+_TENSOR_ORDER = [
+    _event(
+        field(1, 2, b"d") + field(8, 2, _tensor(1, [2, 0])),
+        field(1, 2, b"r") + field(8, 2, _tensor(2, [], field(6, 1, struct.pack("<d", 3.0)))),
+    ),
+    _event(field(1, 2, b"d") + field(8, 2, _tensor(1, [2, 0])), step=1),
+]
+"""A rank-0 float tensor of no plugin after another tensor of its event: rows in the
+event's order (the scalar decoder's tensors came first)."""
+_BAD_PR_METADATA = [
+    _event(
+        field(1, 2, b"pr")
+        + field(9, 2, metadata("pr_curves", b"\x08"))
+        + field(8, 2, _tensor(1, [6, 1], field(4, 2, bytes(24))))
+    )
+]
+"""PR-curve metadata that does not parse: a warning, not a failed load."""
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(summary_event(), min_size=1, max_size=12),
     st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=2),
 )
+@example(_JPEG_PREFIX, [])
+@example(_COMPLEX_SCALAR, [])
+@example(_TENSOR_ORDER, [])
+@example(_BAD_PR_METADATA, [])
 def test_fuzzed_values_of_every_kind(
     tmp_path_factory: pytest.TempPathFactory, events: list[bytes], flips: list[tuple[int, int]]
 ) -> None:

@@ -448,3 +448,24 @@ def test_value_decoders_on_every_indexed_message(events: list[bytes]) -> None:
     if spans.size:
         gathered = kernels.gather(buf, start, length)
         assert gathered.size == int(length.sum())
+
+
+_SIGNATURES = [b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xe0", b"GIF87a", b"GIF89a", b"RIFF\0\0\0\0WEBP",
+               b"RIFF\0\0\0\0WAVE", b"BM" + bytes(12), b" \t<svg", b"<?xml", b"ID3", b"OggS",
+               b"\xff\xfb\x90", b"fLaC"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_SIGNATURES), st.integers(0, 16), st.binary(max_size=20))
+def test_image_format_equals_python_on_every_prefix(
+    signature: bytes, cut: int, tail: bytes
+) -> None:
+    """``tbnb_image_format`` names what :func:`tbnb.kinds.images.image_format` names:
+    signatures, their prefixes (a JPEG's first two bytes alone are not a JPEG) and what
+    follows them."""
+    from tbnb.kinds.images import _FORMATS, image_format
+
+    data = signature[:cut] + tail
+    buf = np.frombuffer(b"x" + data + b"y", dtype=np.uint8)
+    code = kernels.image_formats(buf, np.array([1]), np.array([len(data)]))[0]
+    assert _FORMATS[code] == image_format(data), data

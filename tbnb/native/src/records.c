@@ -93,3 +93,7 @@ int64_t tbnb_scan_records(const uint8_t *buf, int64_t n, int verify_crc, int64_t
     *end = pos;
     return nprob;
 }
+
+int64_t tbnb_sync_record(const uint8_t *buf, int64_t n) {
+    return resync(buf, n, 0, 1);
+}

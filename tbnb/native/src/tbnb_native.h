@@ -43,6 +43,11 @@ TBNB_API int64_t tbnb_scan_records(const uint8_t *buf, int64_t n, int verify_crc
                                    int64_t *end, int64_t *p_off, int8_t *p_kind,
                                    int64_t *p_skip, int64_t problem_cap);
 
+/* The first offset of buf[0:n] where a whole record starts (a valid length CRC, all of
+ * it in buf, a valid data CRC), or -1: where a scan started at an arbitrary offset meets
+ * the records (tbnb/loader/windows.py checks it against the record chain). */
+TBNB_API int64_t tbnb_sync_record(const uint8_t *buf, int64_t n);
+
 /* The event decoder's output columns (see tbnb.decode.layouts.Matched). Per record:
  * fallback, wall, steps (nrec entries). Per value (cap entries): the rest. A value's
  * dtype is 1-3 for a scalar (value set), else the kind of its payload (VALUE_TENSOR,
@@ -112,8 +117,8 @@ enum {
 };
 /* TS_CONTENT: tensor_content (non-empty, dtype not DT_STRING); TS_PACKED: the one packed
  * occurrence of the dtype's typed field (float_val for DT_FLOAT, double_val for DT_DOUBLE);
- * TS_STRINGS: DT_STRING's string_val; TS_NONE: no values at all; TS_OTHER: anything else
- * (left to the protobuf path). */
+ * TS_STRINGS: DT_STRING's string_val (no tensor_content); TS_NONE: no values at all;
+ * TS_OTHER: anything else (left to the protobuf path). */
 enum { TS_NONE = 0, TS_CONTENT = 1, TS_PACKED = 2, TS_STRINGS = 3, TS_OTHER = 4 };
 
 /* Index TensorProto messages buf[start[i]:start[i]+len[i]] (already checked by the

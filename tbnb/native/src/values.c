@@ -120,8 +120,8 @@ static int parse_tensor(const uint8_t *b, int64_t p, int64_t end, tensor_view *t
     }
     t->start = -1;
     t->bytes = 0;
-    if (t->dtype == DT_STRING) {
-        t->source = TS_STRINGS;
+    if (t->dtype == DT_STRING) { /* raw bytes of strings: no reader reads them */
+        t->source = content_len > 0 ? TS_OTHER : TS_STRINGS;
     } else if (content_len > 0) {
         t->source = TS_CONTENT;
         t->start = content_start;
@@ -368,13 +368,14 @@ int tbnb_histograms(const uint8_t *buf, int64_t n, const int64_t *start, const i
 
 /* ------------------------------------------------------------------ media */
 
+/* kinds/images.py's image_format (kinds/blob.py's media_type signatures), code for code */
 int tbnb_image_format(const uint8_t *b, int64_t s, int64_t len) {
     const uint8_t *d = b + s;
     if (len >= 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0) return 1;
-    if (len >= 2 && d[0] == 0xFF && d[1] == 0xD8) return 2;
+    if (len >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return 2;
     if (len >= 6 && (memcmp(d, "GIF87a", 6) == 0 || memcmp(d, "GIF89a", 6) == 0)) return 3;
     if (len >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0) return 4;
-    if (len >= 2 && d[0] == 'B' && d[1] == 'M') return 5;
+    if (len >= 14 && d[0] == 'B' && d[1] == 'M') return 5;
     int64_t i = 0; /* bytes.lstrip(): ASCII whitespace */
     while (i < len && (d[i] == ' ' || (d[i] >= '\t' && d[i] <= '\r'))) i++;
     if (len - i >= 4 && memcmp(d + i, "<svg", 4) == 0) return 6;
