@@ -207,9 +207,8 @@ def test_export_shim_fits_in_a_script_element() -> None:
 def _build_backend_missing() -> str | None:
     import importlib.util
 
-    for module in ("hatchling", "hatch_jupyter_builder"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (the dev extra has it)"
+    if importlib.util.find_spec("hatchling") is None:
+        return "hatchling is not installed (the dev extra has it)"
     return None
 
 
