@@ -53,7 +53,7 @@ def assert_same_loads(
         writers.assert_frames_identical(ahead.frame(kind), in_order.frame(kind))
     assert ahead.caught == in_order.caught  # type: ignore[attr-defined]
     assert ahead.last_report.problems == in_order.last_report.problems
-    for a, b in zip(ahead._files.values(), in_order._files.values(), strict=True):
+    for a, b in zip(ahead.state.files.values(), in_order.state.files.values(), strict=True):
         for x, y in zip(a, b, strict=True):
             assert (x.offset, x.pending, x.records, x.corrupt_records, x.head) == (
                 y.offset, y.pending, y.records, y.corrupt_records, y.head
