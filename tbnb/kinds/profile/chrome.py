@@ -29,6 +29,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
+from tbnb.io.memory import release_free_memory
 from tbnb.kinds.profile.stream import BLOCK, TraceJson
 from tbnb.kinds.profile.trace import Trace, TraceBuilder
 
@@ -258,6 +259,7 @@ def read_chrome(stream: BinaryIO, path: str, *, block: int = BLOCK) -> Trace:
                 _begin_end(builder, lanes, pairs, open_)
             skipped.update(str(e.ph) for e in batch if e.ph not in ("X", "M", "B", "E", "i"))
         del batch, xs
+    release_free_memory()  # the batches' decoded records, freed but kept by the allocator
     unclosed = sum(len(v) for v in open_.values())
     if unclosed:
         builder.problems.append(f"{path}: {unclosed:,} begin events never end; left out")
