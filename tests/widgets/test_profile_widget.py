@@ -158,3 +158,21 @@ def test_bad_arguments() -> None:
         tbnb.profiler(Path(__file__).parent, tabs="x")  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="source must be"):
         tbnb.profiler(3)
+
+
+def test_header_and_summary_count_runs_holding_only_traces(gpu_logdir: Path) -> None:
+    from tbnb.notebook.dashboard import Dashboard
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        exp = tbnb.load(gpu_logdir, progress=False)
+        dash = Dashboard(exp)
+    assert exp.runs == []  # no event files: the runs hold traces only
+    header = dash.children[0].value
+    assert "2 runs" in header
+    assert "Profile" in header
+    assert (
+        "<tr><th style='text-align:left;padding-right:1em'>runs</th><td style='text-align:left'>2:"
+        in exp._repr_html_()
+    )
+    dash.close()
