@@ -28,7 +28,10 @@ import { AXIS_H, HEAD_H, LABEL_W, ROW_H } from "./layout.js";
 /** Kinds drawn in light colours: their names are written in dark text. */
 const LIGHT_KINDS = new Set(["python", "step", "annotation", "other"]);
 
-/** @param {Frame} f */
+/**
+ * Draw one frame; returns how many flow arrows it drew.
+ * @param {Frame} f
+ */
 export function drawFrame(f) {
   const { ctx, width, height } = f;
   ctx.clearRect(0, 0, width, height);
@@ -88,10 +91,11 @@ export function drawFrame(f) {
   }
   outline(f, xOf, (row) => f.matches.has(row), "#ffb000", 2);
   outline(f, xOf, (row) => row === f.selected, f.dark ? "#fff" : "#000", 2);
-  if (f.flows) drawFlows(f, xOf);
+  const arrows = f.flows ? drawFlows(f, xOf) : 0;
   ctx.restore();
   drawAxis(f, text);
   drawLabels(f, text);
+  return arrows;
 }
 
 /**
@@ -118,7 +122,8 @@ function outline(f, xOf, test, color, lineWidth) {
 }
 
 /**
- * Arrows from each launch (a host span with a correlation id) to its device events.
+ * Arrows from each launch (a host span with a correlation id, drawn alone at this zoom)
+ * to its device events; returns how many.
  * @param {Frame} f
  * @param {(t: number) => number} xOf
  */
@@ -133,6 +138,7 @@ function drawFlows(f, xOf) {
   for (let i = 0; i < n; i++) {
     if (win.correlation[i] >= 0 && win.count[i] === 1 && !device.has(win.lane[i])) launch.set(win.correlation[i], i);
   }
+  let arrows = 0;
   ctx.strokeStyle = "rgba(200,60,20,.8)";
   ctx.fillStyle = "rgba(200,60,20,.8)";
   ctx.lineWidth = 1;
@@ -155,7 +161,9 @@ function drawFlows(f, xOf) {
     ctx.lineTo(x1 - 3, y1 - 5);
     ctx.lineTo(x1 + 3, y1 - 5);
     ctx.fill();
+    arrows += 1;
   }
+  return arrows;
 }
 
 /**

@@ -69,6 +69,7 @@ export class Timeline extends Chart {
     this.online = true;
     this.drawMs = 0;
     this.draws = 0;
+    this.arrows = 0; // flow arrows in the last frame
     /** @type {{x: number, y: number, v0: number, v1: number, s: number, moved: boolean} | null} */
     this.drag = null;
     this.pointer = { x: -1, y: -1 };
@@ -129,7 +130,7 @@ export class Timeline extends Chart {
   paint(ctx) {
     if (!this.payload || !this.maps) return;
     const ticks = this.maps.x.ticks(Math.max(2, Math.floor((this.width - LABEL_W) / 110)));
-    drawFrame({
+    this.arrows = drawFrame({
       ctx,
       width: this.width,
       height: this.height,
