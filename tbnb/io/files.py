@@ -4,7 +4,8 @@ Only regular files are read from a local filesystem (a FIFO would block the load
 link to ``/dev/zero`` would never end: :func:`tbnb.io.local.open_regular`). Files
 beside the event files (configs, projector assets) are read whole, by
 :func:`read_side_file`: regular files of a bounded size that resolve inside the
-folders they belong to, or an error naming the file and why.
+folders they belong to, or an error naming the file and why; larger ones (profiler
+traces) are streamed under the same rules (:func:`open_side_file`).
 
 Examples
 --------
@@ -23,9 +24,10 @@ b'89'
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -35,6 +37,7 @@ from tbnb.io.local import LocalFiles, is_local, open_regular
 __all__ = [
     "RefusedFileError",
     "open_binary",
+    "open_side_file",
     "read_side_file",
     "read_span",
     "read_window",
@@ -92,6 +95,31 @@ def read_side_file(fs: Any, path: str, *, limit: int, within: Sequence[str] = ()
     ...     print(str(error).split(": ", 1)[1])
     resolves outside the folders it may be read from (a link leading out); not read
     """
+    with open_side_file(fs, path, within=within) as handle:
+        data = bytes(handle.read(limit + 1))
+    if len(data) > limit:
+        raise RefusedFileError(
+            f"{path}: larger than the {_size(limit)} tbnb reads of such a file; not read"
+        )
+    return data
+
+
+@contextlib.contextmanager
+def open_side_file(fs: Any, path: str, *, within: Sequence[str] = ()) -> Iterator[Any]:
+    """Open a file beside the event files for reading, streamed (a profiler trace of a
+    gigabyte), under the rules of :func:`read_side_file`: a regular file that resolves
+    inside ``within`` (empty: anywhere). Raises as :func:`read_side_file` does.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fs, d = LocalFiles(), tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "t.json"), "w") as f:
+    ...     _ = f.write("{}")
+    >>> with open_side_file(fs, os.path.join(d, "t.json"), within=[d]) as handle:
+    ...     handle.read()
+    b'{}'
+    """
     if within and not _inside_all_paths(path, within):
         raise RefusedFileError(f"{path}: lies outside the folders it may be read from; not read")
     local = is_local(fs)
@@ -106,12 +134,7 @@ def read_side_file(fs: Any, path: str, *, limit: int, within: Sequence[str] = ()
     with open_binary(fs, path) as handle:
         if local and within and not os.path.samestat(os.fstat(handle.fileno()), os.stat(real)):
             raise RefusedFileError(f"{path}: replaced while it was opened; not read")
-        data = bytes(handle.read(limit + 1))
-    if len(data) > limit:
-        raise RefusedFileError(
-            f"{path}: larger than the {_size(limit)} tbnb reads of such a file; not read"
-        )
-    return data
+        yield handle
 
 
 def _inside(path: str, root: str) -> bool:

@@ -31,13 +31,13 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.logdir import find_runs
+from tbnb.io.memory import release_free_memory
 from tbnb.kinds import ANALYSES, KINDS, RecordsKind, TagMetadata
 from tbnb.kinds.base import ColumnarKind
 from tbnb.kinds.hparams import parent_run
 from tbnb.loader import overview, runs
 from tbnb.loader.coordinator import ReloadCoordinator
 from tbnb.loader.frames import records_frame
-from tbnb.loader.memory import release_free_memory
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.rowsets import KindRows
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask

@@ -40,6 +40,7 @@ __all__ = [
     "html_summary",
     "plural",
     "run_table",
+    "runs_with_data",
     "state_of",
     "tag_table",
     "time_span",
@@ -219,6 +220,34 @@ def _has_files(state: ExperimentState) -> bool:
     )
 
 
+def runs_with_data(state: ExperimentState | Any) -> list[str]:
+    """The loaded runs, then the runs holding only files a kind reads without event files
+    (a run of profiler traces): the runs a summary or a dashboard header counts.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile, tbnb
+    >>> logdir = pathlib.Path(tempfile.mkdtemp())
+    >>> (logdir / "resnet").mkdir()
+    >>> _ = (logdir / "resnet" / "w.1.pt.trace.json").write_text('{"traceEvents": []}')
+    >>> exp = tbnb.load(logdir, progress=False)
+    >>> exp.runs, runs_with_data(exp)
+    ([], ['resnet'])
+    """
+    state = state_of(state)
+    runs = [str(r) for r in state.runs]
+    for kind in KINDS.values():
+        tab = kind.tab
+        if not isinstance(kind, FilesKind) or tab is None or tab.present is None:
+            continue
+        if not tab.present(state):
+            continue
+        frame = state.frame(kind.key)
+        held = frame["run"] if isinstance(frame, pd.DataFrame) else getattr(frame, "runs", [])
+        runs += [run for run in dict.fromkeys(str(r) for r in held) if run not in runs]
+    return runs
+
+
 def _any_value(state: ExperimentState) -> bool:
     """Whether anything a filter selects was loaded (hparams are loaded whatever it says)."""
     store = state.store
@@ -265,7 +294,7 @@ def html_summary(state: ExperimentState | Any) -> str:
     def esc(text: str) -> str:
         return html.escape(visible_controls(text))
 
-    runs = state.runs
+    runs = runs_with_data(state)
     rows: list[tuple[str, str]] = [("logdir", esc(state.logdir))]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))
     if state.subruns:

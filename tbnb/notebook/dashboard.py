@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets
 
 from tbnb.io.safe_text import visible_controls
-from tbnb.loader.overview import time_span
+from tbnb.loader.overview import runs_with_data, time_span
 from tbnb.loader.report import plural
 from tbnb.notebook.tabs import LazyTabs, LazyViews, TabSpec, tabs
 from tbnb.widgets.bundle import shared_front_end
@@ -217,7 +217,8 @@ class Dashboard(ipywidgets.VBox):
                 else (f"no data for any view (looked for: {html.escape(looked)})")
             )
             return f"<b>tbnb</b>: nothing to show in <code>{where}</code>{filtered}: {why}"
-        runs = getattr(exp, "runs", None)
+        state = getattr(exp, "state", None)  # runs of traces only count too
+        runs = runs_with_data(state) if state is not None else getattr(exp, "runs", None)
         count = f" &middot; {plural(len(runs), 'run')}" if runs is not None else ""
         kinds = " &middot; " + html.escape(", ".join(spec.title for spec in present))
         try:

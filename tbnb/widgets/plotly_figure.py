@@ -124,6 +124,14 @@ def _line(go_: Any, mark: Mark, panel: Panel) -> Any:
     return go_.Scatter(x=_x(mark.data["x"], panel.x), y=mark.data["y"], **kwargs)
 
 
+def _bar(go_: Any, mark: Mark, panel: Panel) -> Any:
+    kwargs = _common(mark)
+    kwargs.update(marker_color=mark.color, base=mark.data.get("base"))
+    if "stack" in mark.style:
+        kwargs["offsetgroup"] = str(mark.style["stack"])
+    return go_.Bar(x=_x(mark.data["x"], panel.x), y=mark.data["y"], **kwargs)
+
+
 def _band(go_: Any, mark: Mark, panel: Panel) -> Any:
     x = np.asarray(mark.data["x"])
     outline = mark.style.get("outline")
@@ -227,6 +235,7 @@ def _parallel(go_: Any, mark: Mark, _panel: Panel) -> Any:
 
 _TRACES: dict[str, Callable[[Any, Mark, Panel], Any]] = {
     "line": _line,
+    "bar": _bar,
     "band": _band,
     "heatmap": _heatmap,
     "image": _image,

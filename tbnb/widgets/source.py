@@ -136,7 +136,8 @@ def source_of(
         Columns the frame needs beyond run, tag, step, wall_time (``"a|b"``: either one);
         a frame missing one is a ``ValueError`` naming them.
     frame_type
-        What the experiment's attribute must be (a DataFrame unless said otherwise).
+        What the experiment's attribute must be (a DataFrame unless said otherwise); a
+        frame given as ``source`` is taken only when it may be a DataFrame.
     read
         ``read(experiment) -> data`` instead of the attribute ``kind`` (None when the
         experiment cannot give it).
@@ -147,7 +148,8 @@ def source_of(
         ``source`` is none of these.
     """
     experiment = experiment_of(source)
-    if isinstance(experiment, pd.DataFrame):
+    frames = frame_type if isinstance(frame_type, tuple) else (frame_type,)
+    if isinstance(experiment, pd.DataFrame) and pd.DataFrame in frames:
         resolved = Source(experiment)
     else:
         data = getattr(experiment, kind, None) if read is None else read(experiment)

@@ -13,6 +13,10 @@ their ``data`` holds:
     ``x``, ``y``. Style: ``dash`` (``solid``, ``dash``, ``dot``, ``dashdot``),
     ``opacity``, ``width``, ``markers`` (marker size), ``fill`` (``"self"``: the line's
     closed shape filled with its colour), ``text`` (hover text per point).
+``bar``
+    ``x``, ``y`` (the bars' heights) and ``base`` (where each bar starts; default 0).
+    Style: ``stack`` (bars of one panel with the same ``stack`` share their places, so
+    bars whose ``base`` is the sum of those below are drawn stacked).
 ``band``
     ``x``, ``lo``, ``hi``: the area between two lines. Style: ``opacity``, ``outline``
     (an outline of that width in the band's colour).
@@ -55,7 +59,7 @@ __all__ = ["DASHES", "Axis", "Mark", "MarkKind", "Panel", "ViewSpec"]
 DASHES = ("solid", "dash", "dot", "dashdot")
 """Line dashes telling apart the series of one run in one chart (its tags), in order."""
 
-MarkKind = Literal["line", "band", "heatmap", "image", "mesh", "points", "table", "parallel"]
+MarkKind = Literal["line", "bar", "band", "heatmap", "image", "mesh", "points", "table", "parallel"]
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ class Mark:
     Attributes
     ----------
     kind
-        ``line``, ``band``, ``heatmap``, ``image``, ``mesh``, ``points``, ``table`` or
+        ``line``, ``bar``, ``band``, ``heatmap``, ``image``, ``mesh``, ``points``, ``table`` or
         ``parallel``.
     data
         The arrays it draws.

@@ -312,6 +312,34 @@ def test_a_logdir_of_traces_only_is_not_empty(gpu_traces: Path) -> None:
     assert len(exp.profile) == 2
 
 
+def test_traces_are_read_as_side_files(torch_json: Path, tmp_path: Path) -> None:
+    """Regular files only, inside the logdir or their run's own folder: a link leading
+    out is refused with a warning naming it (the other traces still read), a FIFO is
+    never listed, a run that is a link to a folder elsewhere is read."""
+    import os
+
+    logdir, elsewhere = tmp_path / "logs", tmp_path / "elsewhere"
+    (logdir / "good").mkdir(parents=True)
+    (elsewhere / "linked_run").mkdir(parents=True)
+    secret = tmp_path / "secret.json"
+    secret.write_bytes(torch_json.read_bytes())
+    (logdir / "good" / "w.1.pt.trace.json").write_bytes(torch_json.read_bytes())
+    (logdir / "good" / "leak.1.pt.trace.json").symlink_to(secret)
+    os.mkfifo(logdir / "good" / "pipe.1.pt.trace.json")
+    (elsewhere / "linked_run" / "w.2.pt.trace.json").write_bytes(torch_json.read_bytes())
+    (logdir / "linked_run").symlink_to(elsewhere / "linked_run")
+    found = profile(logdir)
+    assert found.traces["trace"].tolist() == ["good/leak.1", "good/w.1", "linked_run/w.2"]
+    with pytest.warns(DataWarning, match=r"leak\.1\.pt\.trace\.json: resolves outside"):
+        leak = found.trace("good/leak.1")
+    assert len(leak.events) == 0
+    assert "trace not read" in leak.problems[0]
+    assert len(found.trace("good/w.1").events) == len(found.trace("linked_run/w.2").events) > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert set(found.events["trace"]) == {"good/w.1", "linked_run/w.2"}
+
+
 def test_trace_file_names() -> None:
     assert is_trace_file("w.1.pt.trace.json.gz") == "chrome"
     assert is_trace_file("plugins/profile/x/h.trace.json.gz") == "chrome"

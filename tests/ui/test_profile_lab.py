@@ -1,9 +1,14 @@
-"""The profiler view in real JupyterLab: what needs the kernel.
+"""The profiler view in real JupyterLab: what needs the kernel, and the saved notebook.
 
 The timeline asks for the spans in view at each zoom (``window`` requests), a clicked
-span's details and its kernels (``span``), and name searches (``search``); a table row
-shows its spans in the timeline; ``%tbnb`` shows a Profile tab for a logdir holding
-traces and no event files. Clicks are read back in Python. Screenshots go to tests/ui/out/.
+span's details and its kernels (``span``), and name searches (``search``); flow arrows
+join each launch to its kernels; a table row shows its spans in the timeline; ``%tbnb``
+shows a Profile tab for a logdir holding traces and no event files, its header counting
+their runs. Last, the notebook is saved with its widget state and reopened with a new
+kernel that holds no widget: the overview, the tables and the timeline draw from the
+saved state, the timeline at the resolution saved (zooming asks a kernel that cannot
+answer, and the view says so). Clicks are read back in Python. Screenshots go to
+tests/ui/out/.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ NB = "tbnb_profile_ui.ipynb"
 class Lab(CellDriver):
     page: Any
     out: Path
+    logdir: Path
+    server: LabServer
     timeout_ms: int = TIMEOUT_MS
 
     def cell(self, tag: str) -> Any:
@@ -58,7 +65,8 @@ def lab(
         "view": "p = tbnb.profiler(exp, 'torch/resnet18_bs32')\np",
         "readback": """\
 _reads = globals().get("_reads", 0) + 1
-print(f"STATE {_reads} " + json.dumps({"tab": p.tab, "search": p.search, "trace": p.trace}))""",
+print(f"STATE {_reads} " + json.dumps({"tab": p.tab, "search": p.search, "trace": p.trace,
+                                       "flows": p.flows}))""",
         "magic": f"%load_ext tbnb\n%tbnb {json.dumps(str(logdir))}",
         "done": 'print("ALL_DONE")',
     }
@@ -71,11 +79,12 @@ print(f"STATE {_reads} " + json.dumps({"tab": p.tab, "search": p.search, "trace"
     try:
         open_notebook(page, server.url(f"/lab/tree/{NB}"), NB)
         run_all(page)
-        session = Lab(page, out_dir)
+        session = Lab(page, out_dir, logdir, server)
         wait_for_run_all(page, session.cell("done"), out_dir / "profile_lab_failed.png", server)
         yield session
     finally:
-        page.close()
+        for open_page in chromium.context.pages:
+            open_page.close()
         report = server.stop()
         assert report["clean"], report
         assert not report["leftover"], report
@@ -153,8 +162,121 @@ def test_lab_dashboard_has_a_profile_tab(lab: Lab) -> None:
     expect(dash).to_be_visible()
     header = dash.locator(".tbnb-dashboard-header").text_content() or ""
     assert "Profile" in header
+    assert "2 runs" in header  # runs holding traces only count
     tab = dash.locator(".lm-TabBar-tab", has_text="Profile")
     tab.click()
     view = dash.locator(".tbnb-w-profile")
     expect(view.locator(".tbnb-prof-findings li").first).to_contain_text("GPU idle")
     dash.screenshot(path=lab.out / "profile_lab_dashboard.png")
+
+
+def _window_around_kernels(logdir: Path) -> tuple[float, float]:
+    """A 1.5 ms view in the middle of the ResNet trace, where launches and kernels are
+    spans of their own at a thousand pixels."""
+    import warnings
+
+    import tbnb
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        events = tbnb.profile(logdir / "torch" / "resnet18_bs32").trace(0).events
+    kernels = events[events["kind"] == "kernel"].sort_values("start")
+    middle = float(kernels["start"].iloc[len(kernels) // 2])
+    return middle - 750.0, middle + 750.0
+
+
+def test_lab_flow_arrows_join_launches_to_their_kernels(lab: Lab) -> None:
+    from playwright.sync_api import expect
+
+    root = lab.cell("view").locator(".tbnb-w-profile")
+    root.locator(".tbnb-prof-tabs button[data-tab='timeline']").click()
+    lab.page.wait_for_function(
+        "el => el.__tbnbProfile.timeline.draws > 0", arg=root.element_handle()
+    )
+    a, b = _window_around_kernels(lab.logdir)
+    root.evaluate("(el, [a, b]) => el.__tbnbProfile.timeline.view(a, b)", [a, b])
+    lab.page.wait_for_function(  # the kernel answered for this view
+        "([el, a, b]) => { const w = el.__tbnbProfile.timeline.win;"
+        " return w.t0 <= a && w.t1 >= b; }",
+        arg=[root.element_handle(), a, b],
+    )
+    assert lab.timeline(root, "t.arrows") == 0  # off until asked for
+    flows = root.locator("input.tbnb-prof-flows")
+    flows.check()
+    expect(flows).to_be_checked()
+    lab.page.wait_for_function(
+        "el => el.__tbnbProfile.timeline.arrows > 0", arg=root.element_handle()
+    )
+    win = lab.timeline(
+        root,
+        "({row: Array.from(t.win.row), lane: Array.from(t.win.lane),"
+        " count: Array.from(t.win.count), corr: Array.from(t.win.correlation),"
+        " start: Array.from(t.win.start),"
+        " device: Array.from(t.payload.lanes.lane).filter((l, i) => t.payload.lanes.device[i])})",
+    )
+    device = set(win["device"])
+    launches = {
+        c: i
+        for i, c in enumerate(win["corr"])
+        if c >= 0 and win["count"][i] == 1 and win["lane"][i] not in device
+    }
+    pairs = [
+        (launches[c], i)
+        for i, c in enumerate(win["corr"])
+        if win["lane"][i] in device and c >= 0 and c in launches
+    ]
+    assert lab.timeline(root, "t.arrows") == len(pairs) > 0
+    assert all(win["start"][k] >= win["start"][h] for h, k in pairs)  # launched, then ran
+    assert lab.readback()["flows"] is True
+    root.screenshot(path=lab.out / "profile_lab_flows.png")
+
+
+def test_lab_saved_notebook_reopens_from_its_state(lab: Lab) -> None:
+    """Runs last: it saves the notebook, stops the kernel and reopens the notebook."""
+    from playwright.sync_api import expect
+
+    root = lab.cell("view").locator(".tbnb-w-profile")
+    root.locator(".tbnb-prof-tabs button[data-tab='kernels']").click()
+    expect(root.locator(".tbnb-prof-kernels-panel tbody tr").first).to_be_visible()
+    root.locator(".tbnb-prof-tabs button[data-tab='overview']").click()
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    lab.page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=60_000
+    )
+    saved = json.loads((lab.server.root / NB).read_text())
+    state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    views = [m["state"] for m in state.values() if "_timeline" in m["state"]]
+    assert len(views) == 2  # the view and the dashboard's Profile tab
+    assert all({"_overview", "_tables", "_timeline"} <= set(view) for view in views)
+    for session in lab.server.api("GET", "/api/sessions") or []:
+        lab.server.api("DELETE", f"/api/sessions/{session['id']}")
+    lab.page.close()
+
+    page = lab.page = lab.page.context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    open_notebook(page, lab.server.url(f"/lab/tree/{NB}"), NB)  # a new kernel, no widget in it
+    root = lab.cell("view").locator(".tbnb-w-profile")
+    expect(root.locator(".tbnb-prof-findings li").first).to_contain_text("GPU idle")
+    summary = root.locator(".tbnb-prof-overview .tbnb-prof-hint").first
+    expect(summary).to_contain_text("3 steps")
+    root.locator(".tbnb-prof-tabs button[data-tab='kernels']").click()
+    expect(root.locator(".tbnb-prof-kernels-panel tbody tr")).to_have_count(25)
+    root.locator(".tbnb-prof-tabs button[data-tab='timeline']").click()
+    page.wait_for_function("el => el.__tbnbProfile.timeline.draws > 0", arg=root.element_handle())
+    spans = lab.timeline(root, "t.win.start.length")
+    assert spans > 0  # the whole trace at the resolution saved
+    whole = lab.timeline(root, "t.v1 - t.v0")
+    root.locator(".tbnb-prof-canvas canvas").click(position={"x": 500, "y": 40})
+    page.keyboard.press("w")
+    page.keyboard.press("w")
+    assert lab.timeline(root, "t.v1 - t.v0") == pytest.approx(whole * 0.64, rel=1e-6)
+    page.wait_for_function(  # the new kernel cannot answer: the saved window stays
+        "el => el.__tbnbProfile.timeline.online === false",
+        arg=root.element_handle(),
+        timeout=TIMEOUT_MS,
+    )
+    assert lab.timeline(root, "t.win.start.length") == spans
+    expect(root.locator(".tbnb-prof-status")).to_contain_text("resolution saved")
+    outputs = " ".join(page.locator(".jp-OutputArea-output").all_text_contents())
+    assert "Error displaying widget" not in outputs
+    root.screenshot(path=lab.out / "profile_lab_saved_reopened.png")

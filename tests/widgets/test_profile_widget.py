@@ -158,3 +158,77 @@ def test_bad_arguments() -> None:
         tbnb.profiler(Path(__file__).parent, tabs="x")  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="source must be"):
         tbnb.profiler(3)
+
+
+def test_header_and_summary_count_runs_holding_only_traces(gpu_logdir: Path) -> None:
+    from tbnb.notebook.dashboard import Dashboard
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        exp = tbnb.load(gpu_logdir, progress=False)
+        dash = Dashboard(exp)
+    assert exp.runs == []  # no event files: the runs hold traces only
+    header = dash.children[0].value
+    assert "2 runs" in header
+    assert "Profile" in header
+    assert (
+        "<tr><th style='text-align:left;padding-right:1em'>runs</th><td style='text-align:left'>2:"
+        in exp._repr_html_()
+    )
+    dash.close()
+
+
+def test_to_plotly_stacks_steps_and_marks_the_memory_peak(
+    view: tbnb.widgets.profile.ProfileWidget,
+) -> None:
+    from tbnb.analysis.profile.memory import memory_peaks
+    from tbnb.analysis.profile.steps import CATEGORIES, step_table
+
+    trace = view.profile.trace(view.trace)
+    table = step_table(trace.events)
+    fig = view.to_plotly()
+    bars = [d for d in fig.data if d.type == "bar"]
+    assert len(bars) == len(CATEGORIES)
+    assert {d.offsetgroup for d in bars} == {"steps"}  # one place per step: stacked
+    assert list(bars[0].x) == [str(s) for s in table["step"]]
+    top = np.asarray(bars[-1].base, float) + np.asarray(bars[-1].y, float)
+    np.testing.assert_allclose(top, table["duration"].to_numpy() / 1000.0)  # ms
+    for bar, below in zip(bars[1:], bars[:-1], strict=True):  # each starts on the one below
+        np.testing.assert_allclose(
+            np.asarray(bar.base, float), np.asarray(below.base, float) + np.asarray(below.y, float)
+        )
+    peaks = memory_peaks(trace.memory, trace.events).set_index("device")
+    for device, where in ((-1, "host"), (0, "GPU 0")):
+        (dot,) = [d for d in fig.data if d.name == f"{where} peak"]
+        assert dot.y[0] == pytest.approx(peaks.loc[device, "peak"] / 2**20)
+    assert fig.layout.title.text == f"profile of {view.trace}"
+
+
+def test_options_go_through_the_constructor(gpu_logdir: Path) -> None:
+    from tbnb.widgets.colors import COLORBLIND_PALETTE
+    from tbnb.widgets.profile import ProfileWidget
+    from tbnb.widgets.profile.source import profile_source
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        exp = tbnb.load(gpu_logdir, progress=False)
+        view = tbnb.profiler(
+            exp, "jax", compare_with="torch/resnet18_bs32", tab="memory", palette="colorblind"
+        )
+        assert view.trace.startswith("jax/")
+        assert view.compare_with.startswith("torch/")
+        assert view._memory["trace"] == view.trace  # the tab asked for is filled
+        assert view.run_colors == {
+            "jax": COLORBLIND_PALETTE[0],
+            "torch/resnet18_bs32": COLORBLIND_PALETTE[1],
+        }
+        view.palette = "default"
+        assert view.run_colors["jax"] == "#4e79a7"
+        with pytest.raises(Exception, match="height must be between 160 and 4000 pixels"):
+            ProfileWidget(source=profile_source(exp), height=20)
+        with pytest.raises(Exception, match="tab must be one of"):
+            tbnb.profiler(exp, tab="flame")
+        with pytest.raises(ValueError, match="refresh= needs"):
+            tbnb.profiler(exp.profile, refresh=1)
+        with pytest.raises(TypeError, match="a ProfileSet"):
+            tbnb.profiler(exp.scalars)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tbnb.kinds.profile.trace import nesting
+from tbnb.kinds.profile.nesting import nesting
 
 __all__ = ["OPERATOR_COLUMNS", "launched_by", "operator_spans", "operator_table"]
 

@@ -36,16 +36,18 @@ import os
 import posixpath
 import threading
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tbnb.io.logdir import run_name
+from tbnb.io.files import open_side_file
+from tbnb.io.logdir import run_name, walk
 from tbnb.kinds.base import FilesKind, Tab
 from tbnb.kinds.profile.analyses import ANALYSES
 from tbnb.kinds.profile.chrome import read_chrome
-from tbnb.kinds.profile.trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace
+from tbnb.kinds.profile.trace import EVENT_COLUMNS, MEMORY_COLUMNS, Trace, TraceBuilder
 from tbnb.kinds.profile.xplane import read_xplane
 from tbnb.warnings import DataWarning
 
@@ -98,31 +100,21 @@ def _stem(base: str) -> str:
     return base
 
 
-def _walk(fs: Any, root: str) -> list[tuple[str, int]]:
-    """Every file under ``root`` (links followed, each real folder once) with its size."""
-    found, stack, seen = [], [root], set()
-    while stack:
-        directory = stack.pop()
-        real = (
-            os.path.realpath(directory)
-            if getattr(fs, "protocol", "") in ("file", ("file", "local"))
-            else directory
-        )
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            listing = fs.ls(directory, detail=True)
-        except (OSError, ValueError):
-            continue
-        for info in listing:
-            name = str(info["name"]).rstrip("/")
-            if not name or name == directory.rstrip("/"):
+def _files(fs: Any, root: str) -> list[tuple[str, int]]:
+    """Every regular file under ``root`` named as a trace, with its size (the logdir's
+    walk: links to folders followed, each real folder once; FIFOs and devices never
+    listed)."""
+    found = []
+    for directory, files, _others in walk(fs, root):
+        for name in files:
+            if is_trace_file(name) is None:
                 continue
-            if info.get("type") == "directory":
-                stack.append(name)
-            else:
-                found.append((name, int(info.get("size") or 0)))
+            path = posixpath.join(directory.rstrip("/"), name)
+            try:
+                size = int(fs.size(path) or 0)
+            except OSError:
+                continue  # gone while listed
+            found.append((path, size))
     return sorted(found)
 
 
@@ -138,10 +130,8 @@ def _place(root: str, path: str) -> tuple[str, str]:
 def list_traces(fs: Any, root: str) -> ProfileSet:
     """Every profiler trace under ``root``, attached to its run (nothing is parsed yet)."""
     rows = []
-    for path, size in _walk(fs, root):
-        fmt = is_trace_file(path)
-        if fmt is None:
-            continue
+    for path, size in _files(fs, root):
+        fmt = str(is_trace_file(path))
         run, session = _place(root, path)
         rows.append(
             {
@@ -173,18 +163,27 @@ def list_traces(fs: Any, root: str) -> ProfileSet:
         for r, s, w in zip(table["run"], table["session"], table["worker"], strict=True)
     ]
     table.insert(0, "trace", names)
-    return ProfileSet(fs, table)
+    return ProfileSet(fs, table, root=root)
 
 
-def read_trace(fs: Any, path: str, fmt: str) -> Trace:
-    """Parse one trace file (gzip by its name), streaming JSON."""
-    if fmt == "xplane":
-        return read_xplane(fs.cat_file(path), path)
-    with fs.open(path, "rb") as raw:
-        if path.endswith(".gz"):
-            with gzip.GzipFile(fileobj=raw) as unzipped:
-                return read_chrome(unzipped, path)  # type: ignore[arg-type]
-        return read_chrome(raw, path)
+def read_trace(fs: Any, path: str, fmt: str, within: Sequence[str] = ()) -> Trace:
+    """Parse one trace file (gzip by its name), streaming JSON, read as a file beside
+    the event files is (:func:`tbnb.io.files.open_side_file`: a regular file that
+    resolves inside ``within``); a file that cannot be read is an empty trace whose
+    problem says why."""
+    try:
+        with open_side_file(fs, path, within=within) as raw:
+            if fmt == "xplane":
+                return read_xplane(raw.read(), path)
+            if path.endswith(".gz"):
+                with gzip.GzipFile(fileobj=raw) as unzipped:
+                    return read_chrome(unzipped, path)  # type: ignore[arg-type]
+            return read_chrome(raw, path)
+    except OSError as error:
+        message = str(error) if path in str(error) else f"{path}: {error}"
+        builder = TraceBuilder(path, fmt)
+        builder.problems.append(f"{message} (trace not read)")
+        return builder.finish()
 
 
 class ProfileSet:
@@ -196,9 +195,10 @@ class ProfileSet:
         One row per trace file (:data:`TRACE_COLUMNS`), nothing parsed.
     """
 
-    def __init__(self, fs: Any, traces: pd.DataFrame) -> None:
+    def __init__(self, fs: Any, traces: pd.DataFrame, *, root: str | None = None) -> None:
         self.fs = fs
         self.traces = traces
+        self.root = root
         self._parsed: dict[str, Trace] = {}
         self._frames: dict[str, Any] = {}
         self._lock = threading.RLock()
@@ -247,11 +247,21 @@ class ProfileSet:
                         DataWarning,
                         stacklevel=3,
                     )
-                parsed = read_trace(self.fs, str(row["path"]), str(row["format"]))
+                parsed = read_trace(
+                    self.fs, str(row["path"]), str(row["format"]), self._within(row)
+                )
                 for problem in parsed.problems:
                     warnings.warn(f"tbnb: {problem}", DataWarning, stacklevel=3)
                 self._parsed[name] = parsed
         return parsed
+
+    def _within(self, row: pd.Series) -> list[str]:
+        """Where a trace may resolve: the logdir or its run's own folder (a run that is
+        a link to elsewhere); anywhere for a file named by the user."""
+        if self.root is None:
+            return []
+        run = str(row["run"])
+        return [self.root, self.root if run == "." else posixpath.join(self.root, run)]
 
     def _joined(self, attribute: str, columns: list[str]) -> pd.DataFrame:
         with self._lock:

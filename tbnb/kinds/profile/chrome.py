@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from typing import Any, BinaryIO
 
@@ -29,6 +30,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
+from tbnb.io.memory import release_free_memory
 from tbnb.kinds.profile.stream import BLOCK, TraceJson
 from tbnb.kinds.profile.trace import Trace, TraceBuilder
 
@@ -179,21 +181,53 @@ def _metadata(builder: TraceBuilder, events: list[Event]) -> None:
             builder.label(e.pid, None, **{key: label.strip()})
 
 
+_ARGS_READ = (*_NUMERIC_ARGS, "correlation_id")
+_NUMBERS_OF = operator.attrgetter(*_ARGS_READ)
+_RAWS_OF = operator.attrgetter("input_dims", "grid", "block")
+
+
+def _numeric_args(args: list[Args]) -> dict[str, np.ndarray]:
+    """The numeric arguments of a batch as columns (those no event has left out): one
+    array of every event's numbers at once, per column where a value is no number."""
+    try:
+        block = np.array(list(map(_NUMBERS_OF, args)), dtype=np.float64).reshape(
+            -1, len(_ARGS_READ)
+        )
+    except (TypeError, ValueError):  # text that is no number: column by column
+        block = None
+    columns: dict[str, np.ndarray] = {}
+    for j, column in enumerate(_NUMERIC_ARGS):
+        default = np.nan if column in _FLOAT_ARGS else -1
+        if block is None:
+            given = [getattr(a, column) for a in args]
+            if column == "correlation":
+                given = [
+                    v if v is not None else a.correlation_id
+                    for v, a in zip(given, args, strict=True)
+                ]
+            if any(v is not None for v in given):
+                columns[column] = _numbers(given, default)
+            continue
+        values = block[:, j]
+        if column == "correlation":
+            values = np.where(np.isnan(values), block[:, -1], values)
+        missing = np.isnan(values)
+        if missing.all():
+            continue
+        if not np.isnan(default) and missing.any():
+            values = np.where(missing, default, values)
+        columns[column] = values
+    return columns
+
+
 def _spans(builder: TraceBuilder, lanes: _Lanes, xs: list[Event]) -> None:
     args = [e.args or _NO_ARGS for e in xs]
-    columns: dict[str, Any] = {}
-    for column in _NUMERIC_ARGS:
-        values = [getattr(a, column) for a in args]
-        if column == "correlation" and any(v is None for v in values):
-            values = [
-                v if v is not None else a.correlation_id for v, a in zip(values, args, strict=True)
-            ]
-        if any(v is not None for v in values):
-            columns[column] = _numbers(values, np.nan if column in _FLOAT_ARGS else -1)
-    for key in ("input_dims", "grid", "block"):
-        raws = [getattr(a, key) for a in args]
-        if any(raw for raw in raws):
-            columns[key] = [_raw_text(raw) if raw else "" for raw in raws]
+    columns: dict[str, Any] = _numeric_args(args)
+    raws = list(zip(*map(_RAWS_OF, args), strict=True)) if args else [(), (), ()]
+    texts: dict[bytes, str] = {}  # a batch repeats a few shapes over and over
+    for key, column in zip(("input_dims", "grid", "block"), raws, strict=True):
+        if any(column):
+            columns[key] = [_text_of(raw, texts) if raw else "" for raw in column]
     builder.add(
         [e.name for e in xs],
         [e.cat for e in xs],
@@ -202,6 +236,14 @@ def _spans(builder: TraceBuilder, lanes: _Lanes, xs: list[Event]) -> None:
         _numbers([e.dur for e in xs], 0.0),
         **columns,
     )
+
+
+def _text_of(raw: msgspec.Raw, seen: dict[bytes, str]) -> str:
+    key = bytes(raw)
+    text = seen.get(key)
+    if text is None:
+        text = seen[key] = _raw_text(raw)
+    return text
 
 
 def _memory(builder: TraceBuilder, lanes: _Lanes, samples: list[Event]) -> None:
@@ -214,7 +256,7 @@ def _memory(builder: TraceBuilder, lanes: _Lanes, samples: list[Event]) -> None:
         bytes=_numbers([a.alloc_bytes for a in args], 0),
         allocated=_numbers([a.total_allocated for a in args], np.nan),
         reserved=_numbers([a.total_reserved for a in args], np.nan),
-        lane=[lanes.of(e.pid, e.tid, _NO_ARGS) for e in samples],
+        lane=lanes.column(samples, [_NO_ARGS] * len(samples)),
         address=_numbers([a.address for a in args], -1),
     )
 
@@ -258,6 +300,7 @@ def read_chrome(stream: BinaryIO, path: str, *, block: int = BLOCK) -> Trace:
                 _begin_end(builder, lanes, pairs, open_)
             skipped.update(str(e.ph) for e in batch if e.ph not in ("X", "M", "B", "E", "i"))
         del batch, xs
+    release_free_memory()  # the batches' decoded records, freed but kept by the allocator
     unclosed = sum(len(v) for v in open_.values())
     if unclosed:
         builder.problems.append(f"{path}: {unclosed:,} begin events never end; left out")

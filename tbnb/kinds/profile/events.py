@@ -20,6 +20,8 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -75,6 +77,7 @@ CATEGORY_KINDS = {
 DEVICE_PROCESS = re.compile(r"^/device:(?:GPU|TPU|XPU):(\d+)")
 _STEP = re.compile(r"^ProfilerStep#(\d+)$")
 _DATA = re.compile(r"DataLoader|dataloader|data_loader|IteratorGetNext|Iterator::")
+_API = re.compile(r"^cu[A-Z]|^cuda[A-Z]|^hip[A-Z]")
 
 
 SKEW_US = 1.0
@@ -90,7 +93,7 @@ def check_timing(path: str, events: pd.DataFrame) -> list[str]:
             f"{path}: no device activity (a CPU-only trace, or the profiler could not see "
             "the GPU): the step breakdown has CPU and idle time only"
         )
-    corr = events["correlation"].to_numpy()
+    corr = np.asarray(events["correlation"])
     launches = ~device & (corr >= 0)
     if device.any() and launches.any():
         first = pd.Series(events["start"].to_numpy()[launches], index=corr[launches])
@@ -115,59 +118,63 @@ def kinds_of(
     lane: np.ndarray,
     step_num: np.ndarray,
 ) -> pd.Categorical:
-    """Each event's kind from its category, name and lane (a vectorised lookup by code)."""
+    """Each event's kind from its category, name and lane (a vectorised lookup by code,
+    one byte per event: a million events take a few boolean masks, no string per event)."""
+    code = {kind: np.int8(i) for i, kind in enumerate(KINDS_OF_EVENT)}
     cat_kind = np.array(
-        [CATEGORY_KINDS.get(str(c).lower(), "other") for c in cats.categories], dtype=object
+        [code[CATEGORY_KINDS.get(str(c).lower(), "other")] for c in cats.categories],
+        dtype=np.int8,
     )
-    out = cat_kind[cats.codes] if len(cat_kind) else np.empty(len(lane), dtype=object)
+    out = cat_kind[cats.codes] if len(cat_kind) else np.full(len(lane), code["other"], np.int8)
     name_list = [str(n) for n in names.categories]
-    is_step = np.array([bool(_STEP.match(n)) for n in name_list], dtype=bool)
-    is_data = np.array([bool(_DATA.search(n)) for n in name_list], dtype=bool)
-    is_copy = np.array([n.startswith(("Memcpy", "memcpy")) for n in name_list], dtype=bool)
-    is_set = np.array([n.startswith(("Memset", "memset")) for n in name_list], dtype=bool)
-    is_api = np.array([bool(re.match(r"^cu[A-Z]|^cuda[A-Z]|^hip[A-Z]", n)) for n in name_list])
-    is_py = np.array([n.startswith("$") for n in name_list], dtype=bool)
-    codes = names.codes
-    on_device = (lanes["where"].to_numpy() == "device")[lane] if len(lanes) else np.zeros(0, bool)
     if name_list:
-        out = np.where(is_step[codes] & (out == "annotation") & ~on_device, "step", out)
-        out = np.where((step_num >= 0) & ~on_device, "step", out)
-        loading = is_data[codes] & ((out == "cpu_op") | (out == "annotation")) & ~on_device
-        out = np.where(loading, "data_loading", out)
-        generic = out == "other"
-        out = np.where(generic & on_device & is_copy[codes], "memcpy", out)
-        out = np.where(generic & on_device & is_set[codes], "memset", out)
-        out = np.where((out == "other") & on_device, "kernel", out)
+        is_step = np.array([bool(_STEP.match(n)) for n in name_list], dtype=bool)
+        is_data = np.array([bool(_DATA.search(n)) for n in name_list], dtype=bool)
+        is_copy = np.array([n.startswith(("Memcpy", "memcpy")) for n in name_list], dtype=bool)
+        is_set = np.array([n.startswith(("Memset", "memset")) for n in name_list], dtype=bool)
+        is_api = np.array([bool(_API.match(n)) for n in name_list], dtype=bool)
+        is_py = np.array([n.startswith("$") for n in name_list], dtype=bool)
+        codes = names.codes
+        host = ~(lanes["where"].to_numpy() == "device")[lane] if len(lanes) else np.ones(0, bool)
+        out[is_step[codes] & (out == code["annotation"]) & host] = code["step"]
+        out[(step_num >= 0) & host] = code["step"]
+        loading = is_data[codes] & ((out == code["cpu_op"]) | (out == code["annotation"])) & host
+        out[loading] = code["data_loading"]
+        generic = out == code["other"]
+        out[generic & ~host & is_copy[codes]] = code["memcpy"]
+        out[generic & ~host & is_set[codes]] = code["memset"]
+        out[(out == code["other"]) & ~host] = code["kernel"]
         unnamed = np.array([str(c) == "" for c in cats.categories], dtype=bool)
         if unnamed.any():  # TF/JAX Chrome exports give host events no category
-            out = np.where(generic & ~on_device & unnamed[cats.codes], "cpu_op", out)
-        host_op = (out == "cpu_op") & ~on_device
-        out = np.where((generic | host_op) & ~on_device & is_api[codes], "runtime", out)
-        host_op = (out == "cpu_op") & ~on_device
-        out = np.where(host_op & is_py[codes], "python", out)
-    return pd.Categorical(out, categories=list(KINDS_OF_EVENT))
+            out[generic & host & unnamed[cats.codes]] = code["cpu_op"]
+        host_op = (out == code["cpu_op"]) & host
+        out[(generic | host_op) & host & is_api[codes]] = code["runtime"]
+        out[(out == code["cpu_op"]) & host & is_py[codes]] = code["python"]
+    return pd.Categorical.from_codes(out, categories=list(KINDS_OF_EVENT))
 
 
-def steps_of(events: pd.DataFrame, step_num: np.ndarray) -> np.ndarray:
+def steps_of(events: Mapping[str, Any], step_num: np.ndarray) -> np.ndarray:
     """The step each event belongs to: host events by time within a step span, device
-    events by the step of the launch their correlation id names."""
-    out = np.full(len(events), -1, dtype=np.int32)
-    is_step = (events["kind"] == "step").to_numpy()
-    steps = events[is_step]
-    if not len(steps):
+    events by the step of the launch their correlation id names. ``events``: the events
+    frame, or its columns (``kind``, ``name``, ``start``, ``dur``, ``device``,
+    ``correlation``) before it is one."""
+    start = np.asarray(events["start"])
+    out = np.full(len(start), -1, dtype=np.int32)
+    is_step = np.asarray(events["kind"] == "step")
+    if not is_step.any():
         return out
-    named = steps["name"].astype(str).str.extract(_STEP)[0].astype(float).to_numpy()
+    names = pd.Series(events["name"])[is_step]
+    named = names.astype(str).str.extract(_STEP)[0].astype(float).to_numpy()
     numbers = np.where(step_num[is_step] >= 0, step_num[is_step], named).astype(np.int64)
-    order = np.argsort(steps["start"].to_numpy(), kind="stable")
-    s_start = steps["start"].to_numpy()[order]
-    s_end = s_start + steps["dur"].to_numpy()[order]
+    order = np.argsort(start[is_step], kind="stable")
+    s_start = start[is_step][order]
+    s_end = s_start + np.asarray(events["dur"])[is_step][order]
     s_num = numbers[order]
-    host = events["device"].to_numpy() < 0
-    start = events["start"].to_numpy()
+    host = np.asarray(events["device"]) < 0
     at = np.searchsorted(s_start, start, side="right") - 1
     inside = (at >= 0) & (start < s_end[np.maximum(at, 0)])
     out[host & inside] = s_num[at[host & inside]]
-    corr = events["correlation"].to_numpy()
+    corr = np.asarray(events["correlation"])
     launches = host & (corr >= 0)
     table = pd.Series(out[launches], index=corr[launches])
     table = table[~table.index.duplicated(keep="first")]

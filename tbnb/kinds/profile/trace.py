@@ -38,6 +38,7 @@ from tbnb.kinds.profile.events import (
     kinds_of,
     steps_of,
 )
+from tbnb.kinds.profile.nesting import depths
 
 __all__ = [
     "ARG_COLUMNS",
@@ -46,7 +47,6 @@ __all__ = [
     "MEMORY_COLUMNS",
     "Trace",
     "TraceBuilder",
-    "nesting",
 ]
 
 EVENT_COLUMNS = [
@@ -95,41 +95,6 @@ ARG_COLUMNS = {
 }
 """The arguments a reader may give per span, with the value of a span without it
 (``step_num`` is read into ``step`` and not kept)."""
-
-
-def nesting(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Depth and parent (-1 at the top) of each span among the spans of its lane.
-
-    Spans of a lane nest as calls do; a span starting exactly when another ends is
-    its sibling. Vectorised: a span's depth is the number of spans of its lane that
-    began before it and end after its start.
-
-    Examples
-    --------
-    >>> depth, parent = nesting(np.zeros(4, int), np.array([0., 1, 2, 5]), np.array([10., 4, 3, 6]))
-    >>> depth.tolist(), parent.tolist()
-    ([0, 1, 2, 1], [-1, 0, 1, 0])
-    """
-    n = len(start)
-    depth = np.zeros(n, dtype=np.int32)
-    parent = np.full(n, -1, dtype=np.int64)
-    if not n:
-        return depth, parent
-    order = np.lexsort((-(end - start), start, lane))
-    s_lane, s_start, s_end = lane[order], start[order], end[order]
-    bounds = np.flatnonzero(np.diff(s_lane)) + 1
-    for a, b in zip(np.r_[0, bounds], np.r_[bounds, n], strict=True):
-        ends = np.sort(s_end[a:b])
-        closed = np.searchsorted(ends, s_start[a:b], side="right")
-        depth[order[a:b]] = np.maximum(np.arange(b - a) - closed, 0)
-    s_depth = depth[order]
-    positions = np.arange(n)
-    for level in range(1, int(s_depth.max()) + 1):
-        last = np.maximum.accumulate(np.where(s_depth == level - 1, positions, -1))
-        at = np.flatnonzero(s_depth == level)
-        found = last[at]
-        parent[order[at]] = np.where(found >= 0, order[np.maximum(found, 0)], -1)
-    return depth, parent
 
 
 class _Growing:
@@ -184,6 +149,21 @@ class _Interner:
 
     def categorical(self, codes: np.ndarray) -> pd.Categorical:
         return pd.Categorical.from_codes(codes, categories=list(self.ids))
+
+
+def _labels(labels: pd.Series, lane: np.ndarray) -> pd.Categorical:
+    """Each event's lane label (process or thread name) as a categorical: in lane order
+    when every lane has its own label, else the labels of the lanes used, sorted (codes
+    looked up per lane, then taken per event at their final width: no wide temporary)."""
+    if labels.is_unique:
+        codes = np.arange(len(labels))
+        categories = labels.tolist()
+    else:
+        used = np.bincount(lane, minlength=len(labels)) > 0
+        codes = np.full(len(labels), -1)
+        codes[used], categories = pd.factorize(labels[used], sort=True)
+    width = np.int8 if len(categories) < 127 else np.int16 if len(categories) < 32767 else np.int32
+    return pd.Categorical.from_codes(codes.astype(width)[lane], categories, validate=False)
 
 
 @dataclass
@@ -302,15 +282,18 @@ class TraceBuilder:
     def _check(self, events: pd.DataFrame) -> None:
         self.problems.extend(check_timing(self.path, events))
 
-    def _column(self, key: str, default: Any) -> np.ndarray:
-        column = self._columns.get(key)
+    def _take(self, key: str) -> np.ndarray:
+        """Column ``key`` (its fill value throughout if no batch gave it), handed over:
+        the builder keeps no reference to it."""
+        column = self._columns.pop(key, None)
         if column is None:
             dtype, fill = self._kind_of(key)
             return np.full(self._n, fill, dtype=dtype)
         return column.view()
 
-    def finish(self) -> Trace:
-        """The trace's frames (see :data:`EVENT_COLUMNS`), problems checked."""
+    def _label_processes(self) -> None:
+        """Process names given by metadata events, onto their lanes (a TF/JAX device
+        process becomes device lanes, one per stream)."""
         for pid, labels in self.metadata.pop("process_labels", {}).items():
             name = labels.get("process_name", "")
             device = DEVICE_PROCESS.match(name)
@@ -323,48 +306,52 @@ class TraceBuilder:
                     entry["stream"] = stream
                 else:
                     entry["process"] = f"{name} ({pid})"
+
+    def finish(self) -> Trace:
+        """The trace's frames (see :data:`EVENT_COLUMNS`), problems checked.
+
+        The frame's columns are the grown columns themselves (no copy), and each one the
+        frame does not keep is dropped as soon as it is used: at the peak the process
+        holds the frame and a few of its columns' worth besides.
+        """
+        self._label_processes()
         lanes = pd.DataFrame(
             list(self._lanes.values()),
             columns=["lane", "pid", "tid", "where", "process", "thread", "device", "stream"],
         )
-        cols = {key: self._column(key, default) for key, default in ARG_COLUMNS.items()}
-        lane = self._column("lane", -1).astype(np.int32)
-        start = self._column("start", np.nan)
-        dur = np.maximum(self._column("dur", np.nan), 0.0)
-        names = self._names.categorical(self._column("name", -1).astype(np.int32))
-        cats = self._cats.categorical(self._column("category", -1).astype(np.int32))
-        step_num = cols.pop("step_num")
-        kind = kinds_of(cats, names, lanes, lane, step_num)
-        depth, _parent = nesting(lane, start, start + dur)
-        events = pd.DataFrame(
-            {
-                "lane": lane,
-                "process": pd.Categorical.from_codes(lane, lanes["process"].tolist())
-                if lanes["process"].is_unique
-                else lanes["process"].to_numpy(dtype=object)[lane],
-                "thread": pd.Categorical.from_codes(lane, lanes["thread"].tolist())
-                if lanes["thread"].is_unique
-                else lanes["thread"].to_numpy(dtype=object)[lane],
-                "device": lanes["device"].to_numpy(dtype=np.int16)[lane],
-                "stream": lanes["stream"].to_numpy(dtype=np.int32)[lane],
-                "category": cats,
-                "kind": kind,
-                "name": names,
-                "start": start,
-                "dur": dur,
-                "depth": depth.astype(np.int16),
-                "step": np.full(len(lane), -1, dtype=np.int32),
-            },
-            copy=False,
-        )
-        for key, values in cols.items():
-            if key in self._args:
-                events[key] = self._args[key].categorical(values.astype(np.int32))
-            else:
-                events[key] = values
-        events["process"] = events["process"].astype("category")
-        events["thread"] = events["thread"].astype("category")
-        events["step"] = steps_of(events, step_num)
+        take = self._take
+        lane = take("lane").astype(np.int32, copy=False)
+        start = take("start")
+        dur = take("dur")
+        np.maximum(dur, 0.0, out=dur)  # NaN stays NaN, as np.maximum gives it
+        names = self._names.categorical(take("name").astype(np.int32, copy=False))
+        cats = self._cats.categorical(take("category").astype(np.int32, copy=False))
+        step_num = take("step_num")
+        columns: dict[str, Any] = {
+            "lane": lane,
+            "process": _labels(lanes["process"], lane),
+            "thread": _labels(lanes["thread"], lane),
+            "device": lanes["device"].to_numpy(dtype=np.int16)[lane],
+            "stream": lanes["stream"].to_numpy(dtype=np.int32)[lane],
+            "category": cats,
+            "kind": kinds_of(cats, names, lanes, lane, step_num),
+            "name": names,
+            "start": start,
+            "dur": dur,
+            "depth": depths(lane, start, start + dur).astype(np.int16),
+        }
+        for key in ARG_COLUMNS:
+            if key == "step_num":
+                continue
+            values = take(key)
+            columns[key] = (
+                self._args[key].categorical(values.astype(np.int32, copy=False))
+                if key in self._args
+                else values
+            )
+        columns["step"] = steps_of(columns, step_num)
+        del step_num
+        events = pd.DataFrame({key: columns.pop(key) for key in EVENT_COLUMNS}, copy=False)
         unknown = Counter(str(c) for c in cats.categories if str(c).lower() not in CATEGORY_KINDS)
         if unknown and self.format == "chrome":
             counts = events["category"].value_counts()

@@ -19,11 +19,11 @@ Examples
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from tbnb.widgets.base import check_kwargs
-from tbnb.widgets.profile.widget import TABS, ProfileWidget
+from tbnb.widgets.profile.source import profile_source
+from tbnb.widgets.profile.widget import ProfileWidget
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -66,44 +66,11 @@ def profiler(
         timeline). Anything else raises ``TypeError``.
     """
     check_kwargs("profiler", dict(kw), ProfilerOptions.__annotations__)
-    if "tab" in kw and kw["tab"] not in TABS:
-        raise ValueError(f"tab must be one of {list(TABS)}, got {kw['tab']!r}")
-    experiment = None
-    if isinstance(source, (str, os.PathLike)):
-        text = os.fspath(source)
-        from tbnb.kinds.profile import is_trace_file, profile
-
-        if is_trace_file(text) or "://" in text:
-            profile_set = profile(text)
-        else:
-            from tbnb.loader import load
-
-            experiment = load(text)
-            profile_set = experiment.frame("profile")
-    elif hasattr(source, "frame") and hasattr(source, "reload"):
-        experiment = source
-        profile_set = source.frame("profile")
-    elif hasattr(source, "traces") and hasattr(source, "trace"):
-        profile_set = source
-    else:
-        raise TypeError(
-            "source must be an Experiment, a logdir or trace path, or a ProfileSet "
-            f"(tbnb.profile(path)); got {type(source).__name__}"
-        )
-    widget = ProfileWidget(
-        palette=kw.get("palette", "default"),
-        height=int(kw.get("height", 520)),
-        by_shape=bool(kw.get("by_shape", False)),
+    traits: dict[str, Any] = {k: v for k, v in kw.items() if k != "compare_with"}
+    return ProfileWidget(
+        source=profile_source(source),
+        trace=trace,
+        compare_with=kw.get("compare_with"),
+        refresh=refresh,
+        **traits,
     )
-    if experiment is not None:
-        widget.follow(experiment)
-    widget.show_profile(profile_set, None if trace is None else str(profile_set.name_of(trace)))
-    if "compare_with" in kw:
-        widget.compare_with = str(profile_set.name_of(kw["compare_with"]))
-    if "tab" in kw:
-        widget.tab = kw["tab"]
-    if refresh is not None:
-        if experiment is None:
-            raise ValueError("refresh= needs an Experiment or a logdir")
-        widget.start_refresh(float(refresh))
-    return widget

@@ -24,6 +24,8 @@ from tbnb.analysis.profile.memory import memory_peaks
 from tbnb.kinds.profile.trace import ARG_COLUMNS, KINDS_OF_EVENT
 
 __all__ = [
+    "CATEGORY_STYLE",
+    "DEVICE_COLORS",
     "compare_payload",
     "lanes_payload",
     "memory_payload",
@@ -34,6 +36,21 @@ __all__ = [
 
 TOP = 10
 """Rows of the overview's top operators and kernels."""
+
+CATEGORY_STYLE = {
+    "kernel": ("GPU kernel", "#4477aa"),
+    "memcpy": ("memcpy", "#ee7733"),
+    "memset": ("memset", "#aa3377"),
+    "runtime": ("runtime API", "#cc3311"),
+    "data_loading": ("data loading", "#228833"),
+    "cpu": ("CPU only", "#99aabb"),
+    "idle": ("idle", "#dddddd"),
+}
+"""Label and colour of each step category (:data:`tbnb.analysis.profile.steps.CATEGORIES`),
+for the browser's chart and the view spec alike."""
+
+DEVICE_COLORS = ("#4477aa", "#ee6677", "#228833", "#ccbb44")
+"""Colours of the memory curves, one per device in order (host first)."""
 
 
 def table_payload(frame: pd.DataFrame) -> dict[str, Any]:
@@ -67,6 +84,8 @@ def overview_payload(profile: Any, name: str) -> dict[str, Any]:
     return {
         "trace": name,
         "categories": list(steps.CATEGORIES),
+        "category_labels": [CATEGORY_STYLE[c][0] for c in steps.CATEGORIES],
+        "category_colors": [CATEGORY_STYLE[c][1] for c in steps.CATEGORIES],
         "steps": table_payload(table[["step", "duration", *steps.CATEGORIES, "device_busy"]]),
         "findings": trace_findings(
             events, trace.memory, step_table=table, ops=ops, kernels=kernels
@@ -110,7 +129,7 @@ def memory_payload(trace: Any, pixels: int = 1600) -> dict[str, Any]:
     device, each pixel's highest), with each device's peak and the operator at it."""
     memory = trace.memory.dropna(subset=["allocated"])
     curves = []
-    for dev, part in memory.groupby("device", sort=True):
+    for n, (dev, part) in enumerate(memory.groupby("device", sort=True)):
         time = part["time"].to_numpy()
         allocated = part["allocated"].to_numpy()
         reserved = part["reserved"].to_numpy()
@@ -121,7 +140,13 @@ def memory_payload(trace: Any, pixels: int = 1600) -> dict[str, Any]:
             allocated = np.maximum.reduceat(allocated, heads)
             reserved = np.maximum.reduceat(np.nan_to_num(reserved), heads)
         curves.append(
-            {"device": int(dev), "time": time, "allocated": allocated, "reserved": reserved}
+            {
+                "device": int(dev),
+                "color": DEVICE_COLORS[n % len(DEVICE_COLORS)],
+                "time": time,
+                "allocated": allocated,
+                "reserved": reserved,
+            }
         )
     peaks = memory_peaks(trace.memory, trace.events)
     origin = float(trace.events["start"].min()) if len(trace.events) else 0.0

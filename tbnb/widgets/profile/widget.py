@@ -13,11 +13,11 @@ the resolution saved.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets as t
 
-from tbnb.widgets.colors import RunColored, run_colors
+from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
 from tbnb.widgets.profile.prepare import (
     compare_payload,
@@ -28,8 +28,15 @@ from tbnb.widgets.profile.prepare import (
     span_details,
     table_payload,
 )
+from tbnb.widgets.profile.source import NO_TRACES, profile_of
 from tbnb.widgets.profile.timeline import TimelineIndex
+from tbnb.widgets.profile.view import view_spec
 from tbnb.widgets.serializers import tree_serialization
+from tbnb.widgets.traits import Choice, IntRange, Regex
+
+if TYPE_CHECKING:
+    from tbnb.widgets.source import Source
+    from tbnb.widgets.spec import ViewSpec
 
 __all__ = ["TABS", "ProfileWidget"]
 
@@ -56,12 +63,16 @@ class ProfileWidget(LiveWidget, RunColored):
     by_shape : bool
         The operator table groups by input shapes too.
     search : str
-        The timeline's search (a case-insensitive regular expression over span names).
+        The timeline's search (a case-insensitive regular expression over span names,
+        or the text itself when it is not one).
     flows : bool
         Draw arrows from launches to their device events in the timeline.
+    height : int
+        Pixels of the timeline.
     selected_runs, run_filter, run_colors, palette
         The run selection (traces of the selected runs are listed; two selected runs
-        are compared).
+        are compared); a run's colour is the experiment's (its run order, then the runs
+        holding traces only).
     message : str
         Why nothing is shown.
     """
@@ -71,13 +82,13 @@ class ProfileWidget(LiveWidget, RunColored):
     traces = t.List(t.Dict()).tag(sync=True)
     trace = t.Unicode("").tag(sync=True)
     compare_with = t.Unicode("").tag(sync=True)
-    tab = t.Unicode("overview").tag(sync=True)
+    tab = Choice(TABS).tag(sync=True)
     by_shape = t.Bool(False).tag(sync=True)
     search = t.Unicode("").tag(sync=True)
     flows = t.Bool(False).tag(sync=True)
     selected_runs = t.List(t.Unicode()).tag(sync=True)
-    run_filter = t.Unicode("").tag(sync=True)
-    height = t.Int(520).tag(sync=True)
+    run_filter = Regex().tag(sync=True)
+    height = IntRange(520, lo=160, hi=4000, unit="pixels").tag(sync=True)
     message = t.Unicode("").tag(sync=True)
     _overview = t.Dict().tag(sync=True, **tree_serialization)
     _timeline = t.Dict().tag(sync=True, **tree_serialization)
@@ -85,20 +96,29 @@ class ProfileWidget(LiveWidget, RunColored):
     _memory = t.Dict().tag(sync=True, **tree_serialization)
     _compare = t.Dict().tag(sync=True, **tree_serialization)
 
-    _loading = True
+    _loading = True  # until __init__ is done: trait defaults set while building load nothing
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        source: Source | None = None,
+        trace: int | str | None = None,
+        compare_with: int | str | None = None,
+        refresh: float | None = None,
+        **traits: Any,
+    ) -> None:
+        """Show the traces of ``source`` (its data a
+        :class:`~tbnb.kinds.profile.ProfileSet`), opening on ``trace`` (a row of its
+        traces, a trace name or a run) beside ``compare_with``."""
         self._profile: Any = None
         self._indexes: dict[str, TimelineIndex] = {}
-        super().__init__(**kwargs)
+        super().__init__(**traits)
         self._loading = False
-
-    @t.validate("tab")
-    def _valid_tab(self, proposal: Any) -> str:
-        value = str(proposal["value"])
-        if value not in TABS:
-            raise t.TraitError(f"tab must be one of {list(TABS)}, got {value!r}")
-        return value
+        self._open(
+            source,
+            refresh,
+            lambda given: self._set_profile(given.data, given.runs, trace, compare_with),
+        )
 
     @t.validate("trace", "compare_with")
     def _valid_trace(self, proposal: Any) -> str:
@@ -108,18 +128,18 @@ class ProfileWidget(LiveWidget, RunColored):
             raise t.TraitError(f"no trace {value!r}; traces: {names}")
         return value
 
-    def _recolor(self) -> None:
-        self.run_colors = run_colors(self._runs(), self.palette)
-
-    def _runs(self) -> list[str]:
-        return list(dict.fromkeys(row["run"] for row in self.traces))
-
     # ---------------------------------------------------------------- data
-    def show_profile(self, profile: Any, trace: str | None = None) -> None:
-        """Show the traces of ``profile`` (a ProfileSet), opening on ``trace`` if given."""
+    def _set_profile(
+        self,
+        profile: Any,
+        runs: list[str] | None,
+        trace: int | str | None = None,
+        compare_with: int | str | None = None,
+    ) -> None:
+        """Show the traces of ``profile``, run colours in the order of ``runs`` (the
+        experiment's) then of the runs holding traces only."""
         self._profile = profile
         self._indexes = {}
-        rows = profile.traces
         self._loading = True
         try:
             self.traces = [
@@ -129,18 +149,18 @@ class ProfileWidget(LiveWidget, RunColored):
                     "format": str(r["format"]),
                     "bytes": int(r["bytes"]),
                 }
-                for r in rows.to_dict("records")
+                for r in profile.traces.to_dict("records")
             ]
-            self._recolor()
-            self.selected_runs = self._runs()
+            held = list(dict.fromkeys(row["run"] for row in self.traces))
+            self.color_runs([*(runs or []), *[r for r in held if r not in (runs or [])]])
+            self.selected_runs = held
+            self.message = "" if self.traces else NO_TRACES
             if not self.traces:
-                self.message = (
-                    "no profiler traces (looked for *.pt.trace.json[.gz], "
-                    "plugins/profile/*/*.xplane.pb and *.trace.json.gz beside the runs)"
-                )
                 return
             self.trace = profile.name_of(trace) if trace is not None else self.traces[0]["trace"]
-            if len(self.traces) > 1 and not self.compare_with:
+            if compare_with is not None:
+                self.compare_with = profile.name_of(compare_with)
+            elif len(self.traces) > 1 and not self.compare_with:
                 other = next((r["trace"] for r in self.traces if r["trace"] != self.trace), "")
                 self.compare_with = other
         finally:
@@ -190,8 +210,7 @@ class ProfileWidget(LiveWidget, RunColored):
                 self._compare = compare_payload(self._profile, *key)
 
     def _tables_payload(self) -> dict[str, Any]:
-        profile = self._profile
-        events = profile.trace(self.trace).events
+        events = self._profile.trace(self.trace).events
         from tbnb.analysis.profile import device, operators
 
         ops = operators.operator_table(events, by_shape=self.by_shape)
@@ -226,16 +245,18 @@ class ProfileWidget(LiveWidget, RunColored):
                 self.trace, self.compare_with = first, other
 
     def _on_reload(self, _report: Any = None) -> None:
-        source = self._source
-        if source is None:
+        experiment = self._source
+        if experiment is None:
             return
         with self._lock:
-            profile = source.frame("profile")
-            if profile is self._profile:
+            profile = profile_of(experiment)
+            if profile is None or profile is self._profile:
                 return
             names = profile.traces["trace"].tolist()
             keep = self.trace if self.trace in names else None
-            self.show_profile(profile, keep)
+            other = self.compare_with if self.compare_with in names else None
+            runs = [str(r) for r in getattr(experiment, "runs", [])]
+            self._set_profile(profile, runs, keep, other)
             self._sent += 1
 
     # ---------------------------------------------------------------- public
@@ -243,6 +264,13 @@ class ProfileWidget(LiveWidget, RunColored):
     def profile(self) -> Any:
         """The :class:`~tbnb.kinds.profile.ProfileSet` shown."""
         return self._profile
+
+    def view_spec(self) -> ViewSpec:
+        """The shown trace's steps stacked by category and its memory curve per device
+        (the peak marked), as the overview and memory tabs draw them."""
+        if self._profile is None or not self.trace:
+            return view_spec(None, "", self.message)
+        return view_spec(self._profile.trace(self.trace), self.trace)
 
     def window(self, t0: float, t1: float, pixels: int = 1600) -> dict[str, Any]:
         """What the timeline draws for ``[t0, t1]`` (microseconds) at ``pixels`` across."""

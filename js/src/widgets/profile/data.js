@@ -1,5 +1,5 @@
 // Decoding the profiler's payloads: tables as columns (numbers, or codes into one list of
-// distinct strings), and the colours and labels of the step categories and span kinds.
+// distinct strings), the colours of the span kinds, durations and sizes as text.
 
 /**
  * @typedef {object} Table
@@ -34,17 +34,6 @@ export function decodeTable(payload) {
   };
 }
 
-/** Step-breakdown categories: label and colour (priority order, as the Python side). */
-export const CATEGORY_STYLE = {
-  kernel: { label: "GPU kernel", color: "#4477aa" },
-  memcpy: { label: "memcpy", color: "#ee7733" },
-  memset: { label: "memset", color: "#aa3377" },
-  runtime: { label: "runtime API", color: "#cc3311" },
-  data_loading: { label: "data loading", color: "#228833" },
-  cpu: { label: "CPU only", color: "#99aabb" },
-  idle: { label: "idle", color: "#dddddd" },
-};
-
 /** Span kinds (tbnb/kinds/profile/trace.py KINDS_OF_EVENT order): fill colours. */
 export const KIND_COLORS = {
   kernel: "#4477aa",
@@ -70,4 +59,16 @@ export function formatDuration(us) {
   if (a >= 1e3) return `${(us / 1e3).toPrecision(4)} ms`;
   if (a >= 1) return `${us.toPrecision(4)} µs`;
   return `${(us * 1e3).toPrecision(3)} ns`;
+}
+
+/** @param {number} b  bytes, with a binary unit */
+export function formatBytes(b) {
+  for (const [unit, size] of /** @type {[string, number][]} */ ([
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10],
+  ])) {
+    if (Math.abs(b) >= size) return `${(b / size).toFixed(2)} ${unit}`;
+  }
+  return `${b} B`;
 }

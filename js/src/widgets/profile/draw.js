@@ -2,7 +2,7 @@
 // kind (one fill style per kind), names inside spans wide enough, the axis, lane labels,
 // search matches and the selection outlined, flow arrows from launches to device events.
 import { formatDuration, KIND_COLORS } from "./data.js";
-import { AXIS_H, HEAD_H, LABEL_W, ROW_H, ticks } from "./layout.js";
+import { AXIS_H, HEAD_H, LABEL_W, ROW_H } from "./layout.js";
 
 /**
  * @typedef {object} Frame
@@ -11,7 +11,8 @@ import { AXIS_H, HEAD_H, LABEL_W, ROW_H, ticks } from "./layout.js";
  * @property {number} height
  * @property {number} v0      view start (us)
  * @property {number} v1      view end (us)
- * @property {number} origin  the trace's first time (the axis reads from it)
+ * @property {import("../../chart/scales").Tick[]} ticks  the time axis (positions in
+ *   canvas pixels, labels read from the trace's start)
  * @property {number} scrollY
  * @property {import("./layout").LaneLayout} layout
  * @property {any} lanes
@@ -27,7 +28,10 @@ import { AXIS_H, HEAD_H, LABEL_W, ROW_H, ticks } from "./layout.js";
 /** Kinds drawn in light colours: their names are written in dark text. */
 const LIGHT_KINDS = new Set(["python", "step", "annotation", "other"]);
 
-/** @param {Frame} f */
+/**
+ * Draw one frame; returns how many flow arrows it drew.
+ * @param {Frame} f
+ */
 export function drawFrame(f) {
   const { ctx, width, height } = f;
   ctx.clearRect(0, 0, width, height);
@@ -87,10 +91,11 @@ export function drawFrame(f) {
   }
   outline(f, xOf, (row) => f.matches.has(row), "#ffb000", 2);
   outline(f, xOf, (row) => row === f.selected, f.dark ? "#fff" : "#000", 2);
-  if (f.flows) drawFlows(f, xOf);
+  const arrows = f.flows ? drawFlows(f, xOf) : 0;
   ctx.restore();
-  drawAxis(f, xOf, text);
+  drawAxis(f, text);
   drawLabels(f, text);
+  return arrows;
 }
 
 /**
@@ -117,7 +122,8 @@ function outline(f, xOf, test, color, lineWidth) {
 }
 
 /**
- * Arrows from each launch (a host span with a correlation id) to its device events.
+ * Arrows from each launch (a host span with a correlation id, drawn alone at this zoom)
+ * to its device events; returns how many.
  * @param {Frame} f
  * @param {(t: number) => number} xOf
  */
@@ -132,6 +138,7 @@ function drawFlows(f, xOf) {
   for (let i = 0; i < n; i++) {
     if (win.correlation[i] >= 0 && win.count[i] === 1 && !device.has(win.lane[i])) launch.set(win.correlation[i], i);
   }
+  let arrows = 0;
   ctx.strokeStyle = "rgba(200,60,20,.8)";
   ctx.fillStyle = "rgba(200,60,20,.8)";
   ctx.lineWidth = 1;
@@ -154,15 +161,16 @@ function drawFlows(f, xOf) {
     ctx.lineTo(x1 - 3, y1 - 5);
     ctx.lineTo(x1 + 3, y1 - 5);
     ctx.fill();
+    arrows += 1;
   }
+  return arrows;
 }
 
 /**
  * @param {Frame} f
- * @param {(t: number) => number} xOf
  * @param {string} color
  */
-function drawAxis(f, xOf, color) {
+function drawAxis(f, color) {
   const { ctx, width } = f;
   ctx.fillStyle = f.dark ? "#222" : "#f6f6f6";
   ctx.fillRect(0, 0, width, AXIS_H);
@@ -170,10 +178,9 @@ function drawAxis(f, xOf, color) {
   ctx.font = "10px sans-serif";
   ctx.textBaseline = "middle";
   ctx.textAlign = "left";
-  for (const t of ticks(f.v0, f.v1, Math.max(2, Math.floor((width - LABEL_W) / 110)))) {
-    const x = xOf(t);
-    ctx.fillRect(x, AXIS_H - 5, 1, 5);
-    ctx.fillText(formatDuration(t - f.origin), x + 3, AXIS_H / 2);
+  for (const t of f.ticks) {
+    ctx.fillRect(t.pos, AXIS_H - 5, 1, 5);
+    ctx.fillText(t.label, t.pos + 3, AXIS_H / 2);
   }
   ctx.fillText(`view ${formatDuration(f.v1 - f.v0)}`, 4, AXIS_H / 2);
 }

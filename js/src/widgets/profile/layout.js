@@ -1,5 +1,6 @@
 // Lane layout of the timeline: one header line per lane (process and thread or device and
-// stream), then one row per nesting depth; the time axis above; labels on the left.
+// stream), then one row per nesting depth; the time axis above (the chart's x scale
+// ticks it); labels on the left.
 
 export const AXIS_H = 20;
 export const ROW_H = 14;
@@ -32,21 +33,4 @@ export function layoutLanes(lanes) {
     y += Math.max(1, lanes.depth[i]) * ROW_H + 4;
   }
   return { top, order, heads, height: y };
-}
-
-/**
- * Tick values for the axis between `v0` and `v1` (microseconds), about `n` of them.
- * @param {number} v0
- * @param {number} v1
- * @param {number} n
- */
-export function ticks(v0, v1, n) {
-  const span = v1 - v0;
-  if (!(span > 0)) return [];
-  const raw = span / Math.max(1, n);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) || 10 * power;
-  const out = [];
-  for (let v = Math.ceil(v0 / step) * step; v <= v1; v += step) out.push(v);
-  return out;
 }

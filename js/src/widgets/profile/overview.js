@@ -1,10 +1,12 @@
-// The overview tab: each step's time stacked by category (canvas), the findings with their
-// numbers, and the top operators and kernels. Every string from the trace is DOM text.
-import { CanvasStack } from "../../chart/surface.js";
+// The overview tab: each step's time stacked by category (a chart of the kit), the
+// findings with their numbers, and the top operators and kernels. Every string from the
+// trace is DOM text.
+import { saveImageButton } from "../../controls/save-image.js";
 import { DataTable } from "../../controls/table.js";
 import { el, setText } from "../../core/dom.js";
 import { formatNumber } from "../../core/format.js";
-import { CATEGORY_STYLE, decodeTable, formatDuration } from "./data.js";
+import { StepsChart } from "./charts.js";
+import { decodeTable, formatDuration } from "./data.js";
 
 /** @typedef {import("./data").Table} Table */
 
@@ -58,11 +60,12 @@ export const DURATIONS = new Set([
 ]);
 
 export class Overview {
-  /** @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void, onSpan: (name: string) => void}} options */
+  /** @param {{on: (t: EventTarget, type: string, h: (e: any) => void) => void, onSpan: (name: string) => void,
+   *   tooltip?: import("../../chart/tooltip").Tooltip}} options */
   constructor(options) {
     this.options = options;
     this.chart = el("div", { class: "tbnb-prof-chart", role: "img", "aria-label": "step time by category" });
-    this.surface = new CanvasStack(this.chart, { height: 200, className: "tbnb-prof-steps" });
+    this.steps = new StepsChart(this.chart, { on: options.on, tooltip: options.tooltip });
     this.legend = el("div", { class: "tbnb-prof-legend" });
     this.findings = el("ul", { class: "tbnb-prof-findings" });
     this.problems = el("ul", { class: "tbnb-prof-problems" });
@@ -82,7 +85,12 @@ export class Overview {
         el(
           "div",
           { class: "tbnb-prof-card" },
-          el("h4", { text: "Step time by category" }),
+          el(
+            "h4",
+            { class: "tbnb-prof-head" },
+            "Step time by category",
+            saveImageButton({ on: options.on, label: "step time", image: () => this.steps.image() }),
+          ),
           this.legend,
           this.chart,
           this.summary,
@@ -99,8 +107,6 @@ export class Overview {
     );
     /** @type {any} */
     this.payload = null;
-    this.width = 400;
-    this.hover = -1;
   }
 
   /** @param {any} payload  the `_overview` trait, decoded */
@@ -111,16 +117,17 @@ export class Overview {
     const problems = /** @type {string[]} */ (payload?.problems || []);
     this.problems.replaceChildren(...problems.map((p) => el("li", { text: p })));
     const categories = /** @type {string[]} */ (payload?.categories || []);
+    const labels = /** @type {string[]} */ (payload?.category_labels || categories);
+    const colors = /** @type {string[]} */ (payload?.category_colors || []);
     this.legend.replaceChildren(
-      ...categories.map((c) => {
-        const style = CATEGORY_STYLE[/** @type {keyof typeof CATEGORY_STYLE} */ (c)];
-        return el(
+      ...categories.map((c, k) =>
+        el(
           "span",
           {},
-          el("span", { class: "tbnb-swatch", style: { background: style?.color || "#999" } }),
-          style?.label || c,
-        );
-      }),
+          el("span", { class: "tbnb-swatch", style: { background: colors[k] || "#999" } }),
+          labels[k] || c,
+        ),
+      ),
     );
     for (const [table, key] of [
       [this.ops, "operators"],
@@ -149,55 +156,12 @@ export class Overview {
         `${steps.length} steps · mean ${formatDuration(total / steps.length)}${util} · ${payload?.events ?? 0} events`,
       );
     }
-    this.draw();
+    this.steps.set(payload);
   }
 
   /** @param {number} width */
   resize(width) {
-    this.width = Math.max(200, width);
-    this.draw();
-  }
-
-  draw() {
-    const steps = decodeTable(this.payload?.steps);
-    const categories = /** @type {string[]} */ (this.payload?.categories || []);
-    const width = this.width;
-    const height = this.surface.height;
-    this.surface.resize(width);
-    const ctx = this.surface.context(0);
-    if (!ctx || !steps.length) return;
-    let top = 0;
-    for (let i = 0; i < steps.length; i++) top = Math.max(top, steps.number("duration", i));
-    const left = 56;
-    const bottom = height - 20;
-    const plotW = width - left - 8;
-    const barW = Math.max(4, Math.min(60, (plotW / steps.length) * 0.7));
-    const gap = plotW / steps.length;
-    const scale = (bottom - 8) / (top || 1);
-    ctx.font = "11px sans-serif";
-    ctx.fillStyle = "#888";
-    ctx.textAlign = "right";
-    ctx.textBaseline = "middle";
-    for (let k = 0; k <= 4; k++) {
-      const v = (top * k) / 4;
-      const y = bottom - v * scale;
-      ctx.fillText(formatDuration(v), left - 4, y);
-      ctx.fillRect(left, y, plotW, 0.5);
-    }
-    ctx.textAlign = "center";
-    ctx.textBaseline = "top";
-    for (let i = 0; i < steps.length; i++) {
-      const x = left + gap * i + (gap - barW) / 2;
-      let y = bottom;
-      for (const c of categories) {
-        const h = steps.number(c, i) * scale;
-        const style = CATEGORY_STYLE[/** @type {keyof typeof CATEGORY_STYLE} */ (c)];
-        ctx.fillStyle = style?.color || "#999";
-        ctx.fillRect(x, y - h, barW, h);
-        y -= h;
-      }
-      ctx.fillStyle = "#666";
-      ctx.fillText(String(steps.number("step", i)), x + barW / 2, bottom + 4);
-    }
+    this.steps.width = Math.max(200, width);
+    this.steps.draw();
   }
 }

@@ -11,6 +11,7 @@ export const CSS = `
 .tbnb-w-profile .tbnb-prof-grid{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
 .tbnb-w-profile .tbnb-prof-card{flex:1 1 380px;min-width:300px;max-width:100%}
 .tbnb-w-profile .tbnb-prof-card h4{margin:6px 0 4px 0;font-size:12px}
+.tbnb-w-profile .tbnb-prof-head{display:flex;gap:8px;align-items:center;justify-content:space-between}
 .tbnb-w-profile .tbnb-prof-chart{position:relative;width:100%}
 .tbnb-w-profile .tbnb-prof-chart canvas{display:block;width:100%}
 .tbnb-w-profile .tbnb-prof-stage{position:relative;border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;overflow:hidden;background:var(--jp-layout-color0,#fff);outline:none}

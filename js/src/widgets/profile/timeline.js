@@ -4,7 +4,8 @@
 // Drawn from the window's binary columns; after each move the kernel is asked for what is
 // in view at this resolution ("window" requests), and until it answers (or where there is
 // no kernel: a saved notebook, an exported page) the last data is drawn at the new scale.
-import { CanvasStack } from "../../chart/surface.js";
+import { Chart } from "../../chart/chart.js";
+import { linearScale } from "../../chart/scales.js";
 import { el, setText } from "../../core/dom.js";
 import { formatDuration } from "./data.js";
 import { drawFrame } from "./draw.js";
@@ -19,14 +20,29 @@ const DEBOUNCE_MS = 60;
  * @property {(type: string, payload?: Record<string, any>) => Promise<{content: any}>} request
  * @property {() => {request: () => void}} frames
  * @property {(row: number) => void} onSelect
+ * @property {import("../../chart/tooltip").Tooltip} [tooltip]
  */
 
-export class Timeline {
+/**
+ * The timeline, a chart of the kit: its x scale is the view `[v0, v1]` (read from the
+ * trace's start), its y scale the lanes scrolled by `scrollY`; the pointer hooks pan,
+ * select and zoom; the hovered span's name and duration show in the view's tooltip; the
+ * save-image button paints it again into a PNG or SVG.
+ * @extends {Chart<import("../../chart/chart").ChartBaseOptions>}
+ */
+export class Timeline extends Chart {
   /** @param {TimelineHost} host */
   constructor(host) {
+    const stage = el("div", { class: "tbnb-prof-stage", tabindex: "0", "aria-label": "timeline" });
+    super(stage, {
+      on: host.on,
+      tooltip: host.tooltip,
+      height: 420,
+      className: "tbnb-prof-canvas",
+      margin: { left: LABEL_W, right: 0, top: AXIS_H, bottom: 0 },
+    });
     this.host = host;
-    this.stage = el("div", { class: "tbnb-prof-stage", tabindex: "0", "aria-label": "timeline" });
-    this.surface = new CanvasStack(this.stage, { height: 420, className: "tbnb-prof-canvas" });
+    this.stage = stage;
     this.canvas = this.surface.top;
     this.status = el("div", { class: "tbnb-prof-status" });
     this.hint = el("div", {
@@ -37,7 +53,7 @@ export class Timeline {
     this.payload = null;
     /** @type {any} */
     this.win = null;
-    this.layout = layoutLanes(null);
+    this.lanePlan = layoutLanes(null);
     this.v0 = 0;
     this.v1 = 1;
     this.scrollY = 0;
@@ -53,6 +69,10 @@ export class Timeline {
     this.online = true;
     this.drawMs = 0;
     this.draws = 0;
+    this.arrows = 0; // flow arrows in the last frame
+    /** @type {{x: number, y: number, v0: number, v1: number, s: number, moved: boolean} | null} */
+    this.drag = null;
+    this.pointer = { x: -1, y: -1 };
     this.frames = host.frames();
     this.bind();
   }
@@ -61,7 +81,7 @@ export class Timeline {
   set(payload) {
     const same = this.payload?.trace === payload?.trace;
     this.payload = payload;
-    this.layout = layoutLanes(payload?.lanes);
+    this.lanePlan = layoutLanes(payload?.lanes);
     this.win = payload?.window || null;
     if (!same) {
       this.v0 = Number(payload?.t0 ?? 0);
@@ -77,25 +97,51 @@ export class Timeline {
   resize(width, height) {
     this.width = Math.max(240, Math.floor(width));
     this.height = Math.max(160, Math.floor(height));
+    this.options.height = this.height;
     this.surface.resize(this.width, this.height);
     this.frames.request();
     this.fetch();
   }
 
+  measure() {
+    return this.width;
+  }
+
+  /** Time from the trace's start across the plot, the lanes' content rows down it. */
+  scales() {
+    const origin = Number(this.payload?.t0 ?? 0);
+    const x = linearScale([this.v0 - origin, this.v1 - origin], [LABEL_W, this.width]);
+    const y = linearScale([this.scrollY, this.scrollY + this.height - AXIS_H], [AXIS_H, this.height]);
+    return { x, y };
+  }
+
   draw() {
     if (!this.payload) return;
     const began = performance.now();
+    this.layout();
     const ctx = this.surface.context(0);
     if (!ctx) return;
-    drawFrame({
+    this.paint(ctx);
+    this.drawMs = performance.now() - began;
+    this.draws += 1;
+  }
+
+  /** @param {CanvasRenderingContext2D} ctx */
+  paint(ctx) {
+    if (!this.payload || !this.maps) return;
+    const ticks = this.maps.x.ticks(Math.max(2, Math.floor((this.width - LABEL_W) / 110)));
+    this.arrows = drawFrame({
       ctx,
       width: this.width,
       height: this.height,
       v0: this.v0,
       v1: this.v1,
-      origin: Number(this.payload.t0 ?? 0),
+      ticks: ticks.map((/** @type {import("../../chart/scales").Tick} */ t) => ({
+        ...t,
+        label: formatDuration(t.value),
+      })),
       scrollY: this.scrollY,
-      layout: this.layout,
+      layout: this.lanePlan,
       lanes: this.payload.lanes,
       win: this.win,
       names: this.payload.lanes?.names || [],
@@ -105,8 +151,12 @@ export class Timeline {
       flows: this.flows,
       dark: document.body?.dataset?.jpThemeLight === "false",
     });
-    this.drawMs = performance.now() - began;
-    this.draws += 1;
+  }
+
+  /** The timeline as shown, for the save-image button. */
+  image() {
+    const trace = String(this.payload?.trace ?? "timeline");
+    return super.image({ title: trace, subtitle: `timeline, ${formatDuration(this.v1 - this.v0)} in view` });
   }
 
   /** Ask the kernel for the view at this resolution (debounced; stale replies dropped). */
@@ -176,7 +226,7 @@ export class Timeline {
   reveal(start, dur, lane = -1, depth = 0) {
     const span = Math.max(dur * 3, 1);
     this.view(start + dur / 2 - span / 2, start + dur / 2 + span / 2);
-    const top = this.layout.top.get(lane);
+    const top = this.lanePlan.top.get(lane);
     if (top !== undefined) {
       const y = top + depth * ROW_H;
       if (y < this.scrollY || y > this.scrollY + this.height - AXIS_H - ROW_H * 2) {
@@ -194,7 +244,7 @@ export class Timeline {
     const cy = y - AXIS_H + this.scrollY;
     let best = -1;
     for (let i = 0; i < win.start.length; i++) {
-      const top = this.layout.top.get(win.lane[i]);
+      const top = this.lanePlan.top.get(win.lane[i]);
       if (top === undefined) continue;
       const y0 = top + win.depth[i] * ROW_H;
       if (cy < y0 || cy >= y0 + ROW_H) continue;
@@ -204,75 +254,88 @@ export class Timeline {
     return best;
   }
 
+  /** @param {number} x @param {number} y */
+  pointerDown(x, y) {
+    this.drag = { x, y, v0: this.v0, v1: this.v1, s: this.scrollY, moved: false };
+    this.stage.focus({ preventScroll: true });
+  }
+
+  /** @param {number} x @param {number} y */
+  pointerMove(x, y) {
+    this.pointer = { x, y };
+    const drag = this.drag;
+    if (drag) {
+      const dx = x - drag.x;
+      const dy = y - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      if (!drag.moved) return;
+      this.hideTooltip();
+      const per = (drag.v1 - drag.v0) / (this.width - LABEL_W);
+      this.v0 = drag.v0 - dx * per;
+      this.v1 = drag.v1 - dx * per;
+      this.scrollY = Math.max(0, Math.min(drag.s - dy, Math.max(0, this.lanePlan.height - this.height + AXIS_H)));
+      this.frames.request();
+      return;
+    }
+    const i = this.pick(x, y);
+    const win = this.win;
+    if (i < 0 || !win) {
+      this.hideTooltip();
+      return;
+    }
+    const names = this.payload?.lanes?.names || [];
+    const name = names[win.name[i]] || "";
+    const merged = win.count[i] > 1 ? ` (+${win.count[i] - 1} more merged at this zoom)` : "";
+    setText(this.status, `${name} · ${formatDuration(win.dur[i])}${merged}`);
+    const rows = [{ color: "transparent", cells: [name, formatDuration(win.dur[i])] }];
+    if (win.count[i] > 1) rows.push({ color: "transparent", cells: [`+${win.count[i] - 1} more at this zoom`, ""] });
+    this.showTooltip({ columns: [{ label: "span", name: true }, { label: "duration" }], rows }, [], { x, y });
+  }
+
+  pointerLeave() {
+    this.hideTooltip();
+  }
+
+  /** @param {number} x @param {number} y */
+  pointerUp(x, y) {
+    const was = this.drag;
+    this.drag = null;
+    if (!was) return;
+    if (was.moved) {
+      this.fetch();
+      return;
+    }
+    const i = this.pick(x, y);
+    const win = this.win;
+    if (i >= 0 && win && win.row[i] >= 0) this.host.onSelect(win.row[i]);
+    else if (i >= 0 && win) this.reveal(win.start[i], win.dur[i]);
+  }
+
+  doubleClick() {
+    const i = this.pick(this.pointer.x, this.pointer.y);
+    if (i >= 0 && this.win) this.view(this.win.start[i], this.win.start[i] + this.win.dur[i]);
+  }
+
+  /** What the chart base does not: drags kept past the canvas, the wheel, W/A/S/D. */
   bind() {
     const { on } = this.host;
     const canvas = this.canvas;
-    /** @type {{x: number, y: number, v0: number, v1: number, s: number, moved: boolean} | null} */
-    let drag = null;
-    const local = (/** @type {MouseEvent} */ e) => {
-      const box = canvas.getBoundingClientRect();
-      return { x: e.clientX - box.left, y: e.clientY - box.top };
-    };
-    on(canvas, "pointerdown", (/** @type {PointerEvent} */ e) => {
-      const p = local(e);
-      drag = { x: p.x, y: p.y, v0: this.v0, v1: this.v1, s: this.scrollY, moved: false };
-      canvas.setPointerCapture?.(e.pointerId);
-      this.stage.focus({ preventScroll: true });
-    });
-    on(canvas, "pointermove", (/** @type {PointerEvent} */ e) => {
-      const p = local(e);
-      if (drag) {
-        const dx = p.x - drag.x;
-        const dy = p.y - drag.y;
-        if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-        if (!drag.moved) return;
-        const per = (drag.v1 - drag.v0) / (this.width - LABEL_W);
-        this.v0 = drag.v0 - dx * per;
-        this.v1 = drag.v1 - dx * per;
-        this.scrollY = Math.max(0, Math.min(drag.s - dy, Math.max(0, this.layout.height - this.height + AXIS_H)));
-        this.frames.request();
-        return;
-      }
-      const i = this.pick(p.x, p.y);
-      const win = this.win;
-      if (i < 0 || !win) return;
-      const names = this.payload?.lanes?.names || [];
-      const many = win.count[i] > 1 ? ` (+${win.count[i] - 1} more merged at this zoom)` : "";
-      setText(this.status, `${names[win.name[i]] || ""} · ${formatDuration(win.dur[i])}${many}`);
-    });
-    on(canvas, "pointerup", (/** @type {PointerEvent} */ e) => {
-      const was = drag;
-      drag = null;
-      if (!was) return;
-      if (was.moved) {
-        this.fetch();
-        return;
-      }
-      const p = local(e);
-      const i = this.pick(p.x, p.y);
-      const win = this.win;
-      if (i >= 0 && win && win.row[i] >= 0) this.host.onSelect(win.row[i]);
-      else if (i >= 0 && win) this.reveal(win.start[i], win.dur[i]);
-    });
-    on(canvas, "dblclick", (/** @type {MouseEvent} */ e) => {
-      const p = local(e);
-      const i = this.pick(p.x, p.y);
-      if (i >= 0 && this.win) this.view(this.win.start[i], this.win.start[i] + this.win.dur[i]);
-    });
+    on(canvas, "pointerdown", (/** @type {PointerEvent} */ e) => canvas.setPointerCapture?.(e.pointerId));
     on(
       canvas,
       "wheel",
       (/** @type {WheelEvent} */ e) => {
-        const p = local(e);
+        const box = canvas.getBoundingClientRect();
+        const px = e.clientX - box.left;
         if (e.ctrlKey || e.metaKey) {
           e.preventDefault();
-          const at = this.v0 + ((p.x - LABEL_W) / (this.width - LABEL_W)) * (this.v1 - this.v0);
+          const at = this.v0 + ((px - LABEL_W) / (this.width - LABEL_W)) * (this.v1 - this.v0);
           this.zoom(Math.exp(e.deltaY * 0.002), at);
         } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY) || e.shiftKey) {
           e.preventDefault();
           this.pan(((e.shiftKey ? e.deltaY : e.deltaX) / (this.width - LABEL_W)) * 1.0);
         } else {
-          const most = Math.max(0, this.layout.height - this.height + AXIS_H + ROW_H);
+          const most = Math.max(0, this.lanePlan.height - this.height + AXIS_H + ROW_H);
           const next = Math.max(0, Math.min(this.scrollY + e.deltaY, most));
           if (next !== this.scrollY) {
             e.preventDefault();

@@ -3,7 +3,9 @@
 // selected runs are compared). Renders from model state alone (live kernel, saved
 // notebook, exported page); the kernel is asked only for the timeline's windows, a span's
 // details and searches. Every string from a trace reaches the DOM as text.
+import { Tooltip } from "../../chart/tooltip.js";
 import { RunSelector } from "../../controls/run-selector.js";
+import { saveImageButton } from "../../controls/save-image.js";
 import { decodeTree } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
 import { View } from "../../core/view.js";
@@ -24,6 +26,7 @@ export class ProfileView extends View {
   constructor(model, host) {
     super(model, host, "profile");
     const on = this.on.bind(this);
+    const tooltip = new Tooltip(this.root);
     this.traceSelect = el("select", { class: "tbnb-prof-trace", "aria-label": "trace" });
     this.compareSelect = el("select", { class: "tbnb-prof-compare-with", "aria-label": "compare with" });
     this.searchBox = el("input", {
@@ -48,7 +51,7 @@ export class ProfileView extends View {
       this.tabBar.append(button);
       this.panels[tab] = el("div", { class: `tbnb-prof-panel tbnb-prof-${tab}-panel`, role: "tabpanel" });
     }
-    this.overview = new Overview({ on, onSpan: (name) => this.showInTimeline(name) });
+    this.overview = new Overview({ on, tooltip, onSpan: (name) => this.showInTimeline(name) });
     this.operators = new Tables({
       on,
       which: "operators",
@@ -56,7 +59,7 @@ export class ProfileView extends View {
       onShape: (checked) => this.save({ by_shape: checked }),
     });
     this.kernels = new Tables({ on, which: "kernels", onShow: (name) => this.showInTimeline(name) });
-    this.memory = new Memory({ on });
+    this.memory = new Memory({ on, tooltip });
     this.compare = new Compare({ on });
     this.details = new Details({
       on,
@@ -67,6 +70,7 @@ export class ProfileView extends View {
     });
     this.timeline = new Timeline({
       on,
+      tooltip,
       request: (type, payload) => this.request(type, payload),
       frames: () => this.scheduler(() => this.timeline.draw()),
       onSelect: (row) => this.select(row),
@@ -96,6 +100,7 @@ export class ProfileView extends View {
         this.searchNext,
         this.searchInfo,
         el("label", {}, this.flowsBox, "flow arrows"),
+        saveImageButton({ on, label: "timeline", image: () => this.timeline.image() }),
       ),
       el("div", { class: "tbnb-prof-timeline" }, this.timeline.stage, this.details.node),
       this.timeline.status,

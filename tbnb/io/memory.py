@@ -1,13 +1,15 @@
-"""Handing memory freed during a large load back to the operating system.
+"""Handing memory freed during a large read back to the operating system.
 
 A large load decodes every run in windows and copies each run into the frame's
-columns, allocating and freeing megabytes at a time on several threads. glibc's
-allocator keeps much of what is freed in its per-thread arenas (its mmap threshold
-grows to the largest block freed), so a process can hold tens of megabytes it no longer
-uses at the moment its peak is measured. :func:`release_free_memory` returns those
-pages (``malloc_trim``, a few milliseconds); a large load calls it after each run it
-takes in, which lowers its peak by about 50 MB on 20M points. Elsewhere than glibc it
-does nothing.
+columns, allocating and freeing megabytes at a time on several threads; a profiler
+trace's parse decodes a gigabyte of JSON in batches that are dropped once they are
+columns. glibc's allocator keeps much of what is freed in its per-thread arenas (its
+mmap threshold grows to the largest block freed), so a process can hold tens of
+megabytes it no longer uses at the moment its peak is measured.
+:func:`release_free_memory` returns those pages (``malloc_trim``, a few milliseconds):
+the loader calls it after each run it takes in (about 50 MB less at the peak on 20M
+points), a trace's reader after its batches (:mod:`tbnb.kinds.profile.chrome`).
+Elsewhere than glibc it does nothing. Layer ``io``: the loader and the kinds both use it.
 
 Examples
 --------
