@@ -1,6 +1,7 @@
 """Run information: what the loader learnt about each run's files (layer: kinds).
 
-One row per run (``exp.metadata``): its event files, the library that wrote them
+One row per run (``exp.metadata``): the logdir it lies in (as given; one of several
+in an experiment over several logdirs), its event files, the library that wrote them
 (``writer``, inferred from what the files tell: :mod:`tbnb.loader.writers`; ``unknown``
 otherwise), the ``source_metadata`` writer the files name (``source_writer``) and file
 version, the host from the file names, first and last wall time, duration,
@@ -25,6 +26,7 @@ from tbnb.kinds.base import Analysis, RunsKind, Tab
 KEY = "metadata"
 
 COLUMNS = (
+    "logdir",
     "files",
     "writer",
     "source_writer",
@@ -64,7 +66,7 @@ RUN_INFO = Analysis(
 
 KIND = RunsKind(
     key=KEY,
-    doc="One row per run: files, writer, host, wall times, duration, last step, counts.",
+    doc="One row per run: logdir, files, writer, host, wall times, duration, last step, counts.",
     columns=COLUMNS,
     tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs, present=_logged_values),
 )

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.io.logdir import run_name
+from tbnb.io.logdir import qualified_run, run_name
 from tbnb.kinds.base import FilesKind, Tab
 from tbnb.kinds.profile.analyses import ANALYSES
 from tbnb.kinds.profile.chrome import read_chrome
@@ -370,6 +370,18 @@ def profile(
     return ProfileSet(fs, pd.DataFrame([row], columns=TRACE_COLUMNS))
 
 
+def merge_traces(fs: Any, parts: list[tuple[str, ProfileSet]]) -> ProfileSet:
+    """The traces of several logdirs as one set read through ``fs``, each run and trace
+    named ``name/...`` (:func:`~tbnb.io.logdir.qualified_run`)."""
+    tables = []
+    for name, traces in parts:
+        table = traces.traces.copy()
+        for column in ("run", "trace"):
+            table[column] = [qualified_run(name, str(value)) for value in table[column]]
+        tables.append(table)
+    return ProfileSet(fs, pd.concat(tables, ignore_index=True))
+
+
 def _present(experiment: Any) -> bool:
     return len(experiment.frame("profile")) > 0
 
@@ -381,5 +393,6 @@ KIND = FilesKind(
         "operators, kernels, memory)."
     ),
     list_files=list_traces,
+    merge=merge_traces,
     tab=Tab("Profile", "tbnb.widgets.profile:profiler", present=_present),
 )
