@@ -6,6 +6,7 @@ warns, naming it, and the others load."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import uuid
 import warnings
@@ -363,3 +364,58 @@ def test_the_dashboard_and_its_page_show_every_logdirs_runs(
     text = json.dumps(page["state"], default=repr)  # every view's state: run names travel as text
     assert "tbx/lr=0.01,seed=0" in text
     assert "torch/cpu_mlp" in text
+
+
+def test_config_files_beside_each_logdirs_runs_are_read_from_their_logdir(
+    tmp_path: Path,
+) -> None:
+    """Lightning writes ``hparams.yaml`` beside a run's events: ``exp.info`` and
+    ``exp.hparams`` read it from the run's own logdir (one through ``memory://``), and a
+    config linked out of its logdir is still refused."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    memory = fsspec.filesystem("memory")
+    bucket = f"/multilogdir-config-{uuid.uuid4().hex}"
+    for name, lr in (("a", 0.1), ("b", 0.2)):
+        run = tmp_path / name / "version_0"
+        with SummaryWriter(str(run)) as w:
+            w.add_scalar("loss", lr, 0)
+        (run / "hparams.yaml").write_text(f"lr: {lr}\n")
+    os.symlink(tmp_path / "outside.yaml", tmp_path / "a" / "version_0" / "config.yaml")
+    (tmp_path / "outside.yaml").write_text("secret: 1\n")
+    memory.put(str(tmp_path / "b"), bucket, recursive=True)
+    try:
+        exp = _load({"local": str(tmp_path / "a"), "remote": f"memory://{bucket}"})
+        with pytest.warns(tbnb.warnings.DataWarning, match=r"config.yaml not read .*link leading"):
+            info = exp.info
+        lr = info[("config", "hparams.yaml: lr")]
+        assert lr.to_dict() == {"local/version_0": 0.1, "remote/version_0": 0.2}
+        assert ("config", "config.yaml: secret") not in info.columns
+        assert exp.hparams["lr"].to_dict() == lr.to_dict()
+    finally:
+        memory.rm(bucket, recursive=True)
+
+
+def test_summary_reader_reads_each_logdir_below_its_name(
+    logdirs: dict[str, str], tmp_path: Path
+) -> None:
+    spec = {"torch": logdirs["torch"], "tbx": logdirs["remote"]}
+    options = {"extra_columns": {"dir_name", "wall_time"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        together = tbnb.SummaryReader(spec, **options)
+        alone = {name: tbnb.SummaryReader(path, **options) for name, path in sorted(spec.items())}
+        for kind in ("scalars", "histograms", "text", "hparams"):
+            parts = []
+            for name, reader in alone.items():
+                frame = getattr(reader, kind).copy()
+                frame["dir_name"] = [qualified_run(name, d or ".") for d in frame["dir_name"]]
+                parts.append(frame)
+            expected = pd.concat(parts, ignore_index=True)
+            pd.testing.assert_frame_equal(getattr(together, kind), expected, obj=kind)
+            assert len(expected) > 0
+    assert sorted(together.children) == ["tbx", "torch"]
+    assert together.children["torch"].log_path == logdirs["torch"]
+    with pytest.warns(LogdirWarning, match=r"logdir 'gone' .* not read .*not found"):
+        partial = tbnb.SummaryReader({"torch": logdirs["torch"], "gone": str(tmp_path / "no")})
+    assert len(partial.scalars) == len(alone["torch"].scalars)
