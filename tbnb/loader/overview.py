@@ -52,8 +52,8 @@ _SHOWN = 8
 
 
 def run_table(state: ExperimentState | Any) -> pd.DataFrame:
-    """One row per run: its logdir, files, writer, host, wall-time span and duration
-    (seconds), last step (-1: no values), records, bytes read and seen, values per kind."""
+    """One row per run: files, writer, host, wall-time span and duration (seconds), last
+    step (-1: no values), records, bytes read and seen, its logdir, values per kind."""
     state = state_of(state)
     rows = []
     counts, last_steps = _scalar_counts(state.frame("scalars"))
@@ -66,7 +66,6 @@ def run_table(state: ExperimentState | Any) -> pd.DataFrame:
         rows.append(
             {
                 "run": run,
-                "logdir": state.logdirs.member_of(run).logdir,
                 "files": len(states),
                 "writer": infer_writer(
                     run,
@@ -85,6 +84,7 @@ def run_table(state: ExperimentState | Any) -> pd.DataFrame:
                 "corrupt_records": sum(s.corrupt_records for s in states),
                 "bytes_read": sum(s.offset for s in states),
                 "file_bytes": sum(s.offset + s.pending for s in states),
+                "logdir": state.logdirs.member_of(run).logdir,
                 "scalars": int(counts.get(run, 0)),
                 **{key: len(state.records[run].get(key, [])) for key in _COUNTED},
             }

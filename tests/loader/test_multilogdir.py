@@ -19,6 +19,7 @@ import fsspec
 import numpy as np
 import pandas as pd
 import pytest
+from fsspec.implementations.local import LocalFileSystem
 from fsspec.implementations.memory import MemoryFileSystem
 
 import tbnb
@@ -419,3 +420,25 @@ def test_summary_reader_reads_each_logdir_below_its_name(
     with pytest.warns(LogdirWarning, match=r"logdir 'gone' .* not read .*not found"):
         partial = tbnb.SummaryReader({"torch": logdirs["torch"], "gone": str(tmp_path / "no")})
     assert len(partial.scalars) == len(alone["torch"].scalars)
+
+
+class _OptionsFileSystem(LocalFileSystem):  # type: ignore[misc]
+    """A local filesystem that keeps the options it was made with (credentials)."""
+
+    protocol = ("tbnbmultiopts",)
+
+    @classmethod
+    def _strip_protocol(cls, path: object) -> str:
+        return str(LocalFileSystem._strip_protocol(str(path).removeprefix("tbnbmultiopts://")))
+
+
+def test_each_logdir_can_have_its_own_storage_options(logdirs: dict[str, str]) -> None:
+    fsspec.register_implementation("tbnbmultiopts", _OptionsFileSystem, clobber=True)
+    spec = {"a": f"tbnbmultiopts://{logdirs['torch']}", "b": f"tbnbmultiopts://{logdirs['tbx']}"}
+    exp = _load(spec, storage_options={"a": {"token": "one"}, "b": {"token": "two"}})
+    tokens = {m.name: m.fs.storage_options for m in exp.state.logdirs.members}
+    assert tokens == {"a": {"token": "one"}, "b": {"token": "two"}}
+    alone = _load(logdirs["tbx"])
+    assert len(exp.scalars.query("run.str.startswith('b/') or run == 'b'")) == len(alone.scalars)
+    shared = _load(spec, storage_options={"token": "both"})  # not keyed by name: for every one
+    assert {m.fs.storage_options["token"] for m in shared.state.logdirs.members} == {"both"}
