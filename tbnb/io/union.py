@@ -35,6 +35,12 @@ from typing import Any
 
 __all__ = ["LogdirUnion", "check_roots", "narrow"]
 
+_ROUTED = frozenset([
+    "open", "cat", "cat_file", "find", "glob", "walk", "isfile", "size", "modified",
+    "checksum", "ukey", "head", "tail", "read_bytes", "read_text", "read_block", "du",
+])  # fmt: skip
+"""fsspec's methods taking a path first, each the routed filesystem's own."""
+
 
 def _inside(path: str, root: str) -> bool:
     if root == "/":
@@ -51,9 +57,10 @@ class LogdirUnion:
     members
         ``(filesystem, root)`` of each logdir.
 
-    Methods taking a path first (``open``, ``cat_file``, ``ls``, ``info``, ``exists``,
-    ``isdir``, ``isfile``, ``size``, ``find``, ``glob``, ...) are the routed
-    filesystem's own. A path under no logdir raises ``FileNotFoundError`` naming it.
+    fsspec's methods taking a path (``open``, ``cat_file``, ``ls``, ``info``, ``exists``,
+    ``isdir``, ``isfile``, ``size``, ``find``, ``glob``, ...) are the routed filesystem's
+    own; a path under no logdir raises ``FileNotFoundError`` naming it. Nothing else of a
+    filesystem is pretended (no ``storage_options`` of its own).
     """
 
     protocol = "tbnb-logdirs"
@@ -116,8 +123,8 @@ class LogdirUnion:
         return bool(fs.exists(path, **kwargs))
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if name not in _ROUTED:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
         def routed(path: Any, *args: Any, **kwargs: Any) -> Any:
             return getattr(self.member(path)[0], name)(path, *args, **kwargs)

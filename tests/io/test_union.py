@@ -81,3 +81,10 @@ def test_a_side_file_linked_out_of_its_logdir_is_refused_through_the_union(
         read_side_file(union, f"{bucket}/run/notes.txt", limit=100, within=(run,))
     data = read_side_file(union, f"{bucket}/run/notes.txt", limit=100, within=(union.root,))
     assert data == b"from memory"
+
+
+def test_only_path_methods_are_routed(tmp_path: Path) -> None:
+    union = LogdirUnion([(LocalFiles(), str(tmp_path))])
+    assert not hasattr(union, "storage_options")  # a filesystem's own state is not pretended
+    assert not hasattr(union, "_fsspec")
+    assert union.isfile(str(tmp_path)) is False

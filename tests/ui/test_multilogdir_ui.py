@@ -12,8 +12,7 @@ import nbformat
 import pytest
 
 from tests.ui._chromium import Chromium
-from tests.ui._lab import LabServer
-from tests.ui._session import open_notebook, run_all, tagged_notebook, wait_for_run_all
+from tests.ui._session import lab_notebook, tagged_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +49,11 @@ class Session:
         cells = self.page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
         return cells.nth(TAGS.index("dash") + 1).locator(".tbnb-dashboard")
 
+    def shot(self, name: str) -> None:
+        """The dashboard as shown, once its last frame is drawn."""
+        self.page.wait_for_timeout(300)
+        self.dash.screenshot(path=self.out / f"multilogdir_{name}.png")
+
 
 @pytest.fixture(scope="module")
 def session(
@@ -63,19 +67,9 @@ def session(
         {"dash": f"%load_ext tbnb\n%tbnb {line}", "done": 'print("ALL_DONE")'},
     )
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
-    lab = LabServer(root)
-    lab.start()
-    page = chromium.page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
-        run_all(page)
-        cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
-        wait_for_run_all(page, cells.nth(len(TAGS)), out_dir / "multilogdir_00_failed.png", lab)
+    failed = out_dir / "multilogdir_00_failed.png"
+    with lab_notebook(chromium, root, NB, len(TAGS), failed, TIMEOUT_MS) as (page, _):
         yield Session(page, out_dir)
-    finally:
-        report = lab.stop()
-        assert report["clean"], report
 
 
 def test_the_run_bar_lists_both_logdirs_runs(session: Session) -> None:
@@ -92,8 +86,7 @@ def test_the_run_bar_lists_both_logdirs_runs(session: Session) -> None:
     for run in RUNS:
         expect(bar.locator(f'input.tbnb-run-toggle[data-run="{run}"]')).to_be_checked()
         expect(bar).to_contain_text(run)
-    session.page.wait_for_timeout(300)  # the chart's last frame
-    dash.screenshot(path=session.out / "multilogdir_01_both_logdirs.png")
+    session.shot("01_both_logdirs")
     # one logdir's run off: every tab follows the one selection
     bar.locator('input.tbnb-run-toggle[data-run="baseline/beta"]').uncheck()
     expect(bar.locator(".tbnb-selection-summary")).to_have_text("Runs: 2 of 3 shown")
@@ -102,8 +95,7 @@ def test_the_run_bar_lists_both_logdirs_runs(session: Session) -> None:
     text = dash.locator(".tbnb-w-text")
     expect(text).to_contain_text("new run gamma")
     expect(text).not_to_contain_text("baseline run beta")
-    session.page.wait_for_timeout(300)
-    dash.screenshot(path=session.out / "multilogdir_02_text_one_run_off.png")
+    session.shot("02_text_one_run_off")
 
 
 def test_the_runs_tab_names_each_runs_logdir(session: Session) -> None:
@@ -114,5 +106,4 @@ def test_the_runs_tab_names_each_runs_logdir(session: Session) -> None:
     table = dash.locator(".tbnb-w-metadata")
     expect(table).to_contain_text("experiment_new/runs")
     expect(table).to_contain_text("experiment_baseline/runs")
-    session.page.wait_for_timeout(300)
-    dash.screenshot(path=session.out / "multilogdir_03_runs_tab.png")
+    session.shot("03_runs_tab")
