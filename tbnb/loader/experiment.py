@@ -84,7 +84,7 @@ class Experiment:
         self.coordinator = self.state.coordinator
         self.reload()
         state = self.state
-        for problem in overview.member_problems(state):  # a logdir of several gave no run
+        for problem in overview.member_problems(state, opened_only=True):  # others warned
             warnings.warn(problem, LogdirWarning, stacklevel=3)
         state.empty_reason = overview.explain_empty(state)
         if state.empty_reason:
@@ -100,6 +100,12 @@ class Experiment:
         """``{name: logdir as given}`` of the logdirs read (``{"": logdir}`` for one); each
         run's is in ``exp.metadata["logdir"]``."""
         return self.state.logdirs.named
+
+    @property
+    def logdir_problems(self) -> list[str]:
+        """Of several logdirs, why each that gave no run gave none (could not be opened,
+        empty, no event files); empty when every one gave runs."""
+        return overview.member_problems(self.state)
 
     @property
     def fs(self) -> Any:

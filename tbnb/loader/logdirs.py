@@ -260,7 +260,7 @@ class Logdirs:
                 if problem != member.problem:
                     warnings.warn(
                         f"tbnb: logdir {member.describe()} cannot be read ({problem}); "
-                        "the other logdirs are loaded, and it is tried again on reload",
+                        "its runs are left out, and it is tried again on each reload",
                         LogdirWarning,
                         stacklevel=5,
                     )

@@ -188,16 +188,17 @@ def _no_events(member: Member) -> str:
     )
 
 
-def member_problems(state: ExperimentState | Any) -> list[str]:
-    """Of several logdirs, why each that gave no run gave none (one logdir: nothing;
-    :func:`explain_empty` says why a whole load is empty)."""
+def member_problems(state: ExperimentState | Any, *, opened_only: bool = False) -> list[str]:
+    """Of several logdirs, why each that gave no run gave none: it could not be opened
+    (unless ``opened_only``), is empty or holds no event files. One logdir, or none that
+    gave a run: nothing (:func:`explain_empty` says why a whole load is empty)."""
     state = state_of(state)
     logdirs = state.logdirs
     if not logdirs.several or not state.discovered:
         return []
     found = {logdirs.member_of(run).name for run in state.discovered}
-    missing = [m for m in logdirs.readable if m.name not in found]  # others warned on opening
-    return [f"tbnb: {_no_events(m)}" for m in missing]
+    missing = [m for m in logdirs.members if m.name not in found]
+    return [f"tbnb: {_no_events(m)}" for m in missing if m.readable or not opened_only]
 
 
 def explain_empty(state: ExperimentState | Any) -> str | None:
@@ -322,6 +323,7 @@ def html_summary(state: ExperimentState | Any) -> str:
         rows.append(("problems", esc(plural(len(problems), "problem") + ": " + problems[0])))
     if state.empty_reason:
         rows.append(("note", esc(str(state.empty_reason))))
+    rows += [("note", esc(problem)) for problem in member_problems(state)]
     body = "".join(
         f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
         f"<td style='text-align:left'>{v}</td></tr>"

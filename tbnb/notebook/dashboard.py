@@ -228,7 +228,9 @@ class Dashboard(ipywidgets.VBox):
             span = ""
         when = f" &middot; written {html.escape(span)}" if span else ""
         reason = getattr(exp, "empty_reason", None)  # a tab without runs: say what is there
-        note = f"<br>{html.escape(str(reason))}" if reason else ""
+        notes = [reason] if reason else []
+        notes += getattr(exp, "logdir_problems", [])  # of several logdirs, those not read
+        note = "".join(f"<br>{html.escape(str(n))}" for n in notes)
         return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}{note}"
 
 

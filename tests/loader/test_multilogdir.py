@@ -280,6 +280,13 @@ def test_an_unreadable_logdir_warns_naming_it_and_the_others_load(
     assert exp.empty_reason is None
     assert len(exp.scalars) == len(_load(logdirs["torch"]).scalars)
     assert not any(issubclass(w.category, EmptyResultWarning) for w in caught)
+    # said again where the experiment is shown: its summary and the dashboard's header
+    assert len(exp.logdir_problems) == len(expected)
+    header = tbnb.Dashboard(exp).children[0].value
+    summary = exp._repr_html_()
+    for name in expected:
+        assert f"logdir &#x27;{name}&#x27;" in header
+        assert f"logdir &#x27;{name}&#x27;" in summary
 
 
 def test_every_logdir_unreadable_says_why_in_empty_reason(tmp_path: Path) -> None:
@@ -307,7 +314,9 @@ def test_reload_reads_new_values_new_runs_and_a_logdir_created_later(
 
     a, b = tmp_path / "a", tmp_path / "b"
     shutil.copytree(logdirs["torch"], a)
-    with pytest.warns(LogdirWarning, match=r"logdir 'b' .* cannot be read .*tried again"):
+    with pytest.warns(
+        LogdirWarning, match=r"logdir 'b' .* cannot be read .*tried again on each reload"
+    ):
         exp = tbnb.load({"a": str(a), "b": str(b)}, progress=False)
     heard = []
     exp.subscribe(heard.append)
