@@ -33,6 +33,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from tbnb.io.local import LocalFiles, is_local, open_regular
+from tbnb.io.union import narrow
 
 __all__ = [
     "RefusedFileError",
@@ -52,6 +53,7 @@ class RefusedFileError(OSError):
 def open_binary(fs: Any, path: str) -> BinaryIO | Any:
     """Open ``path`` of ``fs`` for reading bytes; a local one only if it is a regular
     file (:func:`~tbnb.io.local.open_regular`, for fsspec's local filesystem too)."""
+    fs, _ = narrow(fs, path)
     if is_local(fs) and not isinstance(fs, LocalFiles):
         return open_regular(LocalFiles._strip_protocol(path))
     return fs.open(path, "rb")
@@ -120,6 +122,7 @@ def open_side_file(fs: Any, path: str, *, within: Sequence[str] = ()) -> Iterato
     ...     handle.read()
     b'{}'
     """
+    fs, within = narrow(fs, path, within)  # several logdirs: the one holding the file
     if within and not _inside_all_paths(path, within):
         raise RefusedFileError(f"{path}: lies outside the folders it may be read from; not read")
     local = is_local(fs)

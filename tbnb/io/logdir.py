@@ -84,6 +84,21 @@ def run_name(root: str, directory: str) -> str:
     return "." if rel in ("", ".") else rel
 
 
+def qualified_run(name: str, run: str) -> str:
+    """A run's name in an experiment over several logdirs: the logdir's name, then the
+    run (TensorBoard's ``--logdir_spec`` spelling, ``name/run``); the logdir's own
+    run (``.``) is the name alone. An unnamed logdir (``""``) keeps its run names.
+
+    Examples
+    --------
+    >>> qualified_run("baseline", "seed=0"), qualified_run("baseline", "."), qualified_run("", ".")
+    ('baseline/seed=0', 'baseline', '.')
+    """
+    if not name:
+        return run
+    return name if run == "." else f"{name}/{run}"
+
+
 def find_runs(fs: Any, root: str) -> dict[str, list[str]]:
     """Map each run name to its event files (full paths, in name order).
 

@@ -168,9 +168,6 @@ def value_rows(data: Any, context: RowContext) -> list[dict[str, Any]]:
 class KindState(Protocol):
     """What a kind's ``build`` may ask of the experiment's state."""
 
-    fs: Any
-    root: str
-
     def frame(self, key: str) -> Any:
         """Another kind's frame."""
 
@@ -179,6 +176,9 @@ class KindState(Protocol):
 
     def records_frame(self, kind: RecordsKind) -> Any:
         """The frame of a records kind's rows, every run's."""
+
+    def files_frame(self, kind: FilesKind) -> Any:
+        """What a files kind lists in every logdir (merged, for several)."""
 
     def run_table(self) -> Any:
         """One row per run: the loader's bookkeeping."""
@@ -381,15 +381,21 @@ class DerivedKind(Kind):
 
 @dataclass(frozen=True, kw_only=True)
 class FilesKind(Kind):
-    """Read from files beside the event files: ``list_files(fs, root) -> frame``."""
+    """Read from files beside the event files: ``list_files(fs, root) -> frame``.
+
+    Several logdirs are listed one by one and their listings merged by ``merge(fs,
+    [(name, listing), ...])`` (``fs`` reads every logdir's files; the default merges
+    frames with a ``run`` column, naming each run ``name/run``).
+    """
 
     list_files: Callable[[Any, str], Any]
+    merge: Callable[[Any, list[tuple[str, Any]]], Any] | None = None
 
     storage: ClassVar[str] = "files"
     comes_from: ClassVar[str] = "files beside the event files"
 
     def build(self, state: KindState) -> Any:
-        return self.list_files(state.fs, state.root)
+        return state.files_frame(self)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,8 @@ One row per run (``exp.metadata``): its event files, the library that wrote them
 (``writer``, inferred from what the files tell: :mod:`tbnb.loader.writers`; ``unknown``
 otherwise), the ``source_metadata`` writer the files name (``source_writer``) and file
 version, the host from the file names, first and last wall time, duration,
-last step, records read and corrupt, bytes read and seen, and the number of values
+last step, records read and corrupt, bytes read and seen, the logdir it lies in (as
+given: one of several in an experiment over several logdirs), and the number of values
 of every counted kind. ``exp.info`` adds what the rest of the logs tell (hparams,
 config files, environment dumps, run metadata; :mod:`tbnb.analysis.runinfo`), and the
 ``Runs`` tab (``tbnb.runs``) shows both.
@@ -38,6 +39,7 @@ COLUMNS = (
     "corrupt_records",
     "bytes_read",
     "file_bytes",
+    "logdir",
 )
 """Columns before the per-kind counts."""
 
@@ -64,7 +66,7 @@ RUN_INFO = Analysis(
 
 KIND = RunsKind(
     key=KEY,
-    doc="One row per run: files, writer, host, wall times, duration, last step, counts.",
+    doc="One row per run: files, writer, host, wall times, duration, last step, logdir, counts.",
     columns=COLUMNS,
     tab=Tab("Runs", "tbnb.widgets.metadata:runs", shown=_has_runs, present=_logged_values),
 )

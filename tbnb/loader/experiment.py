@@ -18,7 +18,6 @@ False
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -27,15 +26,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.io.logdir import open_logdir
 from tbnb.kinds import KINDS, Kind
 from tbnb.loader import overview
 from tbnb.loader import runs as runs_of
 from tbnb.loader.coordinator import Subscription, Watch
 from tbnb.loader.experiment_state import ExperimentState
 from tbnb.loader.filters import RunFilter, kinds_option, run_matcher, tag_option
+from tbnb.loader.logdirs import Logdirs, LogdirSpec
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.run import LoadOptions
+from tbnb.warnings import LogdirWarning
 
 __all__ = ["Experiment", "ReloadReport", "load"]
 
@@ -55,7 +55,7 @@ class Experiment:
 
     def __init__(
         self,
-        logdir: str | os.PathLike[str],
+        logdir: LogdirSpec,
         *,
         runs: RunFilter = None,
         tags: str | Sequence[str] | None = None,
@@ -66,7 +66,7 @@ class Experiment:
         storage_options: dict[str, Any] | None = None,
         decoder: str = "auto",
     ) -> None:
-        fs, root = open_logdir(logdir, storage_options)
+        logdirs = Logdirs(logdir, storage_options)  # names checked before anything is read
         options = LoadOptions(
             tags=tag_option(tags),
             kinds=kinds_option(event_types),
@@ -74,9 +74,7 @@ class Experiment:
             decoder=decoder,
         )
         self.state = ExperimentState(
-            str(logdir),
-            fs,
-            root,
+            logdirs,
             filters={"runs": runs, "tags": tags, "event_types": event_types},
             options=options,
             keep_run=run_matcher(runs),
@@ -86,23 +84,38 @@ class Experiment:
         self.coordinator = self.state.coordinator
         self.reload()
         state = self.state
+        for problem in overview.member_problems(state, opened_only=True):  # others warned
+            warnings.warn(problem, LogdirWarning, stacklevel=3)
         state.empty_reason = overview.explain_empty(state)
         if state.empty_reason:
             warnings.warn(state.empty_reason, overview.EmptyResultWarning, stacklevel=3)
 
     @property
     def logdir(self) -> str:
-        """The logdir as given."""
+        """The logdir as given; several logdirs as ``name=logdir ...`` (see :attr:`logdirs`)."""
         return self.state.logdir
 
     @property
+    def logdirs(self) -> dict[str, str]:
+        """``{name: logdir as given}`` of the logdirs read (``{"": logdir}`` for one); each
+        run's is in ``exp.metadata["logdir"]``."""
+        return self.state.logdirs.named
+
+    @property
+    def logdir_problems(self) -> list[str]:
+        """Of several logdirs, why each that gave no run gave none (could not be opened,
+        empty, no event files); empty when every one gave runs."""
+        return overview.member_problems(self.state)
+
+    @property
     def fs(self) -> Any:
-        """The logdir's filesystem (fsspec, or tbnb's local files)."""
+        """The logdir's filesystem (fsspec, or tbnb's local files); for several logdirs,
+        one that reads each path from its logdir's (:class:`~tbnb.io.union.LogdirUnion`)."""
         return self.state.fs
 
     @property
     def root(self) -> str:
-        """The logdir's path on :attr:`fs`."""
+        """The logdir's path on :attr:`fs` (``""`` for several logdirs)."""
         return self.state.root
 
     @property
@@ -306,7 +319,7 @@ for _kind in KINDS.values():
 
 
 def load(
-    logdir: str | os.PathLike[str],
+    logdir: LogdirSpec,
     *,
     runs: RunFilter = None,
     tags: str | Sequence[str] | None = None,
@@ -316,13 +329,19 @@ def load(
     progress: bool | None = None,
     storage_options: dict[str, Any] | None = None,
 ) -> Experiment:
-    """Load every run of a TensorBoard logdir.
+    """Load every run of a TensorBoard logdir, or of several as one experiment.
 
     Parameters
     ----------
     logdir
         A local directory or any fsspec URL (``s3://bucket/runs``, ``gs://...``,
-        ``memory://...``).
+        ``memory://...``). Several logdirs, as TensorBoard's ``--logdir_spec``:
+        ``{"baseline": "runs/a", "new": "s3://b/runs"}`` names each; a list names each
+        by the shortest ending of its path that tells it from the others. Their runs
+        are named ``name/run`` (the logdir's own run: ``name``), every kind, filter and
+        reload as for one logdir. A logdir that cannot be read warns, naming it, and the
+        others load (it is tried again on reload); names that clash are an error
+        before anything is read.
     runs
         Keep only matching runs: a regular expression (searched in the run name),
         a list of run names, or a predicate. A run's add_hparams sub-run goes with it.
@@ -340,7 +359,8 @@ def load(
     progress
         Show a progress bar: ``None`` shows one for loads longer than a second.
     storage_options
-        Passed to fsspec for URLs (credentials, endpoints), e.g. ``{"anon": True}``.
+        Passed to fsspec for URLs (credentials, endpoints), e.g. ``{"anon": True}``;
+        for several logdirs, ``{name: options}`` gives each its own.
 
     Returns
     -------
@@ -354,6 +374,10 @@ def load(
     ['lr=0.001,seed=0', 'lr=0.001,seed=1']
     >>> exp.scalars.query("tag == 'train/loss'").shape[1]
     5
+    >>> sample = str(tbnb.samples.sample_logdir())
+    >>> both = tbnb.load({"a": sample, "b": sample}, runs="seed=0$", progress=False)
+    >>> both.runs[:2], both.metadata.loc["b/lr=0.01,seed=0", "logdir"] == sample
+    (['a/lr=0.001,seed=0', 'a/lr=0.003,seed=0'], True)
     """
     return Experiment(
         logdir,

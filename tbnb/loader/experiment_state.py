@@ -30,14 +30,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tbnb.io.logdir import find_runs
+from tbnb.io.logdir import find_runs, qualified_run
 from tbnb.io.memory import release_free_memory
 from tbnb.kinds import ANALYSES, KINDS, RecordsKind, TagMetadata
-from tbnb.kinds.base import ColumnarKind
+from tbnb.kinds.base import ColumnarKind, FilesKind
 from tbnb.kinds.hparams import parent_run
 from tbnb.loader import overview, runs
 from tbnb.loader.coordinator import ReloadCoordinator
 from tbnb.loader.frames import records_frame
+from tbnb.loader.logdirs import Logdirs, merge_frames
 from tbnb.loader.report import ReloadReport
 from tbnb.loader.rowsets import KindRows
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask
@@ -55,8 +56,10 @@ class ExperimentState:
 
     Attributes
     ----------
-    logdir, fs, root
-        The logdir as given, its filesystem and root path.
+    logdirs
+        The logdirs read (:class:`~tbnb.loader.logdirs.Logdirs`: one, or several named
+        ones whose runs are named ``name/run``); ``logdir``, ``fs`` and ``root`` are
+        theirs.
     filters
         The load's ``runs``, ``tags`` and ``event_types`` as given.
     options
@@ -81,9 +84,7 @@ class ExperimentState:
 
     def __init__(
         self,
-        logdir: str,
-        fs: Any,
-        root: str,
+        logdirs: Logdirs,
         *,
         filters: dict[str, Any],
         options: LoadOptions,
@@ -91,7 +92,7 @@ class ExperimentState:
         executor: Executor | None = None,
         progress: bool | None = None,
     ) -> None:
-        self.logdir, self.fs, self.root = logdir, fs, root
+        self.logdirs = logdirs
         self.filters = filters
         self.options = options
         self.keep_run = keep_run
@@ -113,6 +114,22 @@ class ExperimentState:
             self.reload_once, changed=lambda report: report.changed
         )
         self.lock = self.coordinator.lock
+
+    @property
+    def logdir(self) -> str:
+        """The logdir as given (several: ``name=logdir ...``)."""
+        return self.logdirs.logdir
+
+    @property
+    def fs(self) -> Any:
+        """The filesystem every file of the experiment is read from (several logdirs:
+        their union, :class:`~tbnb.io.union.LogdirUnion`)."""
+        return self.logdirs.fs
+
+    @property
+    def root(self) -> str:
+        """The logdir's root on :attr:`fs` (several logdirs: the union's, ``""``)."""
+        return self.logdirs.root
 
     # ------------------------------------------------------------------ reads
     def frame(self, key: str) -> Any:
@@ -148,6 +165,15 @@ class ExperimentState:
         }
         return records_frame(kind, rows)
 
+    def files_frame(self, kind: FilesKind) -> Any:
+        """What a files kind lists in the logdir, or in each of several, merged (by the
+        kind's ``merge``, or :func:`~tbnb.loader.logdirs.merge_frames`)."""
+        logdirs = self.logdirs
+        parts = [(m.name, kind.list_files(m.fs, m.root)) for m in logdirs.readable]
+        if not logdirs.several or not parts:  # none readable: the union's empty listing
+            return parts[0][1] if parts else kind.list_files(self.fs, self.root)
+        return (kind.merge or merge_frames)(self.fs, parts)
+
     def run_table(self) -> pd.DataFrame:
         """One row per run: the loader's bookkeeping (``exp.metadata``)."""
         return overview.run_table(self)
@@ -176,7 +202,7 @@ class ExperimentState:
 
     def run_path(self, run: str) -> str:
         """The directory of ``run``, as a path (or URL path) on :attr:`fs`."""
-        return self.root if run == "." else f"{self.root.rstrip('/')}/{run}"
+        return self.logdirs.run_path(run)
 
     @property
     def runs(self) -> list[str]:
@@ -231,10 +257,16 @@ class ExperimentState:
 
     def _plan(self, report: ReloadReport) -> list[RunTask]:
         tasks = []
-        found = find_runs(self.fs, self.root)
+        if self.logdirs.open():  # a logdir that could not be opened before, now can
+            self.cache.clear()
+        found: dict[str, tuple[Any, list[str]]] = {}
+        for member in self.logdirs.readable:
+            for run, paths in find_runs(member.fs, member.root).items():
+                found[qualified_run(member.name, run)] = (member.fs, paths)
+        found = dict(sorted(found.items()))
         self.discovered = list(found)
         kept = {run for run in found if self.keep_run(run)}
-        for run, paths in found.items():
+        for run, (fs, paths) in found.items():
             if run in self.rejected:
                 continue
             if run not in kept:
@@ -256,7 +288,7 @@ class ExperimentState:
             tasks.append(
                 RunTask(
                     run=run,
-                    fs=self.fs,
+                    fs=fs,
                     files=states,
                     tag_meta=self.tag_meta[run],
                     options=self.options,

@@ -33,11 +33,13 @@ from tbnb.warnings import EmptyResultWarning
 
 if TYPE_CHECKING:
     from tbnb.loader.experiment_state import ExperimentState
+    from tbnb.loader.logdirs import Member
 
 __all__ = [
     "EmptyResultWarning",
     "explain_empty",
     "html_summary",
+    "member_problems",
     "plural",
     "run_table",
     "runs_with_data",
@@ -52,7 +54,7 @@ _SHOWN = 8
 
 def run_table(state: ExperimentState | Any) -> pd.DataFrame:
     """One row per run: files, writer, host, wall-time span and duration (seconds), last
-    step (-1: no values), records, bytes read and seen, and values per kind."""
+    step (-1: no values), records, bytes read and seen, its logdir, values per kind."""
     state = state_of(state)
     rows = []
     counts, last_steps = _scalar_counts(state.frame("scalars"))
@@ -83,6 +85,7 @@ def run_table(state: ExperimentState | Any) -> pd.DataFrame:
                 "corrupt_records": sum(s.corrupt_records for s in states),
                 "bytes_read": sum(s.offset for s in states),
                 "file_bytes": sum(s.offset + s.pending for s in states),
+                "logdir": state.logdirs.member_of(run).logdir,
                 "scalars": int(counts.get(run, 0)),
                 **{key: len(state.records[run].get(key, [])) for key in _COUNTED},
             }
@@ -163,12 +166,40 @@ def _names(names: list[str], total: int | None = None) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _listing(state: ExperimentState) -> list[str]:
+def _listing(member: Member) -> list[str]:
     try:
-        entries = state.fs.ls(state.root, detail=False)
+        entries = member.fs.ls(member.root, detail=False)
     except OSError:
         return []
     return sorted(posixpath.basename(str(e).rstrip("/")) for e in entries)
+
+
+def _no_events(member: Member) -> str:
+    """Why a logdir gave no run: it could not be opened, is empty, or holds other files."""
+    where = f"logdir {member.describe()}"
+    if not member.readable:
+        return f"{where} cannot be read ({member.problem})"
+    listing = _listing(member)
+    if not listing:
+        return f"{where} is empty: no event files (events.out.tfevents.*) to load"
+    found = describe_artifacts(listing)
+    return (
+        f"{where} holds no event files (names containing 'tfevents'); "
+        f"it holds {_names(listing)}" + (f": {found}" if found else "")
+    )
+
+
+def member_problems(state: ExperimentState | Any, *, opened_only: bool = False) -> list[str]:
+    """Of several logdirs, why each that gave no run gave none: it could not be opened
+    (unless ``opened_only``), is empty or holds no event files. One logdir, or none that
+    gave a run: nothing (:func:`explain_empty` says why a whole load is empty)."""
+    state = state_of(state)
+    logdirs = state.logdirs
+    if not logdirs.several or not state.discovered:
+        return []
+    found = {logdirs.member_of(run).name for run in state.discovered}
+    missing = [m for m in logdirs.members if m.name not in found]
+    return [f"tbnb: {_no_events(m)}" for m in missing if m.readable or not opened_only]
 
 
 def explain_empty(state: ExperimentState | Any) -> str | None:
@@ -177,19 +208,17 @@ def explain_empty(state: ExperimentState | Any) -> str | None:
     Names the logdir, the filter that matched nothing and what exists instead.
     """
     state = state_of(state)
-    where = f"logdir {state.logdir!r}"
+    several = state.logdirs.several
+    where = f"logdirs {state.logdir!r}" if several else f"logdir {state.logdir!r}"
     filters = state.filters
     if not state.discovered and _has_files(state):
         return None  # files a kind reads without event files (profiler traces) to show
     if not state.discovered:
-        listing = _listing(state)
-        if not listing:
-            return f"tbnb: {where} is empty: no event files (events.out.tfevents.*) to load"
-        found = describe_artifacts(listing)
-        return (
-            f"tbnb: {where} holds no event files (names containing 'tfevents'); "
-            f"it holds {_names(listing)}" + (f": {found}" if found else "")
-        )
+        members = state.logdirs.members
+        reasons = "; ".join(_no_events(m) for m in members)
+        if not several:
+            return f"tbnb: {reasons}"
+        return f"tbnb: none of the {len(members)} logdirs holds a run: {reasons}"
     if not state.runs:
         return (
             f"tbnb: runs={describe(filters['runs'])} matched none of the "
@@ -295,7 +324,9 @@ def html_summary(state: ExperimentState | Any) -> str:
         return html.escape(visible_controls(text))
 
     runs = runs_with_data(state)
-    rows: list[tuple[str, str]] = [("logdir", esc(state.logdir))]
+    rows: list[tuple[str, str]] = [
+        ("logdirs" if state.logdirs.several else "logdir", esc(state.logdir))
+    ]
     rows.append(("runs", f"{len(runs)}: {esc(_names(runs))}" if runs else "0"))
     if state.subruns:
         rows.append(("add_hparams sub-runs", str(len(state.subruns))))
@@ -321,6 +352,7 @@ def html_summary(state: ExperimentState | Any) -> str:
         rows.append(("problems", esc(plural(len(problems), "problem") + ": " + problems[0])))
     if state.empty_reason:
         rows.append(("note", esc(str(state.empty_reason))))
+    rows += [("note", esc(problem)) for problem in member_problems(state)]
     body = "".join(
         f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
         f"<td style='text-align:left'>{v}</td></tr>"

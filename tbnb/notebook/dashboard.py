@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +61,10 @@ class Dashboard(ipywidgets.VBox):
 
     Parameters
     ----------
-    source : str, path-like or tbnb.Experiment
+    source : str, path-like, dict, list or tbnb.Experiment
         A logdir (local path, ``~`` expanded, or any fsspec URL such as
-        ``s3://bucket/runs``) or an already loaded experiment.
+        ``s3://bucket/runs``), several (``{name: logdir}`` or a list, as
+        :func:`tbnb.load` takes them) or an already loaded experiment.
     refresh : float, optional
         Poll for new data every ``refresh`` seconds (each built tab sends only new
         points; one poller for the experiment).
@@ -111,11 +113,11 @@ class Dashboard(ipywidgets.VBox):
         refresh = check_refresh(refresh)
         check_regex("runs", runs)
         check_regex("tags", tags)
-        if isinstance(source, (str, os.PathLike)):
+        if isinstance(source, (str, os.PathLike, Mapping, list, tuple)):
             from tbnb.loader.experiment import load
 
-            location = expand_location(os.fspath(source))
-            experiment = load(location, runs=runs, tags=tags)
+            experiment = load(expand_locations(source), runs=runs, tags=tags)
+            location = experiment.logdir
         elif hasattr(source, "scalars") and hasattr(source, "reload"):
             if runs is not None or tags is not None:
                 raise TypeError(
@@ -126,7 +128,7 @@ class Dashboard(ipywidgets.VBox):
             experiment = source
         else:
             raise TypeError(
-                "Dashboard needs a logdir path/URL or a tbnb.Experiment, "
+                "Dashboard needs a logdir path/URL (or several) or a tbnb.Experiment, "
                 f"got {type(source).__name__}"
             )
         self.experiment = experiment
@@ -227,7 +229,9 @@ class Dashboard(ipywidgets.VBox):
             span = ""
         when = f" &middot; written {html.escape(span)}" if span else ""
         reason = getattr(exp, "empty_reason", None)  # a tab without runs: say what is there
-        note = f"<br>{html.escape(str(reason))}" if reason else ""
+        notes = [reason] if reason else []
+        notes += getattr(exp, "logdir_problems", [])  # of several logdirs, those not read
+        note = "".join(f"<br>{html.escape(str(n))}" for n in notes)
         return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}{note}"
 
 
@@ -236,3 +240,20 @@ def expand_location(location: str) -> str:
     if "://" in location:
         return location
     return os.path.expanduser(location)
+
+
+def expand_locations(source: Any) -> Any:
+    """:func:`expand_location` of one logdir, of each of ``{name: logdir}`` or of a list.
+
+    Examples
+    --------
+    >>> expand_locations({"a": "memory://a", "b": "s3://b"})
+    {'a': 'memory://a', 'b': 's3://b'}
+    """
+    if isinstance(source, Mapping):
+        return {name: expand_locations(path) for name, path in source.items()}
+    if isinstance(source, (list, tuple)):
+        return [expand_locations(path) for path in source]
+    if isinstance(source, (str, os.PathLike)):
+        return expand_location(os.fspath(source))
+    return source  # not a path: tbnb.load says what is wrong with it

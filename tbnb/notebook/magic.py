@@ -2,10 +2,13 @@
 
 ``%load_ext tbnb`` registers the line magic::
 
-    %tbnb [LOGDIR] [--refresh N] [--runs REGEX] [--tags REGEX]
+    %tbnb [LOGDIR | NAME=LOGDIR ...] [--refresh N] [--runs REGEX] [--tags REGEX]
 
 which shows a :class:`Dashboard` inline: one tab per kind of data present in the
-logdir. Everything renders inside the notebook (no TensorBoard server, port or
+logdir. Several logdirs are one experiment, as TensorBoard's ``--logdir_spec``:
+``%tbnb baseline=runs/a new=s3://b/runs`` names each (runs ``baseline/...``),
+``%tbnb runs/a runs/b`` names each by its path's shortest distinct ending
+(:mod:`tbnb.loader.logdirs`). Everything renders inside the notebook (no TensorBoard server, port or
 iframe), so it works behind JupyterHub/SageMaker proxies, in VS Code and Colab.
 
 Without ``LOGDIR`` it shows the first of ``logs/``, ``runs/`` and
@@ -19,6 +22,8 @@ Examples
 >>> args = parse_magic_line("memory://runs --refresh 10")
 >>> args.logdir, args.refresh
 ('memory://runs', 10.0)
+>>> parse_magic_line("baseline=memory://a new=memory://b").logdir
+{'baseline': 'memory://a', 'new': 'memory://b'}
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import shlex
 from pathlib import Path
 from typing import Any, NoReturn
 
+from tbnb.loader.logdirs import named_logdirs
 from tbnb.notebook.dashboard import Dashboard, expand_location
 
 __all__ = [
@@ -87,14 +93,18 @@ def _parser() -> argparse.ArgumentParser:
         prog="%tbnb",
         allow_abbrev=False,  # options added later must not change what a line means
         description="Show a TensorBoard logdir inline: one tab per kind of data.",
-        epilog="Examples: %tbnb   %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'",
+        epilog="Examples: %tbnb   %tbnb runs/   %tbnb '~/my runs' --refresh 30 --runs 'lr=0\\.01'"
+        "   %tbnb baseline=runs/a new=s3://bucket/runs",
     )
     parser.add_argument(
         "logdir",
-        nargs="?",
-        default=None,
-        help="local path (quote it if it has spaces) or fsspec URL; default: "
-        "the first of " + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS) + " in the current directory",
+        nargs="*",
+        metavar="LOGDIR | NAME=LOGDIR",
+        help="local path (quote it if it has spaces) or fsspec URL; several are one "
+        "experiment, their runs named NAME/run (or by each path's shortest distinct "
+        "ending); default: the first of "
+        + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
+        + " in the current directory",
     )
     parser.add_argument(
         "--refresh", type=_positive_seconds, metavar="N", help="poll for new data every N seconds"
@@ -133,7 +143,10 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
     """Parse the arguments of ``%tbnb``; ``None`` when ``--help`` was shown.
 
     Quoting follows the shell (``'my runs/'``); ``~`` is expanded for local paths
-    and URLs are kept as they are. A local path that does not exist is an error.
+    and URLs are kept as they are. A local path that does not exist is an error. Several
+    logdirs give ``args.logdir`` as ``{name: logdir}`` (``NAME=LOGDIR`` words) or a list
+    (plain words), as :func:`tbnb.load` takes them: their names are checked here, a
+    logdir that cannot be read warns when loaded and the others are shown.
 
     Raises
     ------
@@ -156,7 +169,8 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
         args = parser.parse_args(words)
     except _HelpShownError:
         return None
-    if args.logdir is None:
+    given: list[str] = args.logdir
+    if not given:
         found = find_logdir()
         if found is None:
             parser.error(
@@ -164,16 +178,46 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
                 + ", ".join(f"{d}/" for d in DEFAULT_LOGDIRS)
                 + f" in {Path.cwd()} holds event files; pass the logdir: %tbnb path/to/runs"
             )
-        args.logdir = str(found)
-    args.logdir = expand_location(args.logdir)
-    if "://" not in args.logdir and not Path(args.logdir).is_dir():
-        what = "is not a directory" if Path(args.logdir).exists() else "does not exist"
-        parser.error(f"logdir {args.logdir!r} {what}")
+        given = [str(found)]
+    named = [_named(word) for word in given]
+    if len(given) == 1 and named[0] is None:
+        args.logdir = expand_location(given[0])
+        if "://" not in args.logdir and not Path(args.logdir).is_dir():
+            what = "is not a directory" if Path(args.logdir).exists() else "does not exist"
+            parser.error(f"logdir {args.logdir!r} {what}")
+        return args
+    if any(n is None for n in named) and any(n is not None for n in named):
+        parser.error(
+            "name every logdir (NAME=LOGDIR ...) or none (each is then named by its path), "
+            f"not some: {' '.join(given)}"
+        )
+    spec: dict[str, str] | list[str] = (
+        {n[0]: expand_location(n[1]) for n in named if n is not None}
+        if named[0] is not None
+        else [expand_location(word) for word in given]
+    )
+    if isinstance(spec, dict) and len(spec) < len(given):
+        parser.error(f"a logdir name is given twice: {' '.join(given)}")
+    try:
+        named_logdirs(spec)  # names checked here; unreadable logdirs warn when loaded
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc).removeprefix("tbnb: "))
+    args.logdir = spec
     return args
 
 
+def _named(word: str) -> tuple[str, str] | None:
+    """``(name, logdir)`` of a ``NAME=LOGDIR`` word; ``None`` for a plain logdir (no
+    ``=``, a ``/`` before the first ``=``, or an existing folder named so: ``lr=0.1``)."""
+    name, equals, logdir = word.partition("=")
+    if not equals or "/" in name or Path(expand_location(word)).exists():
+        return None
+    return name, logdir
+
+
 def tbnb_magic(line: str) -> None:
-    """``%tbnb [LOGDIR] [--refresh N] [--runs REGEX] [--tags REGEX]``: show a Dashboard."""
+    """``%tbnb [LOGDIR | NAME=LOGDIR ...] [--refresh N] [--runs REGEX] [--tags REGEX]``: show
+    a Dashboard."""
     from IPython.display import display
 
     args = parse_magic_line(line)

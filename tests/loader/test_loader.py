@@ -558,16 +558,16 @@ def test_storage_options_reach_the_filesystem(tmp_path: Path) -> None:
 
 
 def test_each_decoder_runs_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tbnb.loader import run
+    from tbnb.loader import window_decode
 
     calls: list[str] = []
-    original = run.decode_events
+    original = window_decode.decode_events
 
     def counting(*args: object, kernels: str = "numpy") -> object:
         calls.append(kernels)
         return original(*args, kernels=kernels)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(run, "decode_events", counting)
+    monkeypatch.setattr(window_decode, "decode_events", counting)
     logdir = writers.cached("keras").logdir
     assert tbnb.load(logdir, progress=False).last_report.decoders == {"native"}  # auto
     assert calls

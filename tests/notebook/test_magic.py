@@ -45,3 +45,56 @@ def test_nothing_found_says_where_it_looked(
         parse_magic_line("")
     assert str(tmp_path) in str(info.value)
     assert "usage: %tbnb" in str(info.value)
+
+
+def test_several_logdirs_named_or_by_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _run_in(tmp_path / "a")
+    _run_in(tmp_path / "b")
+    monkeypatch.chdir(tmp_path)
+    ns = parse_magic_line("baseline=a new=memory://bucket/runs --refresh 5 --runs seed")
+    assert ns is not None
+    assert ns.logdir == {"baseline": "a", "new": "memory://bucket/runs"}
+    assert (ns.refresh, ns.runs) == (5.0, "seed")
+    ns = parse_magic_line("a 'b' ~/elsewhere")
+    assert ns is not None
+    assert ns.logdir == ["a", "b", str(Path("~/elsewhere").expanduser())]
+    (tmp_path / "lr=0.1").mkdir()  # a folder named like NAME=LOGDIR is a folder
+    ns = parse_magic_line("lr=0.1")
+    assert ns is not None
+    assert ns.logdir == "lr=0.1"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("a=x b", r"name every logdir \(NAME=LOGDIR \.\.\.\) or none"),
+        ("a=x a=y", r"a logdir name is given twice"),
+        ("'a b '=x c=y", r"logdir name 'a b ' cannot prefix run names: it starts or ends"),
+        ("..=x", r"logdir name '\.\.' cannot prefix run names"),
+        ("x y x", r"logdir 'x' is given twice"),
+        ("a=", r"logdir 'a' must be a path or URL"),
+    ],
+)
+def test_several_logdirs_refused_with_the_reason(line: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message) as info:
+        parse_magic_line(line)
+    assert "usage: %tbnb" in str(info.value)
+
+
+def test_magic_shows_both_logdirs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tbnb.notebook import magic
+
+    _run_in(tmp_path / "a")
+    _run_in(tmp_path / "b")
+    shown: list[object] = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    magic.tbnb_magic(f"first={tmp_path / 'a'} second={tmp_path / 'b'}")
+    (dash,) = shown
+    try:
+        assert dash.experiment.logdirs == {  # type: ignore[attr-defined]
+            "first": str(tmp_path / "a"),
+            "second": str(tmp_path / "b"),
+        }
+        assert dash.experiment.runs == ["first/version_0", "second/version_0"]  # type: ignore[attr-defined]
+    finally:
+        dash.close()  # type: ignore[attr-defined]

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
@@ -112,3 +115,27 @@ def wait_for_run_all(page: Any, done_cell: Any, shot: Any, server: Any) -> None:
         page.screenshot(path=shot, full_page=True)
         outputs = page.locator(".jp-OutputArea-output").all_text_contents()
         pytest.fail(f"run all did not finish; outputs: {outputs}; log: {server.log_tail(2000)}")
+
+
+@contextmanager
+def lab_notebook(
+    chromium: Any, root: Path, name: str, cells: int, failed_shot: Path, timeout_ms: int
+) -> Iterator[tuple[Any, Any]]:
+    """A JupyterLab server on ``root`` with notebook ``name`` (``cells`` code cells, the
+    last printing ``ALL_DONE``) open and run all: yields ``(page, lab)``; the server must
+    stop clean."""
+    from tests.ui._lab import LabServer
+
+    lab = LabServer(root)
+    lab.start()
+    page = chromium.page()
+    page.set_default_timeout(timeout_ms)
+    try:
+        open_notebook(page, lab.url(f"/lab/tree/{name}"), name)
+        run_all(page)
+        done = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell").nth(cells)
+        wait_for_run_all(page, done, failed_shot, lab)
+        yield page, lab
+    finally:
+        report = lab.stop()
+        assert report["clean"], report

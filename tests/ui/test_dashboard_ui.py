@@ -14,14 +14,7 @@ import pytest
 
 from tests.ui._chromium import Chromium
 from tests.ui._lab import LabServer
-from tests.ui._session import (
-    STDOUT,
-    CellDriver,
-    open_notebook,
-    run_all,
-    tagged_notebook,
-    wait_for_run_all,
-)
+from tests.ui._session import STDOUT, CellDriver, lab_notebook, tagged_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -97,19 +90,9 @@ print(f"STATE {_reads} " + json.dumps({
         },
     )
     nbformat.write(nb, root / NB)  # type: ignore[no-untyped-call]
-    lab = LabServer(root)
-    lab.start()
-    page = chromium.page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
-        run_all(page)
-        cells = page.locator(".jp-NotebookPanel:visible .jp-Notebook .jp-Cell")
-        wait_for_run_all(page, cells.nth(len(TAGS)), out_dir / "dashboard_00_failed.png", lab)
+    failed = out_dir / "dashboard_00_failed.png"
+    with lab_notebook(chromium, root, NB, len(TAGS), failed, TIMEOUT_MS) as (page, lab):
         yield Session(page, lab, chromium, out_dir, root / "act.py")
-    finally:
-        report = lab.stop()
-        assert report["clean"], report
 
 
 def test_tabs_are_aria_tabs_and_only_the_first_is_built(session: Session) -> None:

@@ -34,7 +34,7 @@ from tbnb.compat.tbparse.names import (
     TEXT_SUFFIX,
     TYPE_ORDER,
 )
-from tbnb.compat.tbparse.tree import Dir, Event, File, check_options, load_tree, open_path
+from tbnb.compat.tbparse.tree import Dir, Event, File, check_options, read_log_path
 from tbnb.compat.tbparse.values import (
     audio_value,
     histogram_value,
@@ -55,7 +55,9 @@ class SummaryReader(TbparseHelpers):
     ----------
     log_path
         A directory of event files (searched recursively), or one event file. Local
-        paths, and fsspec URLs (``s3://...``), which tbparse does not read.
+        paths, and fsspec URLs (``s3://...``), which tbparse does not read. Several, as
+        :func:`tbnb.load` takes them (``{name: path}`` or a list): each read below its
+        name (``dir_name`` ``name/run``; a path not found warns, the others are read).
     pivot
         Wide frames (one column per tag, values of one step merged into lists) instead
         of long ones, exactly as tbparse.
@@ -107,22 +109,21 @@ class SummaryReader(TbparseHelpers):
 
     def __init__(
         self,
-        log_path: str,
+        log_path: str | os.PathLike[str] | Any,
         *,
         pivot: bool = False,
         extra_columns: set[str] | None = None,
         event_types: set[str] | None = None,
     ) -> None:
         extra, types = check_options(extra_columns, event_types)
-        fs, path = open_path(log_path)
-        if not fs.exists(path):
-            raise ValueError(f"File or directory not found: {log_path}")
-        self._log_path = log_path
         self._pivot = pivot
         self._extra_columns = extra
         self._event_types = types
-        self._node: Dir | File = load_tree(fs, path, types)
         self._cache: dict[str, pd.DataFrame] = {}
+        self._log_path: str
+        self._logdirs: dict[str, str]
+        self._node: Dir | File
+        self._log_path, self._logdirs, self._node = read_log_path(log_path, types)
 
     def _child(self, name: str, node: Dir | File) -> SummaryReader:
         return _Child(self, name, node)
@@ -406,7 +407,8 @@ class _Child(SummaryReader):
     tree already read, the parent's options."""
 
     def __init__(self, parent: SummaryReader, name: str, node: Dir | File) -> None:
-        self._log_path = os.path.join(parent._log_path, name)
+        self._log_path = parent._logdirs.get(name) or os.path.join(parent._log_path, name)
+        self._logdirs = {}
         self._pivot = parent._pivot
         self._extra_columns = parent._extra_columns
         self._event_types = parent._event_types

@@ -20,10 +20,12 @@ import pandas as pd
 from tbnb.compat.tbparse.names import ALL_EVENT_TYPES, ALL_EXTRA_COLUMNS, KINDS_FOR
 from tbnb.io.local import LocalFiles
 from tbnb.io.logdir import find_runs
+from tbnb.loader.logdirs import describe_spec, named_logdirs
 from tbnb.loader.run import FileState, LoadOptions, RunResult, RunTask, load_run
 from tbnb.loader.tasks import choose_backend_for
+from tbnb.warnings import LogdirWarning
 
-__all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path"]
+__all__ = ["Dir", "Event", "File", "check_options", "load_tree", "open_path", "read_log_path"]
 
 
 class Event(NamedTuple):
@@ -122,6 +124,45 @@ def load_tree(fs: Any, path: str, types: set[str]) -> Dir | File:
         return root.children[files[0][0][0]]
     _sort_tree(root)
     return root
+
+
+def read_log_path(log_path: Any, types: set[str]) -> tuple[Any, dict[str, str], Dir | File]:
+    """``(log_path, {name: path}, tree)`` of a reader's ``log_path``: one path (``ValueError``
+    if not found, as tbparse), or several (``{name: path}``, or a list named as
+    ``tbnb.load`` names it) as one tree, each below its name, one not found warning and the
+    others read (``log_path``: the logdirs as one line)."""
+    named = named_logdirs(log_path)
+    if named is None:
+        fs, path = open_path(log_path)
+        if not fs.exists(path):
+            raise ValueError(f"File or directory not found: {log_path}")
+        return log_path, {}, load_tree(fs, path, types)
+    root = Dir(name="")
+    for name, logdir in named.items():
+        try:
+            fs, path = open_path(logdir)
+            if not fs.exists(path):
+                raise FileNotFoundError(f"File or directory not found: {logdir}")
+        except OSError as error:
+            warnings.warn(
+                f"tbnb: logdir {name!r} ({logdir!r}) not read ({error}); the others are",
+                LogdirWarning,
+                stacklevel=3,
+            )
+            continue
+        node = load_tree(fs, path, types)
+        *above, last = name.split("/")
+        parent = root
+        for part in above:
+            child = parent.children.setdefault(part, Dir(name=part))
+            assert isinstance(child, Dir)  # names never nest (checked)
+            parent = child
+        parent.children[last] = (
+            Dir(name=last, children={node.name: node}) if isinstance(node, File) else node
+        )
+        node.name = node.name if isinstance(node, File) else last
+    _sort_tree(root)
+    return describe_spec(named), named, root
 
 
 def _sort_tree(node: Dir) -> None:

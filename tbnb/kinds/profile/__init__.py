@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from tbnb.io.files import open_side_file
-from tbnb.io.logdir import run_name, walk
+from tbnb.io.logdir import qualified_run, run_name, walk
 from tbnb.kinds.base import FilesKind, Tab
 from tbnb.kinds.profile.analyses import ANALYSES
 from tbnb.kinds.profile.chrome import read_chrome
@@ -380,6 +380,18 @@ def profile(
     return ProfileSet(fs, pd.DataFrame([row], columns=TRACE_COLUMNS))
 
 
+def merge_traces(fs: Any, parts: list[tuple[str, ProfileSet]]) -> ProfileSet:
+    """The traces of several logdirs as one set read through ``fs``, each run and trace
+    named ``name/...`` (:func:`~tbnb.io.logdir.qualified_run`)."""
+    tables = []
+    for name, traces in parts:
+        table = traces.traces.copy()
+        for column in ("run", "trace"):
+            table[column] = [qualified_run(name, str(value)) for value in table[column]]
+        tables.append(table)
+    return ProfileSet(fs, pd.concat(tables, ignore_index=True))
+
+
 def _present(experiment: Any) -> bool:
     return len(experiment.frame("profile")) > 0
 
@@ -391,5 +403,6 @@ KIND = FilesKind(
         "operators, kernels, memory)."
     ),
     list_files=list_traces,
+    merge=merge_traces,
     tab=Tab("Profile", "tbnb.widgets.profile:profiler", present=_present),
 )
