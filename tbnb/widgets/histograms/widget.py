@@ -139,7 +139,7 @@ class HistogramsWidget(LiveWidget, RunColored):
         if empty:
             warnings.warn(empty, EmptyResultWarning, stacklevel=5)
         self._set_frame(source.data, preview_now=False)
-        self.selected_runs = matching(self._legend, self.run_filter)
+        self.follow_runs(self._legend)
 
     # ----------------------------------------------------------------- data
     def _set_frame(
@@ -287,6 +287,7 @@ class HistogramsWidget(LiveWidget, RunColored):
         with self._lock:
             before = len(self._store.steps) if self._store is not None else 0
             self._set_frame(source.histograms)
+            self.follow_runs(self._legend)
             assert self._store is not None
             self._sent += max(len(self._store.steps) - before, 0)
 

@@ -1,5 +1,8 @@
 // One chart of the scalars widget: its head (title, log y, ignore outliers, y range, reset
 // zoom) and its LineChart. The panel keeps its zoom and the full-resolution points of it.
+// Only the title and a box of the chart's height exist until the panel first comes into
+// view (`ensure()`): a logdir of 10,000 tags builds 10,000 light boxes, and charts only
+// for those scrolled to.
 
 import { LineChart } from "../../chart/line-chart.js";
 import { saveImageButton } from "../../controls/save-image.js";
@@ -40,35 +43,52 @@ export class ChartPanel {
     /** @type {false | "over" | "smooth" | "all"} */
     this.dirty = "all";
     this.visible = true;
-    const { on } = hooks;
+    this.hooks = hooks;
+    this.height = height;
+    /** @type {{logY: boolean, outliers: boolean, range: [number | null, number | null] | undefined} | null} */
+    this.settings = null;
+    this.body = el("div", { class: "tbnb-chart-body", style: { "min-height": `${height}px` } });
+    this.head = el(
+      "div",
+      { class: "tbnb-chart-head" },
+      el("span", { class: "tbnb-chart-title", text: spec.key, title: spec.key }),
+    );
+    this.node = el(
+      "div",
+      { class: "tbnb-chart", "data-tag": spec.key, "data-series-count": "0", "data-zoomed": "none" },
+      this.head,
+      this.body,
+    );
+    /** @type {LineChart | null} built by ensure() */
+    this.chart = null;
     this.logy = el("input", { class: "tbnb-logy", type: "checkbox" });
     this.outliers = el("input", { class: "tbnb-outliers", type: "checkbox" });
     this.ymin = el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" });
     this.ymax = el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" });
     this.reset = el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true });
-    this.body = el("div", { class: "tbnb-chart-body" });
-    this.node = el(
-      "div",
-      { class: "tbnb-chart", "data-tag": spec.key, "data-series-count": "0", "data-zoomed": "none" },
-      el(
-        "div",
-        { class: "tbnb-chart-head" },
-        el("span", { class: "tbnb-chart-title", text: spec.key, title: spec.key }),
-        el("label", {}, this.logy, "log y"),
-        el("label", {}, this.outliers, "ignore outliers"),
-        this.ymin,
-        this.ymax,
-        this.reset,
-        saveImageButton({ on, label: spec.key, image: () => this.chart.image(spec.key) }),
-      ),
-      this.body,
+  }
+
+  /** Build the controls and the chart (once, when the panel first comes into view). */
+  ensure() {
+    if (this.chart) return this.chart;
+    const { hooks, spec } = this;
+    const { on } = hooks;
+    this.head.append(
+      el("label", {}, this.logy, "log y"),
+      el("label", {}, this.outliers, "ignore outliers"),
+      this.ymin,
+      this.ymax,
+      this.reset,
+      saveImageButton({ on, label: spec.key, image: () => /** @type {LineChart} */ (this.chart).image(spec.key) }),
     );
-    this.chart = new LineChart(this.body, {
-      height,
+    this.body.style.minHeight = "";
+    const chart = new LineChart(this.body, {
+      height: this.height,
       tooltip: hooks.tooltip,
       on,
       onZoom: (domain) => hooks.onZoom(this, domain),
     });
+    this.chart = chart;
     on(this.logy, "change", () => hooks.onToggle(this, "log_y", this.logy.checked));
     on(this.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", this.outliers.checked));
     const onRange = () => {
@@ -82,9 +102,11 @@ export class ChartPanel {
     on(this.ymin, "change", onRange);
     on(this.ymax, "change", onRange);
     on(this.reset, "click", () => {
-      this.chart.zoom = null;
+      chart.zoom = null;
       hooks.onZoom(this, null);
     });
+    if (this.settings) this.sync(this.settings);
+    return chart;
   }
 
   /**
@@ -92,6 +114,8 @@ export class ChartPanel {
    * @param {{logY: boolean, outliers: boolean, range: [number | null, number | null] | undefined}} s
    */
   sync(s) {
+    this.settings = s;
+    if (!this.chart) return;
     this.logy.checked = s.logY;
     this.outliers.checked = s.outliers;
     const [lo, hi] = s.range || [null, null];

@@ -1,6 +1,8 @@
 // The scalars widget's view: renders from model state alone (live kernel, saved notebook or
 // exported page): smoothing, x axis, log y, outliers, y range, filters, toggles, tooltips
-// and zoom all run here. The kernel is only asked for full resolution of a zoomed range.
+// and zoom all run here. The kernel is asked for the series of the charts in view at screen
+// resolution (detail.js: the state holds a budgeted preview) and for full resolution of a
+// zoomed range.
 
 import { Tooltip } from "../../chart/tooltip.js";
 import { runColor } from "../../color/palettes.js";
@@ -13,9 +15,10 @@ import { compileFilter, matches } from "../../core/filter.js";
 import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { lineSeries } from "../../series/series.js";
-import { applyAppend, seriesKey, storeOf } from "../../series/store.js";
+import { applyAppend, seriesKey, storeOf, touch } from "../../series/store.js";
 import { ChartPanel } from "./chart-panel.js";
 import { csvRows } from "./csv.js";
+import { DetailRequests, wantedBuckets } from "./detail.js";
 import { buildToolbar } from "./toolbar.js";
 
 /** @typedef {import("./model").ScalarsTraits} ScalarsTraits */
@@ -52,6 +55,12 @@ export class ScalarsView extends View {
     });
     this.groups = el("div", { class: "tbnb-groups" });
     this.tooltip = new Tooltip(this.root);
+    this.detail = new DetailRequests(
+      this,
+      () => this.store,
+      (keys) => this.onDetail(keys),
+      (text) => setText(this.bar.status, text),
+    );
     this.frames = this.scheduler(() => this.drawDirty());
     this.seen = this.visibilityObserver((entry) => {
       const panel = /** @type {any} */ (entry.target).__tbnbPanel;
@@ -98,7 +107,10 @@ export class ScalarsView extends View {
       this.redrawAll();
     });
 
-    this.listen("change:_data", () => this.rebuild(false));
+    this.listen("change:_data", () => {
+      this.detail.reset();
+      this.rebuild(false);
+    });
     this.listen("change:charts", () => this.rebuild(true));
     this.listen("change:smoothing change:smoothing_mode", () => {
       this.syncControls();
@@ -281,12 +293,15 @@ export class ScalarsView extends View {
     const ranges = this.model.get("y_range") || {};
     const xMode = this.xMode();
     const sort = this.bar.sort.value;
+    const store = this.store;
+    const maxPoints = Number(this.model.get("max_points")) || 1000;
     for (const p of this.panels.values()) {
       if (!p.dirty || !p.shown || !p.visible) continue;
       const level = p.dirty;
       p.dirty = false;
-      p.chart.options.height = this.model.get("height") || 220;
-      p.chart.setData({
+      const chart = p.ensure();
+      chart.options.height = this.model.get("height") || 220;
+      chart.setData({
         series: this.seriesOf(p),
         xType: xMode === "wall" ? "time" : "linear",
         xLabel: xMode.startsWith("tag:") ? xMode.slice(4) : xMode,
@@ -296,18 +311,40 @@ export class ScalarsView extends View {
         showRaw: !!this.model.get("show_raw"),
         sort,
       });
-      p.chart.draw(level);
-      p.reset.hidden = !p.chart.zoom;
-      const points = p.chart.state.series.reduce((n, s) => n + s.x.length, 0);
+      chart.draw(level);
+      p.reset.hidden = !chart.zoom;
+      const points = chart.state.series.reduce((n, s) => n + s.x.length, 0);
       p.node.setAttribute("data-points", String(points));
-      p.node.setAttribute("data-zoomed", p.zoomData ? "full" : p.chart.zoom ? "view" : "none");
-      if (p.chart.maps) p.node.setAttribute("data-x-domain", p.chart.maps.x.domain.join(","));
+      p.node.setAttribute("data-zoomed", p.zoomData ? "full" : chart.zoom ? "view" : "none");
+      if (chart.maps) p.node.setAttribute("data-x-domain", chart.maps.x.domain.join(","));
+      // the series drawn from a coarser preview than this chart's width: asked for
+      const buckets = wantedBuckets(chart.surface.width || 400, p.records.length, maxPoints);
+      let coarse = 0;
+      for (const rec of p.records) {
+        touch(store, seriesKey(rec.run, rec.tag));
+        this.detail.want(rec, buckets);
+        if (rec.level < buckets && rec.cols.value.length < rec.total) coarse += 1;
+      }
+      p.node.setAttribute("data-resolution", coarse ? "preview" : "screen");
     }
+    this.detail.flush();
+  }
+
+  /**
+   * Series the kernel sent at screen resolution: redraw the charts drawing them.
+   * @param {Set<string>} keys
+   */
+  onDetail(keys) {
+    if (!keys.size) return;
+    for (const p of this.panels.values()) {
+      if (p.records.some((rec) => keys.has(seriesKey(rec.run, rec.tag)))) p.mark("all");
+    }
+    this.frames.request();
   }
 
   /** @param {ChartPanel} p */
   clearZoom(p) {
-    p.chart.zoom = null;
+    if (p.chart) p.chart.zoom = null;
     p.zoomData = null;
     p.zoomSerial += 1;
   }
@@ -336,11 +373,11 @@ export class ScalarsView extends View {
       field,
       lo: domain[0] * scale,
       hi: domain[1] * scale,
-      buckets: Math.max(64, Math.round(p.chart.surface.width)),
+      buckets: Math.max(64, Math.round(p.chart?.surface.width || 400)),
       runs: [...new Set(p.records.map((r) => r.run))],
     })
       .then(({ content }) => {
-        if (serial !== p.zoomSerial || !p.chart.zoom) return;
+        if (serial !== p.zoomSerial || !p.chart?.zoom) return;
         /** @type {{run: string, tag: string, columns: Record<string, import("../../core/types").Numbers>}[]} */
         const series = content.series || [];
         p.zoomData = new Map(series.map((s) => [seriesKey(s.run, s.tag), { cols: s.columns, x: null }]));
@@ -348,7 +385,7 @@ export class ScalarsView extends View {
       })
       .catch((err) => {
         if (this.disposed || serial !== p.zoomSerial) return;
-        if (err instanceof RequestError || /timed out/.test(String(err))) {
+        if (err instanceof RequestError) {
           setText(this.bar.status, `zoom: ${err.message}`);
         }
       });
