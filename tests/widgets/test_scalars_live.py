@@ -187,3 +187,21 @@ def test_the_state_holds_a_preview_within_its_budget(tmp_path: Path) -> None:
     assert asked["buckets"] == w.max_points // 2  # never more than the screen wants
     with pytest.raises(ValueError, match="state_budget"):
         tbnb.scalars(frame.head(10), state_budget=100)
+
+
+def test_to_plotly_draws_a_one_point_series() -> None:
+    """mode="lines" drew nothing for a series of one point."""
+    frame = pd.DataFrame(
+        {
+            "run": ["a", "b", "b"],
+            "tag": "loss",
+            "step": [0, 0, 1],
+            "wall_time": 0.0,
+            "value": [1.0, 2.0, 3.0],
+        }
+    )
+    fig = tbnb.scalars(frame, smoothing=0).to_plotly()
+    one = [tr for tr in fig.data if tr.name == "a"]
+    assert one and all("markers" in tr.mode for tr in one)
+    two = [tr for tr in fig.data if tr.name == "b"]
+    assert two and all(tr.mode == "lines" for tr in two)
