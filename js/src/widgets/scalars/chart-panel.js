@@ -61,11 +61,13 @@ export class ChartPanel {
     );
     /** @type {LineChart | null} built by ensure() */
     this.chart = null;
-    this.logy = el("input", { class: "tbnb-logy", type: "checkbox" });
-    this.outliers = el("input", { class: "tbnb-outliers", type: "checkbox" });
-    this.ymin = el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" });
-    this.ymax = el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" });
-    this.reset = el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true });
+    /** @type {{logy: HTMLInputElement, outliers: HTMLInputElement, ymin: HTMLInputElement, ymax: HTMLInputElement, reset: HTMLButtonElement} | null} */
+    this.controls = null;
+  }
+
+  /** The head's controls (made with the chart). */
+  get reset() {
+    return this.controls?.reset ?? null;
   }
 
   /** Build the controls and the chart (once, when the panel first comes into view). */
@@ -73,12 +75,20 @@ export class ChartPanel {
     if (this.chart) return this.chart;
     const { hooks, spec } = this;
     const { on } = hooks;
+    const c = {
+      logy: el("input", { class: "tbnb-logy", type: "checkbox" }),
+      outliers: el("input", { class: "tbnb-outliers", type: "checkbox" }),
+      ymin: el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" }),
+      ymax: el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" }),
+      reset: el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true }),
+    };
+    this.controls = c;
     this.head.append(
-      el("label", {}, this.logy, "log y"),
-      el("label", {}, this.outliers, "ignore outliers"),
-      this.ymin,
-      this.ymax,
-      this.reset,
+      el("label", {}, c.logy, "log y"),
+      el("label", {}, c.outliers, "ignore outliers"),
+      c.ymin,
+      c.ymax,
+      c.reset,
       saveImageButton({ on, label: spec.key, image: () => /** @type {LineChart} */ (this.chart).image(spec.key) }),
     );
     this.body.style.minHeight = "";
@@ -89,19 +99,19 @@ export class ChartPanel {
       onZoom: (domain) => hooks.onZoom(this, domain),
     });
     this.chart = chart;
-    on(this.logy, "change", () => hooks.onToggle(this, "log_y", this.logy.checked));
-    on(this.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", this.outliers.checked));
+    on(c.logy, "change", () => hooks.onToggle(this, "log_y", c.logy.checked));
+    on(c.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", c.outliers.checked));
     const onRange = () => {
-      for (const box of [this.ymin, this.ymax]) {
+      for (const box of [c.ymin, c.ymax]) {
         box.classList.toggle("tbnb-invalid", box.value.trim() !== "" && !Number.isFinite(Number(box.value)));
       }
-      const lo = parseEnd(this.ymin.value);
-      const hi = parseEnd(this.ymax.value);
+      const lo = parseEnd(c.ymin.value);
+      const hi = parseEnd(c.ymax.value);
       hooks.onRange(this, lo === null && hi === null ? null : [lo, hi]);
     };
-    on(this.ymin, "change", onRange);
-    on(this.ymax, "change", onRange);
-    on(this.reset, "click", () => {
+    on(c.ymin, "change", onRange);
+    on(c.ymax, "change", onRange);
+    on(c.reset, "click", () => {
       chart.zoom = null;
       hooks.onZoom(this, null);
     });
@@ -115,13 +125,14 @@ export class ChartPanel {
    */
   sync(s) {
     this.settings = s;
-    if (!this.chart) return;
-    this.logy.checked = s.logY;
-    this.outliers.checked = s.outliers;
+    const c = this.controls;
+    if (!c) return;
+    c.logy.checked = s.logY;
+    c.outliers.checked = s.outliers;
     const [lo, hi] = s.range || [null, null];
     const show = (/** @type {number | null} */ v) => (v === null || v === undefined ? "" : String(v));
-    if (!isFocused(this.ymin)) this.ymin.value = show(lo);
-    if (!isFocused(this.ymax)) this.ymax.value = show(hi);
+    if (!isFocused(c.ymin)) c.ymin.value = show(lo);
+    if (!isFocused(c.ymax)) c.ymax.value = show(hi);
   }
 
   /**
