@@ -10,6 +10,8 @@ tests run in order and share the page). The logdir is written by tensorboardX.
 2. A writer restarts with ``purge_step`` and logs a new tag; after ``exp.reload()`` the
    scalars widget's points, read back from its CSV download, equal a fresh load of the
    logdir (it kept the pre-restart points), and the new tag has its chart.
+3. New histograms of a run: its chart stays the same element (no rebuild of every card)
+   and draws the new steps exactly.
 """
 
 from __future__ import annotations
@@ -63,6 +65,12 @@ if _runs > 1:  # not during Run All: when the test runs it
 _fresh = tbnb.load(LOGDIR).scalars
 print(f"FRESH {_runs} " + json.dumps(sorted([str(r), str(t), int(s), round(float(v), 6)]
       for r, t, s, v in zip(_fresh["run"], _fresh["tag"], _fresh["step"], _fresh["value"]))))""",
+    "more": """\
+_more = globals().get("_more", 0) + 1
+if _more > 1:
+    write("b", range(10, 13), suffix=".3")
+    exp.reload()
+print(f"MORE {_more}")""",
     "done": 'print("ALL_DONE")',
 }
 
@@ -152,3 +160,19 @@ def test_a_restart_and_a_new_tag_reach_the_browser(session: Session) -> None:
     expect(root.locator('.tbnb-chart[data-tag="loss"]')).to_have_attribute("data-points", "25")
     assert _browser_points(session) == fresh
     root.screenshot(path=session.out / "live_03_restarted.png")
+
+
+def test_new_histograms_keep_the_cards_and_draw_exactly(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    root = session.cell("hist").locator(".tbnb-w-histograms")
+    card = root.locator('.tbnb-chart[data-run="b"]')
+    card.scroll_into_view_if_needed()
+    expect(card).to_have_attribute("data-state", "exact")
+    expect(card).to_have_attribute("data-steps", "10")
+    card.evaluate("el => { el.__kept = true; }")
+    session.run_cell("more")
+    expect(session.cell("more").locator(STDOUT)).to_contain_text("MORE 2", timeout=TIMEOUT_MS)
+    expect(card).to_have_attribute("data-steps", "13")
+    expect(card).to_have_attribute("data-state", "exact")
+    assert card.evaluate("el => el.__kept === true")  # the same card, redrawn

@@ -1,4 +1,4 @@
-"""The scalars widget following a live experiment, and what reaches the browser.
+"""Widgets following a live experiment, and what reaches the browser.
 
 Logs written by tensorboardX, read again between writes; what the browser holds is
 rebuilt here exactly as ``js/src/series/store.js`` builds it (``_data`` decoded, each
@@ -202,6 +202,60 @@ def test_to_plotly_draws_a_one_point_series() -> None:
     )
     fig = tbnb.scalars(frame, smoothing=0).to_plotly()
     one = [tr for tr in fig.data if tr.name == "a"]
-    assert one and all("markers" in tr.mode for tr in one)
+    assert one
+    assert all("markers" in tr.mode for tr in one)
     two = [tr for tr in fig.data if tr.name == "b"]
-    assert two and all(tr.mode == "lines" for tr in two)
+    assert two
+    assert all(tr.mode == "lines" for tr in two)
+
+
+def test_a_histograms_reload_reads_only_new_rows_and_equals_a_fresh_load(tmp_path: Path) -> None:
+    from tensorboardX import SummaryWriter
+
+    from tbnb.widgets.histograms.store import HistogramStore
+
+    def write(run: str, steps: range, suffix: str, purge_step: int | None = None) -> None:
+        writer = SummaryWriter(str(tmp_path / run), filename_suffix=suffix, purge_step=purge_step)
+        for step in steps:
+            values = np.random.default_rng(step).normal(step / 3, 1.0, 50)
+            writer.add_histogram("w", values, step)
+            writer.add_histogram("b", values * 2, step, bins=7)
+        writer.close()
+
+    write("a", range(6), ".1")
+    write("b", range(4), ".1")
+    exp = tbnb.load(str(tmp_path))
+    h = tbnb.histograms(exp)
+    before = h._store
+    assert before is not None
+    assert before.blocks is not None
+    write("a", range(6, 9), ".2")
+    h.refresh_now()
+
+    def same_as_fresh() -> None:
+        store, fresh = h._store, HistogramStore.from_frame(tbnb.load(str(tmp_path)).histograms)
+        assert store is not None
+        assert store.keys == fresh.keys
+        np.testing.assert_array_equal(store.steps, fresh.steps)
+        for got, want in ((store.edges, fresh.edges), (store.counts, fresh.counts)):
+            for row in range(len(got)):
+                np.testing.assert_array_equal(got[store.order[row]], want[fresh.order[row]])
+        ask = {"type": "series", "id": "1", "keys": [["a", "w"], ["b", "b"]], "bins": 12}
+        fresh_widget = tbnb.histograms(tbnb.load(str(tmp_path)))
+        got_reply, want_reply = h.answer(ask), fresh_widget.answer(ask)
+        assert got_reply is not None
+        assert want_reply is not None
+        for g, w in zip(got_reply["items"], want_reply["items"], strict=True):
+            np.testing.assert_array_equal(g["steps"], w["steps"])
+            np.testing.assert_allclose(g["counts"], w["counts"])
+
+    store = h._store
+    assert store is not None
+    # the rows of run b and the first six of a are the earlier store's own arrays
+    b0, _ = before.blocks["b"]
+    b1, _ = store.blocks["b"]  # type: ignore[index]
+    assert store.edges[b1] is before.edges[b0]
+    same_as_fresh()
+    write("a", range(3, 5), ".3", purge_step=3)  # a restart: nothing is reused
+    h.refresh_now()
+    same_as_fresh()
