@@ -2,6 +2,7 @@
 // (batches, priorities, errors, no kernel, saved items, bounds) and the formats.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { NoKernelError } from "../src/core/request.js";
 import { decodeIndex, itemKey, neighbourKeys, positionOf, unionSteps } from "../src/media/card-index.js";
 import { ItemFetcher } from "../src/media/fetcher.js";
 import { formatBytes, formatClipDuration } from "../src/media/format.js";
@@ -113,7 +114,7 @@ test("an item the kernel cannot read is an error; one it skips too", async () =>
 
 test("with no kernel only saved items show; the rest are missing", async () => {
   const { f } = fetcher(() => {
-    throw new Error("no kernel in an exported page");
+    throw new NoKernelError("items", new Error("no kernel in an exported page"));
   });
   const saved = itemKey("a", "x", 0, 0);
   f.seed({ [saved]: item(["a", "x", 0, 0]) });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { pack } from "../src/core/codecs.js";
-import { pendingRequests, RequestError, request } from "../src/core/request.js";
+import { NoKernelError, pendingRequests, RequestError, request, resentRequests } from "../src/core/request.js";
 
 /** A model that records what is sent and lets the test answer like Python would. */
 function fakeModel() {
@@ -65,12 +65,49 @@ test("an {error} reply rejects with the kernel's message", async () => {
   assert.equal(model.listeners(), 0);
 });
 
-test("no answer in time rejects; a late answer is then ignored", async () => {
+test("no answer in time makes a request slow, never failed: a late answer resolves it", async () => {
   const model = fakeModel();
-  const pending = request(model, "importance", { metric: "m" }, { timeout: 20 });
-  await assert.rejects(pending, /timed out after 20 ms/);
+  const events = [];
+  const pending = request(
+    model,
+    "series",
+    { keys: [] },
+    {
+      slowAfter: 20,
+      onSlow: () => events.push("slow"),
+      onSettle: () => events.push("settled"),
+    },
+  );
+  await new Promise((r) => setTimeout(r, 60)); // a busy kernel (a cell running)
+  assert.deepEqual(events, ["slow"]);
+  // the request, and pings asking for a sign of life (one per slowAfter at most)
+  const [asked, ...pings] = model.sent.map((s) => s.content);
+  assert.ok(pings.length >= 1 && pings.every((p) => p.type === "ping"));
+  assert.equal(pendingRequests(model), 1 + pings.length);
+  // the cell ends: the kernel answers in the order it was asked
+  model.reply({ type: "series", id: asked.id, items: [1] });
+  for (const ping of pings) model.reply({ type: "ping", id: ping.id });
+  const reply = await pending;
+  assert.deepEqual(reply.content.items, [1]);
+  assert.deepEqual(events, ["slow", "settled"]);
+  assert.equal(resentRequests(model), 0); // nothing was lost: nothing asked twice
+  assert.equal(pendingRequests(model), 0);
   assert.equal(model.listeners(), 0);
-  model.reply({ type: "importance", id: model.sent[0].content.id });
+});
+
+test("a request whose answer was lost is sent again when a later one is answered", async () => {
+  const model = fakeModel();
+  const pending = request(model, "series", { keys: [["a", "w"]] }, { slowAfter: 20 });
+  await new Promise((r) => setTimeout(r, 40));
+  const [asked, ping] = model.sent.map((s) => s.content);
+  model.reply({ type: "ping", id: ping.id }); // answered after the lost one: it was lost
+  assert.equal(resentRequests(model), 1);
+  assert.equal(model.sent.length, 3);
+  assert.deepEqual(model.sent[2].content, asked); // the same request, the same id
+  model.reply({ type: "series", id: asked.id, items: [2] });
+  assert.deepEqual((await pending).content.items, [2]);
+  model.reply({ type: "series", id: asked.id, items: [3] }); // a duplicate answer is ignored
+  assert.equal(pendingRequests(model), 0);
 });
 
 test("abort rejects at once; a send that throws (no kernel) rejects at once", async () => {
@@ -84,7 +121,10 @@ test("abort rejects at once; a send that throws (no kernel) rejects at once", as
   offline.send = () => {
     throw new Error("no kernel in an exported page");
   };
-  await assert.rejects(request(offline, "range", {}), /no kernel/);
+  await assert.rejects(
+    request(offline, "range", {}),
+    (err) => err instanceof NoKernelError && /no kernel/.test(err.message),
+  );
   assert.equal(offline.listeners(), 0);
   await assert.rejects(request(model, "range", {}, { signal: controller.signal }), /aborted/);
 });

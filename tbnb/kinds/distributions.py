@@ -89,15 +89,26 @@ def tensorboard_buckets(histograms: pd.DataFrame) -> tuple[list[np.ndarray], lis
     counts = histograms["counts"].tolist()
     if "sum" not in histograms.columns:
         return edges, counts
-    legacy = histograms["sum"].notna().to_numpy()
-    return (
-        [_as_float32(e) if old else e for e, old in zip(edges, legacy, strict=True)],
-        [_as_float32(c) if old else c for c, old in zip(counts, legacy, strict=True)],
-    )
+    legacy = np.flatnonzero(histograms["sum"].notna().to_numpy())
+    for listed in (edges, counts):
+        for i, migrated in zip(
+            legacy.tolist(), _as_float32([listed[i] for i in legacy]), strict=True
+        ):
+            listed[i] = migrated
+    return edges, counts
 
 
-def _as_float32(values: np.ndarray) -> np.ndarray:
-    return np.asarray(values, dtype=np.float64).astype(np.float32).astype(np.float64)
+def _as_float32(rows: list[np.ndarray]) -> list[np.ndarray]:
+    """Each array rounded to float32 (as float64): one cast of them all, split back."""
+    if not rows:
+        return []
+    try:
+        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    except TypeError:  # a scalar among them
+        return [np.asarray(r, dtype=np.float64).astype(np.float32).astype(np.float64) for r in rows]
+    flat = np.concatenate(rows, dtype=np.float64).astype(np.float32).astype(np.float64)
+    ends = np.cumsum(lengths).tolist()
+    return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 def percentiles(

@@ -145,6 +145,12 @@ class TbnbWidget(anywidget.AnyWidget):
             log.exception("tbnb widget request %r failed", kind)
             return {**base, "error": f"{type(err).__name__}: {err}"}
 
+    def _request_ping(self, _content: dict[str, Any]) -> dict[str, Any]:
+        """A sign of life: the browser asks when a request is slow; the kernel answers in
+        order, so an earlier request still unanswered when this reply arrives was lost
+        and is sent again (``js/src/core/request.js``)."""
+        return {}
+
     def view_spec(self) -> ViewSpec:
         """What the widget shows now, as data (:class:`~tbnb.widgets.spec.ViewSpec`)."""
         raise NotImplementedError(f"{type(self).__name__} has no view spec")

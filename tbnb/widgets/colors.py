@@ -20,6 +20,7 @@ from typing import Any
 
 import traitlets as t
 
+from tbnb.widgets.ordering import matching
 from tbnb.widgets.traits import Choice
 
 __all__ = [
@@ -178,3 +179,35 @@ class RunColored(t.HasTraits):
     def _on_palette(self, _change: Any) -> None:
         order = self._color_order if self._color_order is not None else list(self.run_colors)
         self.run_colors = run_colors(order, self.palette)
+
+    _known_runs: set[str] | None = None
+
+    def follow_runs(self, present: Iterable[str]) -> None:
+        """Choose the runs shown as the data grows: the first time every run of
+        ``present`` that matches ``run_filter``; later each run seen for the first time
+        (a run written after the view was built is shown, as TensorBoard shows it), while
+        runs the user turned off stay off.
+
+        Examples
+        --------
+        >>> class View(RunColored):
+        ...     selected_runs = t.List(t.Unicode())
+        ...     run_filter = t.Unicode("")
+        >>> view = View()
+        >>> view.follow_runs(["a", "b"])
+        >>> view.selected_runs = ["a"]          # the user turns b off
+        >>> view.follow_runs(["a", "b", "c"])   # c is written later
+        >>> view.selected_runs
+        ['a', 'c']
+        """
+        names = [str(run) for run in present]
+        this: Any = self
+        pattern = str(getattr(this, "run_filter", "") or "")
+        known = self._known_runs
+        if known is None:
+            this.selected_runs = matching(names, pattern)
+        else:
+            fresh = matching([r for r in names if r not in known], pattern)
+            if fresh:
+                this.selected_runs = list(dict.fromkeys([*this.selected_runs, *fresh]))
+        self._known_runs = set(names) | (known or set())

@@ -41,7 +41,7 @@ from tbnb.widgets.cards import (
 )
 from tbnb.widgets.colors import RunColored
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.ordering import color_order, matching, natural_key, pick
+from tbnb.widgets.ordering import color_order, natural_key, pick
 from tbnb.widgets.serializers import tree_serialization
 from tbnb.widgets.source import Source, source_of
 from tbnb.widgets.traits import Choice, IntRange, Regex, either
@@ -126,7 +126,7 @@ class MediaWidget(LiveWidget, RunColored):
         self._warned: set[str] = set()
         self._held_keys: list[str] = []
         self._generation = 0  # bumped when stored items may have changed (a restart purge)
-        self._open(source, refresh, lambda given: self._set_frame(given.data, first=True))
+        self._open(source, refresh, lambda given: self._set_frame(given.data))
 
     @classmethod
     def from_source(cls, source: Any, **options: Any) -> Any:
@@ -154,7 +154,7 @@ class MediaWidget(LiveWidget, RunColored):
         return []
 
     # ------------------------------------------------------------------ data
-    def _set_frame(self, frame: pd.DataFrame, *, first: bool = False) -> None:
+    def _set_frame(self, frame: pd.DataFrame) -> None:
         """(Re)build the card index from ``frame`` and send it (with the saved items)."""
         opts = self._build
         runs = sorted(dict.fromkeys(frame["run"].astype(str)), key=natural_key)
@@ -168,7 +168,6 @@ class MediaWidget(LiveWidget, RunColored):
             frame = frame[keep.to_numpy()]
         frame = frame.reset_index(drop=True)
         cards = CardIndex.build(frame, keep_runs)
-        old_runs = {run for run, _ in self._cards.cards}
         self._frame, self._cards = frame, cards
         self._cache.clear()
         self._cache_bytes = 0
@@ -178,12 +177,7 @@ class MediaWidget(LiveWidget, RunColored):
         payload = cards.payload()
         payload["version"] = int(self._index.get("version", 0)) + 1 if self._index else 1
         payload["generation"] = self._generation
-        if first:
-            self.selected_runs = matching(present, self.run_filter)
-        else:
-            fresh = [r for r in present if r not in old_runs]
-            if fresh:
-                self.selected_runs = list(dict.fromkeys([*self.selected_runs, *fresh]))
+        self.follow_runs(present)
         self._index = payload
         self._refresh_held()
 

@@ -115,6 +115,9 @@ def _line(go_: Any, mark: Mark, panel: Panel) -> Any:
     kwargs["mode"] = "lines"
     if style.get("markers"):
         kwargs.update(mode="lines+markers", marker={"size": style["markers"]})
+    elif np.count_nonzero(np.isfinite(np.asarray(mark.data["y"], dtype=np.float64))) == 1:
+        # a line through one point draws nothing: the point is drawn as a marker
+        kwargs.update(mode="lines+markers", marker={"size": 6, "color": mark.color})
     if style.get("fill") == "self":
         kwargs.update(fill="toself", fillcolor=mark.color)
     if "text" in style:

@@ -40,6 +40,7 @@ __all__ = [
     "LineTraits",
     "check_frame",
     "payload",
+    "preview_buckets",
     "range_slice",
     "series_frame",
     "series_marks",
@@ -142,6 +143,19 @@ def wire(name: str, arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.asarray(arr, dtype=np.float64)
 
 
+def preview_buckets(series: int, budget: int, max_points: int) -> int:
+    """Min/max buckets per series so that ``series`` series fit in ``budget`` points
+    (at least 2: first, last and the extremes; at most ``max_points // 2``, screen
+    resolution).
+
+    Examples
+    --------
+    >>> preview_buckets(10, 50_000, 1000), preview_buckets(10_000, 50_000, 1000)
+    (500, 2)
+    """
+    return int(min(max(budget // max(2 * series, 1), 2), max(max_points // 2, 2)))
+
+
 def payload(
     store: SeriesStore,
     legend: list[str],
@@ -181,6 +195,7 @@ def payload(
         "members": members,
         "tags": tags,
         "x_tag": x_tag,
+        "buckets": int(buckets),
         "series": {
             "run": np.asarray([legend_index[run] for run, _ in store.keys], dtype=np.int32),
             "tag": np.asarray([tag_index[tag] for _, tag in store.keys], dtype=np.int32),

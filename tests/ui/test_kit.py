@@ -310,6 +310,27 @@ def test_table_sorts_pages_and_downloads_neutralised_csv(kit_page: Any, tmp_path
     ]
 
 
+def test_table_page_size_select_says_what_the_table_shows(kit_page: Any) -> None:
+    """The select showed "10" while the table showed 25 rows (it never got its value)."""
+    _fresh(kit_page)
+    kit_page.evaluate("""() => {
+      const { DataTable } = window.kit;
+      const on = (t, type, h) => t.addEventListener(type, h);
+      window.table = new DataTable({ on, rowAttrs: (i) => ({ key: String(i), classes: [] }) });
+      window.table.setColumns([{ key: 'i', label: 'i', text: (i) => String(i), value: (i) => i }]);
+      window.table.setRows([...Array(60).keys()]);
+      window.table.render();
+      document.getElementById('host').append(window.table.node);
+    }""")
+    select = kit_page.locator("select.tbnb-page-size")
+    shown = "() => document.querySelectorAll('tr[data-row]').length"
+    assert kit_page.evaluate(shown) == 25
+    assert select.input_value() == "25"
+    kit_page.evaluate("() => window.table.setPageSize(40)")  # a size from Python's trait
+    assert kit_page.evaluate(shown) == 40
+    assert select.input_value() == "40"
+
+
 def test_tooltip_sits_beside_the_points_and_wraps_names(kit_page: Any) -> None:
     _fresh(kit_page)
     got = kit_page.evaluate("""() => {

@@ -169,3 +169,44 @@ export function fillBand(ctx, xs, lo, hi, color, fx, fy) {
   if (start >= 0) flush(xs.length - 1);
   ctx.globalAlpha = 1;
 }
+
+/**
+ * Many lines as one stroke per colour and dash (each line traced into its group's path),
+ * with the lone points (a line of one point) as dots: 2,000 lines of 20 colours are 20
+ * strokes. The drawing order changes only between lines of different colours.
+ * @template {{color: string, dash: number}} T
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {T[]} items
+ * @param {number} width
+ * @param {number[][]} dashes
+ * @param {(item: T, path: Path2D) => number[] | null} trace  adds the item's line to `path`, returns its lone points
+ */
+export function strokeGrouped(ctx, items, width, dashes, trace) {
+  /** @type {Map<string, {color: string, dash: number[], path: Path2D, dots: number[]}>} */
+  const groups = new Map();
+  for (const it of items) {
+    const dash = dashes[it.dash % dashes.length];
+    const key = `${it.color}|${it.dash % dashes.length}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { color: it.color, dash, path: new Path2D(), dots: [] };
+      groups.set(key, group);
+    }
+    const lonely = trace(it, group.path);
+    if (lonely) for (const v of lonely) group.dots.push(v);
+  }
+  ctx.lineWidth = width;
+  for (const g of groups.values()) {
+    ctx.setLineDash(g.dash);
+    ctx.strokeStyle = g.color;
+    ctx.stroke(g.path);
+    if (!g.dots.length) continue;
+    ctx.fillStyle = g.color;
+    ctx.beginPath();
+    for (let k = 0; k < g.dots.length; k += 2) {
+      ctx.moveTo(g.dots[k] + width + 1, g.dots[k + 1]);
+      ctx.arc(g.dots[k], g.dots[k + 1], width + 1, 0, Math.PI * 2);
+    }
+    ctx.fill();
+  }
+}

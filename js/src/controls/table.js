@@ -38,6 +38,7 @@ export class DataTable {
     this.info = el("span", { class: "tbnb-page" });
     this.sizes = el("select", { class: "tbnb-page-size" });
     for (const n of PAGE_SIZES) this.sizes.append(el("option", { value: String(n), text: String(n) }));
+    this.sizes.value = String(this.pageSize); // the select says what the table shows
     this.wrap = el("div", { class: "tbnb-table-wrap" }, this.table);
     this.node = el(
       "div",
@@ -77,7 +78,11 @@ export class DataTable {
   /** @param {number} size */
   setPageSize(size) {
     this.pageSize = Math.max(1, size | 0);
-    this.sizes.value = String(this.pageSize);
+    const value = String(this.pageSize);
+    if (![...this.sizes.options].some((o) => o.value === value)) {
+      this.sizes.append(el("option", { value, text: value })); // a size set from Python
+    }
+    this.sizes.value = value;
     this.page = 0;
     this.render();
   }

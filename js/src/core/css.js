@@ -6,6 +6,7 @@
 export const KIT_CSS = `
 .tbnb-root{position:relative;font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:12px;color:var(--jp-ui-font-color1,#222);background:var(--jp-layout-color0,transparent);line-height:1.35}
 .tbnb-root *{box-sizing:border-box}
+.tbnb-root[data-kernel=waiting]::before{content:"waiting for the kernel (busy): showing what this page holds";position:absolute;right:0;top:-2px;z-index:12;font-size:10px;padding:0 6px;border-radius:3px;background:var(--jp-warn-color3,#fff3cd);color:var(--jp-ui-font-color1,#222);pointer-events:none}
 .tbnb-root .tbnb-toolbar{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:0 0 8px 0}
 .tbnb-root .tbnb-toolbar label{display:inline-flex;gap:4px;align-items:center}
 .tbnb-root select,.tbnb-root button,.tbnb-root input[type=text],.tbnb-root input[type=number]{font:inherit;color:inherit;background:var(--jp-layout-color1,#fff);border:1px solid var(--jp-border-color1,#bbb);border-radius:3px;padding:1px 6px}

@@ -33,6 +33,8 @@ export class View {
     this.disposers = [];
     this.disposed = false;
     this.aborter = new AbortController();
+    /** Requests of this view the kernel has not answered in time (busy, or gone). */
+    this.slow = 0;
   }
 
   /** Build the DOM into `this.root` and register listeners (subclasses). */
@@ -118,14 +120,31 @@ export class View {
   }
 
   /**
-   * Ask the Python widget (see request.js); rejected when the view is disposed.
+   * Ask the Python widget (see request.js); rejected when the view is disposed. While a
+   * request is slow (a busy kernel) the root carries `data-kernel="waiting"`, which the
+   * kit's CSS shows as a note; its answer, whenever it comes, is used.
    * @param {string} type
    * @param {Record<string, any>} [payload]
-   * @param {{timeout?: number}} [options]
+   * @param {{slowAfter?: number}} [options]
    * @returns {Promise<Reply>}
    */
   request(type, payload = {}, options = {}) {
-    return request(/** @type {any} */ (this.model), type, payload, { ...options, signal: this.aborter.signal });
+    return request(/** @type {any} */ (this.model), type, payload, {
+      ...options,
+      signal: this.aborter.signal,
+      onSlow: () => this.waiting(1),
+      onSettle: () => this.waiting(-1),
+    });
+  }
+
+  /**
+   * Count requests waiting on a busy kernel, and say so on the root.
+   * @param {number} delta
+   */
+  waiting(delta) {
+    this.slow = Math.max(this.slow + delta, 0);
+    if (this.slow) this.root.setAttribute("data-kernel", "waiting");
+    else this.root.removeAttribute("data-kernel");
   }
 
   /** Undo everything registered through the kit. Safe to call twice. */

@@ -10,6 +10,8 @@
 // Items saved with the notebook or the exported page (`seed`) need no kernel; with no
 // kernel to ask (an exported page) every other item is "missing".
 
+import { NoKernelError } from "../core/request.js";
+
 /**
  * @typedef {object} Entry
  * @property {"queued" | "loading" | "decoding" | "ready" | "error" | "missing"} state
@@ -30,8 +32,6 @@
  * @property {number} [batch]        keys per request (default 24)
  * @property {number} [inFlight]     requests at once (default 3)
  */
-
-const NO_KERNEL = /no kernel/i;
 
 export class ItemFetcher {
   /** @param {FetcherOptions} options */
@@ -178,7 +178,7 @@ export class ItemFetcher {
       this.evict();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (NO_KERNEL.test(message)) this.goOffline();
+      if (err instanceof NoKernelError) this.goOffline();
       for (const key of keys) {
         if (this.offline) this.settle(key, { state: "missing" });
         else this.fail(key, message);

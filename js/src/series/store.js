@@ -1,5 +1,7 @@
-// The scalars data a model holds in the browser: the downsampled series decoded from
-// `_data`, plus points appended live. Shared by every view of one model.
+// The scalars data a model holds in the browser: the preview of every series decoded from
+// `_data` (downsampled into the widget's state budget), the series of charts in view at
+// screen resolution once the kernel sent them (`applySeries`), and points appended live.
+// Shared by every view of one model.
 import { concatF64 } from "../core/arrays.js";
 import { decodeTree } from "../core/codecs.js";
 
@@ -13,6 +15,7 @@ import { decodeTree } from "../core/codecs.js";
  * @property {Record<string, string[]>} members   group -> its runs (aggregating)
  * @property {string[]} tags
  * @property {string | null} x_tag
+ * @property {number} [buckets]  min/max buckets of each series' preview
  * @property {{run: Int32Array, tag: Int32Array, offset: Int32Array | Float64Array, total: Int32Array | Float64Array}} [series]
  * @property {Record<string, import("../core/types").TypedArray>} [columns]  step, wall, value (lo, hi, n, xv)
  */
@@ -25,7 +28,9 @@ import { decodeTree } from "../core/codecs.js";
  * @typedef {object} SeriesRecord
  * @property {string} run
  * @property {string} tag
- * @property {Record<string, Numbers>} cols
+ * @property {Record<string, Numbers>} cols   what is drawn: the preview, or the series at `level`
+ * @property {Record<string, Numbers>} preview  the series as `_data` holds it (kept when `cols` is dropped)
+ * @property {number} level   min/max buckets `cols` was downsampled to
  * @property {number} total
  * @property {{mode: string, x: Float64Array, sorted: boolean} | null} xs
  * @property {Map<string, any>} cache
@@ -38,6 +43,8 @@ import { decodeTree } from "../core/codecs.js";
  * @property {Map<string, SeriesRecord>} series
  * @property {string[]} runs
  * @property {Record<string, string[]>} members
+ * @property {Map<string, number>} detailed  series whose `cols` the kernel sent (key -> points), least recently drawn first
+ * @property {number} detailPoints  points of those
  */
 
 export const SEP = "\u0000";
@@ -71,10 +78,98 @@ export function buildStore(raw) {
       for (const [name, arr] of Object.entries(C)) cols[name] = arr.subarray(a, b);
       const run = runs[S.run[i]];
       const tag = tags[S.tag[i]];
-      series.set(seriesKey(run, tag), { run, tag, cols, total: Number(S.total[i]), xs: null, cache: new Map() });
+      const level = Number(data.buckets) || 0;
+      series.set(seriesKey(run, tag), {
+        run,
+        tag,
+        cols,
+        preview: cols,
+        level,
+        total: Number(S.total[i]),
+        xs: null,
+        cache: new Map(),
+      });
     }
   }
-  return { raw, data, series, runs: [...runs], members: data.members || {} };
+  return {
+    raw,
+    data,
+    series,
+    runs: [...runs],
+    members: data.members || {},
+    detailed: new Map(),
+    detailPoints: 0,
+  };
+}
+
+/** Points of series sent at screen resolution the browser keeps (the least recently drawn go back to their preview). */
+export const MAX_DETAIL_POINTS = 4_000_000;
+
+/**
+ * Whether the kernel holds more of `rec` than the browser draws at `buckets` min/max buckets.
+ * @param {SeriesRecord} rec
+ * @param {number} buckets
+ */
+export function needsDetail(rec, buckets) {
+  return rec.level < buckets && (rec.cols.value?.length ?? 0) < rec.total;
+}
+
+/**
+ * Put the series of a `"series"` reply in the store (tbnb/widgets/scalars/widget.py:
+ * _request_series); returns the keys that changed.
+ * @param {Store} store
+ * @param {{buckets: number, series?: {run: string, tag: string, total: number, columns: Record<string, Numbers>}[]}} reply
+ */
+export function applySeries(store, reply) {
+  /** @type {string[]} */
+  const changed = [];
+  for (const s of reply.series || []) {
+    const key = seriesKey(s.run, s.tag);
+    const rec = store.series.get(key);
+    if (!rec || rec.level >= reply.buckets) continue;
+    forget(store, key);
+    rec.cols = s.columns;
+    rec.level = Number(reply.buckets);
+    rec.total = Math.max(rec.total, Number(s.total));
+    rec.cache.clear();
+    rec.xs = null;
+    const n = rec.cols.value?.length ?? 0;
+    store.detailed.set(key, n);
+    store.detailPoints += n;
+    changed.push(key);
+  }
+  while (store.detailPoints > MAX_DETAIL_POINTS && store.detailed.size > 1) {
+    const oldest = /** @type {string} */ (store.detailed.keys().next().value);
+    const rec = store.series.get(oldest);
+    forget(store, oldest);
+    if (rec) {
+      rec.cols = rec.preview;
+      rec.level = Number(store.data.buckets) || 0;
+      rec.cache.clear();
+      rec.xs = null;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Mark `key`'s series as drawn now (the last to go back to its preview).
+ * @param {Store} store
+ * @param {string} key
+ */
+export function touch(store, key) {
+  const n = store.detailed.get(key);
+  if (n === undefined) return;
+  store.detailed.delete(key);
+  store.detailed.set(key, n);
+}
+
+/** @param {Store} store @param {string} key */
+function forget(store, key) {
+  const n = store.detailed.get(key);
+  if (n === undefined) return;
+  store.detailed.delete(key);
+  store.detailPoints -= n;
 }
 
 /** @type {WeakMap<object, Store>} */
@@ -106,8 +201,10 @@ export function applyAppend(store, msg) {
   for (const s of msg.series || []) {
     const old = store.series.get(seriesKey(s.run, s.tag));
     if (old) {
+      const both = old.preview !== old.cols;
       for (const [name, arr] of Object.entries(s.columns)) {
         old.cols[name] = concatF64(old.cols[name] || new Float64Array(0), arr);
+        if (both) old.preview[name] = concatF64(old.preview[name] || new Float64Array(0), arr);
       }
       old.total = s.total;
       old.cache.clear();
@@ -120,6 +217,8 @@ export function applyAppend(store, msg) {
         run: s.run,
         tag: s.tag,
         cols,
+        preview: cols,
+        level: Number(store.data.buckets) || 0,
         total: s.total,
         xs: null,
         cache: new Map(),

@@ -33,7 +33,7 @@ from tbnb.widgets.custom_scalars.prepare import (
     view_spec,
 )
 from tbnb.widgets.live import LiveWidget
-from tbnb.widgets.ordering import color_order, matching, natural_key, pick
+from tbnb.widgets.ordering import color_order, natural_key, pick
 from tbnb.widgets.serializers import tree_serialization
 from tbnb.widgets.series import LineTraits, check_frame, payload, series_frame, x_values
 from tbnb.widgets.source import Source
@@ -108,7 +108,7 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
         self._open(source, refresh, lambda given: self._show(given, layout or Layout(), why_empty))
 
     def _show(self, source: Any, layout: Layout, why_empty: str) -> None:
-        self._set_source(source.data, layout, initial=True)
+        self._set_source(source.data, layout)
         if not self.charts:
             self.empty_reason = why_empty
 
@@ -118,7 +118,7 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
         """The layout drawn (given, or every run's merged as TensorBoard shows it)."""
         return self._layout
 
-    def _set_source(self, frame: pd.DataFrame, layout: Layout, *, initial: bool = False) -> None:
+    def _set_source(self, frame: pd.DataFrame, layout: Layout) -> None:
         check_frame(frame)
         hidden = set(getattr(self._source, "subruns", {}) or {})
         present = [r for r in dict.fromkeys(frame["run"].astype(str)) if r not in hidden]
@@ -137,7 +137,6 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
         plain = frame[wanted.to_numpy()]
         self._plain = SeriesStore.from_frame(plain)
         self._margin = SeriesStore.from_frame(margin_frame(frame, charts))
-        new_runs = [r for r in runs if r not in self._runs]
         self._runs = runs
         self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         if charts != self.charts:
@@ -147,10 +146,7 @@ class CustomScalarsWidget(LiveWidget, RunColored, LineTraits):
             self._plain, runs, kind="runs", band=None, members={}, x_tag=None, buckets=buckets
         )
         self._margins = _margin_payload(self._margin, runs, buckets)
-        if initial:
-            self.selected_runs = matching(runs, self.run_filter)
-        elif new_runs:
-            self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
+        self.follow_runs(runs)
         if charts:
             self.empty_reason = ""
 

@@ -77,7 +77,11 @@ class HistogramStore:
     order
         Per histogram: its row in the frame (where its buckets are).
     edges, counts
-        The frame's own bucket arrays, in the frame's order (never copied or changed).
+        The buckets TensorBoard shows of each row, in the frame's order (the frame's own
+        arrays, or their float32 migration for a legacy ``HistogramProto``).
+    blocks, frame_steps
+        Each run's rows ``(first, count)`` when the frame holds every run's rows as one
+        block (the loader's frames), and each row's step: what a reload's store reuses.
     """
 
     keys: list[tuple[str, str]]
@@ -89,6 +93,8 @@ class HistogramStore:
     order: npt.NDArray[np.int64]
     edges: npt.NDArray[Any]
     counts: npt.NDArray[Any]
+    blocks: dict[str, tuple[int, int]] | None = None
+    frame_steps: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     _bad: dict[int, str] = field(default_factory=dict)
     _reported: set[int] = field(default_factory=set)
     _lengths: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -113,8 +119,13 @@ class HistogramStore:
         return self.lengths_of(np.arange(self.steps.size, dtype=np.int64))
 
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame) -> HistogramStore:
-        """Index ``frame`` (rows of one series in any order; ties keep the frame's order)."""
+    def from_frame(cls, frame: pd.DataFrame, reuse: HistogramStore | None = None) -> HistogramStore:
+        """Index ``frame`` (rows of one series in any order; ties keep the frame's order).
+
+        ``reuse``: the store of an earlier frame of the same experiment whose rows are all
+        still there (no restart dropped any): each run's rows it holds are taken from it,
+        and only the rows a reload added are read (a reload costs what is new).
+        """
         check_frame(frame)
         runs, run_names = _factorize(frame["run"])
         tags, tag_names = _factorize(frame["tag"])
@@ -131,12 +142,9 @@ class HistogramStore:
             )
             for s in series[first].tolist()
         ]
-        # the buckets TensorBoard shows (a legacy histogram's in float32, as it migrates them)
-        listed_edges, listed_counts = tensorboard_buckets(frame)
-        edges = np.empty(len(frame), dtype=object)
-        counts = np.empty(len(frame), dtype=object)
-        for i, (e, c) in enumerate(zip(listed_edges, listed_counts, strict=True)):
-            edges[i], counts[i] = e, c
+        blocks = _run_blocks(runs, run_names)
+        frame_steps = frame["step"].to_numpy(dtype=np.int64)
+        edges, counts = _buckets(frame, blocks, frame_steps, reuse)
         if {"min", "max"} <= set(frame.columns):  # exp.histograms: the outer edges
             lo = frame["min"].to_numpy(dtype=np.float64)[order]
             hi = frame["max"].to_numpy(dtype=np.float64)[order]
@@ -163,6 +171,8 @@ class HistogramStore:
             order=order.astype(np.int64),
             edges=edges,
             counts=counts,
+            blocks=blocks,
+            frame_steps=frame_steps,
         )
 
     def __len__(self) -> int:
@@ -260,6 +270,56 @@ class HistogramStore:
         odd = np.flatnonzero(~(np.isfinite(self.lo) & np.isfinite(self.hi)))
         for row in odd[self.lengths_of(odd) > 0].tolist():
             self._flag(row, "its edges are not finite (were NaN or inf values logged?)")
+
+
+def _run_blocks(
+    codes: npt.NDArray[np.int64], names: list[str]
+) -> dict[str, tuple[int, int]] | None:
+    """``run -> (first row, rows)`` when each run's rows are one block, else None."""
+    if codes.size == 0:
+        return {}
+    starts = np.r_[0, np.flatnonzero(np.diff(codes)) + 1]
+    if np.unique(codes[starts]).size != starts.size:
+        return None
+    sizes = np.diff(np.r_[starts, codes.size])
+    return {
+        names[int(c)]: (int(a), int(n))
+        for c, a, n in zip(codes[starts].tolist(), starts.tolist(), sizes.tolist(), strict=True)
+    }
+
+
+def _buckets(
+    frame: pd.DataFrame,
+    blocks: dict[str, tuple[int, int]] | None,
+    steps: npt.NDArray[np.int64],
+    reuse: HistogramStore | None,
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The buckets TensorBoard shows of each row (a legacy histogram's in float32, as it
+    migrates them), as object arrays in the frame's order; a run's rows that ``reuse``
+    holds (its first rows, the same steps) are taken from it."""
+    edges = np.empty(len(frame), dtype=object)
+    counts = np.empty(len(frame), dtype=object)
+    todo: list[npt.NDArray[np.int64]] = []
+    if reuse is not None and reuse.blocks is not None and blocks is not None:
+        for run, (a, n) in blocks.items():
+            old = reuse.blocks.get(run)
+            if old is not None and old[1] <= n:
+                b, m = old
+                if np.array_equal(reuse.frame_steps[b : b + m], steps[a : a + m]):
+                    edges[a : a + m] = reuse.edges[b : b + m]
+                    counts[a : a + m] = reuse.counts[b : b + m]
+                    todo.append(np.arange(a + m, a + n, dtype=np.int64))
+                    continue
+            todo.append(np.arange(a, a + n, dtype=np.int64))
+        rows = np.concatenate(todo) if todo else np.zeros(0, np.int64)
+    else:
+        rows = np.arange(len(frame), dtype=np.int64)
+    if rows.size:
+        part = frame.iloc[rows] if rows.size < len(frame) else frame
+        listed_edges, listed_counts = tensorboard_buckets(part)
+        for i, e, c in zip(rows.tolist(), listed_edges, listed_counts, strict=True):
+            edges[i], counts[i] = e, c
+    return edges, counts
 
 
 def _factorize(names: pd.Series) -> tuple[npt.NDArray[np.int64], list[str]]:

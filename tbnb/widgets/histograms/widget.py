@@ -130,6 +130,7 @@ class HistogramsWidget(LiveWidget, RunColored):
         self._store: HistogramStore | None = None
         self._build: dict[str, Any] = {"runs": runs, "tags": tags, "budget": int(state_budget)}
         self._legend: list[str] = []
+        self._sent_keys: list[tuple[str, str]] = []
         self._preview_due = False
         self._open(source, refresh, self._show)
 
@@ -139,14 +140,20 @@ class HistogramsWidget(LiveWidget, RunColored):
         if empty:
             warnings.warn(empty, EmptyResultWarning, stacklevel=5)
         self._set_frame(source.data, preview_now=False)
-        self.selected_runs = matching(self._legend, self.run_filter)
+        self.follow_runs(self._legend)
 
     # ----------------------------------------------------------------- data
     def _set_frame(
-        self, frame: pd.DataFrame, *, send: bool = True, preview_now: bool = True
+        self,
+        frame: pd.DataFrame,
+        *,
+        send: bool = True,
+        preview_now: bool = True,
+        reuse: HistogramStore | None = None,
     ) -> None:
         """(Re)index ``frame`` and send the index (and every chart's preview, unless
-        ``preview_now`` is false: then it is made when first needed)."""
+        ``preview_now`` is false: then it is made when first needed). ``reuse``: the
+        store of the frame before a reload that dropped nothing (its rows are kept)."""
         opts = self._build
         names = list(dict.fromkeys(str(r) for r in pd.unique(frame["run"])))
         tags = list(dict.fromkeys(str(g) for g in pd.unique(frame["tag"])))
@@ -156,7 +163,7 @@ class HistogramsWidget(LiveWidget, RunColored):
             frame = frame[
                 frame["run"].astype(str).isin(keep_runs) & frame["tag"].astype(str).isin(keep_tags)
             ]
-        store = HistogramStore.from_frame(frame)
+        store = HistogramStore.from_frame(frame, reuse=reuse)
         store.check_outer_edges()
         self._store = store
         present = list(dict.fromkeys(run for run, _ in store.keys))
@@ -173,7 +180,10 @@ class HistogramsWidget(LiveWidget, RunColored):
         tag_index = {g: i for i, g in enumerate(tags)}
         self.problems = store.problems
         self._preview_due = True
-        if not preview_now:
+        same_series = self._data.get("series") is not None and self._sent_keys == store.keys
+        self._sent_keys = list(store.keys)
+        if not preview_now and not same_series:
+            # the browser takes a preview only for the series it indexes: asked anew
             self._preview = {}
         self._data = {
             "runs": self._legend,
@@ -275,8 +285,10 @@ class HistogramsWidget(LiveWidget, RunColored):
 
     # -------------------------------------------------------------- refresh
     def _on_reload(self, report: Any = None) -> None:
-        """Re-index what the source holds now and send the new previews (the browser then
-        asks again for the charts in view)."""
+        """Re-index what the source holds now (the rows read before are kept unless a
+        restart dropped some) and send the index; the browser asks again for the charts
+        in view, drawing what it holds meanwhile, and the preview is made when next asked
+        for (or when the state is saved), so a reload costs what is new."""
         if report is not None and not (
             getattr(report, "values_added", {}).get("histograms")
             or getattr(report, "new_runs", None)
@@ -286,7 +298,10 @@ class HistogramsWidget(LiveWidget, RunColored):
         source = self._source
         with self._lock:
             before = len(self._store.steps) if self._store is not None else 0
-            self._set_frame(source.histograms)
+            purged = report is None or bool(getattr(report, "points_purged", 0))
+            reuse = None if purged else self._store
+            self._set_frame(source.histograms, preview_now=False, reuse=reuse)
+            self.follow_runs(self._legend)
             assert self._store is not None
             self._sent += max(len(self._store.steps) - before, 0)
 

@@ -108,7 +108,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
         self._open(source, refresh, self._show)
 
     def _show(self, source: Source) -> None:
-        self._set_frame(source.data, initial=True)
+        self._set_frame(source.data)
         if not self.charts:
             runs, tags = self._build["runs"], self._build["tags"]
             self.empty_reason = (
@@ -120,7 +120,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
             )
 
     # ----------------------------------------------------------------- data
-    def _set_frame(self, frame: pd.DataFrame, *, initial: bool = False) -> None:
+    def _set_frame(self, frame: pd.DataFrame) -> None:
         check_frame(frame)
         hidden = set(getattr(self._source, "subruns", {}) or {})
         run_names, tag_names = names_of(frame["run"]), names_of(frame["tag"])
@@ -131,7 +131,6 @@ class PrCurvesWidget(LiveWidget, RunColored):
         if len(keep_tags) < len(tags):
             frame = frame[np.isin(tag_names, list(keep_tags))]
         index = CurveIndex.build(frame, runs)
-        new_runs = [r for r in runs if r not in self._runs]
         self._index, self._runs = index, runs
         self.color_runs(color_order(present, getattr(self._source, "runs", None)))
         self._report(index)
@@ -141,10 +140,7 @@ class PrCurvesWidget(LiveWidget, RunColored):
         if specs:
             self.empty_reason = ""
         self._data = payload(index, runs, max_curves=self.max_curves)
-        if initial:
-            self.selected_runs = matching(runs, self.run_filter)
-        elif new_runs:
-            self.selected_runs = list(dict.fromkeys([*self.selected_runs, *new_runs]))
+        self.follow_runs(runs)
 
     def _report(self, index: CurveIndex) -> None:
         """Warn once per curve that is wrong (naming run, tag and step); keep it."""

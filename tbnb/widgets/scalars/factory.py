@@ -42,6 +42,7 @@ class ScalarsOptions(TypedDict, total=False):
     max_points: int
     show_raw: bool
     palette: str
+    state_budget: int
 
 
 def scalars(
@@ -87,7 +88,10 @@ def scalars(
         ``run_filter``, ``tag_filter``, ``max_points`` (per series, default 1000;
         ``.data`` is what is drawn, ``.full_data`` every point), ``show_raw``,
         ``palette`` (``"default"`` or ``"colorblind"``: run colours, see
-        :func:`tbnb.widgets.colors.run_colors`). Anything else raises ``TypeError``.
+        :func:`tbnb.widgets.colors.run_colors`), ``state_budget`` (bytes of the preview
+        of every series kept in the widget's state, default 1,000,000: a saved notebook
+        or an exported page stays that small; the charts in view ask the kernel for
+        screen resolution). Anything else raises ``TypeError``.
 
     Examples
     --------
@@ -110,7 +114,7 @@ def scalars(
     options: dict[str, Any] = {
         k: list(v) if k in ("log_y", "ignore_outliers") else v  # type: ignore[call-overload]
         for k, v in kw.items()
-        if k not in ("charts", "band", "hparams")
+        if k not in ("charts", "band", "hparams", "state_budget")
     }
     return ScalarsWidget(
         source=given,
@@ -120,6 +124,7 @@ def scalars(
         agg=agg,
         band=kw.get("band", "std"),
         charts=kw.get("charts"),
+        state_budget=kw.get("state_budget", 1_000_000),
         refresh=refresh,
         smoothing=smoothing,
         x_axis=x,

@@ -1,11 +1,18 @@
 """The scalars dashboard: one chart per tag, every selected run in it.
 
 Python side of ``js/src/widgets/scalars/`` (widget key ``"scalars"``). Python keeps
-the full-resolution series, downsamples each one to screen resolution
-(:func:`tbnb.transforms.minmax_indices`) and sends them as binary buffers in
-the ``_data`` trait; the browser does everything that needs no new data
-(smoothing, x axis, log scale, outliers, filters, toggles, tooltips, zoom) and
-asks for full resolution of a zoomed range with a ``"range"`` request.
+the full-resolution series. The ``_data`` trait (binary buffers) holds a preview of every
+series within ``state_budget`` bytes (min and max per bucket,
+:func:`tbnb.transforms.minmax_indices`), so a saved notebook or an exported page stays
+small however many runs and tags there are; the browser asks for the series of the charts
+in view at screen resolution with a ``"series"`` request (budgeted by the runs a chart
+draws and its width), and for full resolution of a zoomed range with a ``"range"``
+request. The browser does everything that needs no new data (smoothing, x axis, log
+scale, outliers, filters, toggles, tooltips, zoom).
+
+Following an experiment: new points are pushed as an ``"append"`` message; a tag or run
+that appears later gets its chart and is shown; a restart (``purge_step``, a file read
+anew) resends every series, so the browser never keeps points the logs dropped.
 
 Smoothing is applied to the whole series as sampled for display (TensorBoard does
 the same): see :mod:`tbnb.transforms.smoothing`. A zoomed chart keeps that smoothed line
@@ -35,7 +42,6 @@ from tbnb.widgets.ordering import (
     color_order,
     legend_order,
     matcher,
-    matching,
     natural_key,
     pick,
 )
@@ -46,6 +52,7 @@ from tbnb.widgets.series import (
     LineTraits,
     check_frame,
     payload,
+    preview_buckets,
     range_slice,
     series_frame,
     wire,
@@ -65,6 +72,8 @@ X_MODES = ("step", "relative", "wall")
 AGGREGATIONS = ("mean", "median")
 BANDS = ("std", "minmax", "ci95", "none")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
+#: Series a ``"series"`` request may ask for at once.
+_MAX_KEYS = 512
 
 
 class ScalarsWidget(LiveWidget, RunColored, LineTraits):
@@ -123,9 +132,13 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         agg: str | None = None,
         band: str = "std",
         charts: Sequence[Sequence[str]] | None = None,
+        state_budget: int = 1_000_000,
         refresh: float | None = None,
         **traits: Any,
     ) -> None:
+        """``state_budget``: bytes of the preview of every series in the widget's state."""
+        if int(state_budget) < 10_000:
+            raise ValueError(f"state_budget must be at least 10000 bytes, got {state_budget}")
         if agg is not None and agg not in AGGREGATIONS:
             raise ValueError(f"agg must be {either(*AGGREGATIONS)}, got {agg!r}")
         if band not in BANDS:
@@ -146,13 +159,14 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             "agg": agg,
             "band": band,
             "charts": charts,
+            "budget": int(state_budget),
         }
         self._hidden: set[str] = set()
         self._open(source, refresh, self._show)
 
     def _show(self, source: Any) -> None:
         self._set_frame(source.data)
-        self.selected_runs = matching(self._legend, self.run_filter)
+        self.follow_runs(self._legend)
 
     # ----------------------------------------------------------------- data
     def _set_frame(self, frame: pd.DataFrame, *, send: bool = True) -> None:
@@ -194,8 +208,9 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             self.color_runs(legend)
         else:
             self.color_runs(color_order(present_order, getattr(self._source, "runs", None)))
-        if not self.charts or set(self._chart_tags()) - set(store.tags):
-            self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
+        charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
+        if {tag for chart in charts for tag in chart["tags"]} != set(self._chart_tags()):
+            self.charts = charts  # a tag written after the view was built gets its chart
         if send:
             self._send_all()
 
@@ -208,8 +223,14 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         idx = minmax_indices(cols["step"], cols["value"], buckets)
         return {name: arr[idx] for name, arr in cols.items()}
 
+    def _budget_points(self) -> int:
+        """Points the preview of every series may hold (``state_budget`` bytes)."""
+        store = self._store
+        width = 8 * len(store.columns) if store is not None else 24
+        return max(int(self._build.get("budget", 1_000_000)) // max(width, 1), 64)
+
     def _send_all(self) -> None:
-        """Downsample every series and replace ``_data`` (one binary sync)."""
+        """Downsample every series into the budget and replace ``_data`` (one binary sync)."""
         store = self._store
         assert store is not None
         for (run, tag), total in zip(store.keys, np.diff(store.bounds).tolist(), strict=True):
@@ -222,10 +243,34 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             band=self._build.get("band"),
             members=self._members,
             x_tag=self.x_axis[4:] if self.x_axis.startswith("tag:") else None,
-            buckets=max(self.max_points // 2, 2),
+            buckets=preview_buckets(len(store), self._budget_points(), self.max_points),
         )
 
     # ------------------------------------------------------------- requests
+    def _request_series(self, content: dict[str, Any]) -> dict[str, Any]:
+        """Series of the charts in view at screen resolution: ``{keys: [[run, tag], ...],
+        buckets}`` (min and max per bucket, at most ``max_points`` points a series)."""
+        store = self._store
+        if store is None:
+            return {"buckets": 0, "series": []}
+        keys = list(content.get("keys") or [])[:_MAX_KEYS]
+        buckets = int(min(max(int(content.get("buckets", 2)), 2), max(self.max_points // 2, 2)))
+        series = []
+        for run, tag in keys:
+            i = store.index.get((str(run), str(tag)))
+            if i is None:  # gone since the browser asked (a restart): it has the new index
+                continue
+            cols = self._downsampled(i, buckets)
+            series.append(
+                {
+                    "run": str(run),
+                    "tag": str(tag),
+                    "total": int(store.bounds[i + 1] - store.bounds[i]),
+                    "columns": {WIRE.get(k, k): wire(k, v) for k, v in cols.items()},
+                }
+            )
+        return {"buckets": buckets, "series": series}
+
     def _request_range(self, content: dict[str, Any]) -> dict[str, Any]:
         """Full resolution of a zoomed x range: ``{chart, field, lo, hi, buckets, runs}``."""
         store = self._store
@@ -242,20 +287,28 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
 
     # -------------------------------------------------------------- refresh
-    def _on_reload(self, _report: Any = None) -> None:
-        """Send what the source holds beyond what the browser has (or everything)."""
+    def _on_reload(self, report: Any = None) -> None:
+        """Send what the source holds beyond what the browser has: the new points of each
+        series (an ``"append"``), or every series again after a restart, a new series or
+        when the appended points outgrow the budget."""
         source = self._source
         with self._lock:
             self._hidden = set(getattr(source, "subruns", {}))
             old = dict(self._shown_len)
             self._set_frame(source.scalars, send=False)
+            self.follow_runs(self._legend)
             store = self._store
             assert store is not None
-            if self._kind == "groups" or any(
-                store.index.get(k) is None or self._len(k) < n for k, n in old.items()
+            # A restart drops points the browser holds (its new points may even outnumber
+            # them): the browser's series are replaced, never appended to.
+            restarted = report is None or bool(getattr(report, "points_purged", 0))
+            if (
+                restarted
+                or self._kind == "groups"
+                or any(store.index.get(k) is None or self._len(k) < n for k, n in old.items())
             ):
                 self._send_all()
-                self._sent += int(sum(self._len(k) for k in store.keys) - sum(old.values()))
+                self._sent += max(int(sum(self._len(k) for k in store.keys) - sum(old.values())), 0)
                 return
             series, total = [], 0
             for i, key in enumerate(store.keys):
@@ -279,9 +332,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
                 return
             self._sent += total
             self._pending += total
-            if self._pending > self.max_points * max(len(store), 1) or any(
-                k not in old for k in store.keys
-            ):
+            if self._pending > self._budget_points() // 2 or any(k not in old for k in store.keys):
                 self._send_all()
             else:
                 body, buffers = pack({"type": "append", "series": series})

@@ -93,7 +93,7 @@ export function runLayout(view, change) {
 
 /** Ask the kernel to read and show embedding `index`. @param {View} view @param {number} index */
 export function chooseEmbedding(view, index) {
-  view.request("embedding", { index }, { timeout: 300_000 }).catch((err) => {
+  view.request("embedding", { index }, { slowAfter: 300_000 }).catch((err) => {
     if (view.disposed) return;
     view.panel.setMessage(
       err instanceof RequestError ? err.message : "reading another embedding needs the running kernel",

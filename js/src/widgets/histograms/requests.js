@@ -5,16 +5,16 @@
 // goes into the store and redraws.
 // The preview of every chart (the `_preview` trait) is asked for once, when the charts in view
 // have their answers (or none is in view), so the kernel answers those first.
-// Without a kernel (an exported page: sending throws; a notebook whose kernel is gone: the
-// request times out) the view stops asking and draws from what it holds.
-import { RequestError } from "../../core/request.js";
+// A busy kernel answers late: the view draws from what it holds meanwhile (the preview) and
+// uses the answers when they come (the channel's rule, core/request.js). Only without a
+// kernel (an exported page: sending throws) does the view stop asking.
+import { NoKernelError, RequestError } from "../../core/request.js";
 import { paramsKey } from "./store.js";
 
 /** @typedef {import("./store").Params} Params */
 /** @typedef {import("./model").AtStepData} AtStepData */
 
 const BATCH = 16;
-const TIMEOUT_MS = 20_000;
 
 export class Requests {
   /**
@@ -137,7 +137,7 @@ export class Requests {
    */
   send(type, payload, ids, keep, generation) {
     this.view
-      .request(type, payload, { timeout: TIMEOUT_MS })
+      .request(type, payload)
       .then(({ content }) => {
         if (generation !== this.generation) return;
         keep(content);
@@ -152,7 +152,7 @@ export class Requests {
           this.status(`kernel: ${err.message}`);
           return;
         }
-        if (/aborted/.test(String(err))) return;
+        if (!(err instanceof NoKernelError)) return; // aborted: the view is going
         this.offline = true; // no kernel to answer: draw from what the view holds
         this.status("");
       });

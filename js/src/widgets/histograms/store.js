@@ -61,11 +61,16 @@ export class ChartStore {
     this.empty = data.empty || "";
     this.stepValues = Float64Array.from(data.step_values || []);
     this.index.clear();
-    this.exact.clear();
     const series = data.series || { run: [], tag: [] };
     this.wall0 = series.wall0 || [];
     for (let i = 0; i < series.run.length; i++) {
       this.index.set(seriesKey(this.runs[series.run[i]], this.tags[series.tag[i]]), i);
+    }
+    // A reload: the exact data held is drawn until the kernel's new answers replace it
+    // (no chart goes back to its coarse preview), but it is no longer exact.
+    for (const [key, kept] of this.exact) {
+      if (!this.index.has(key)) this.exact.delete(key);
+      else for (const [params, data] of kept) kept.set(params, { ...data, exact: false });
     }
     this.setPreview(null);
   }

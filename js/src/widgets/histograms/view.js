@@ -140,13 +140,21 @@ export class HistogramsView extends View {
   }
 
   rebuild() {
+    const before = this.cardKeys();
     this.store.load(this.model.get("_data"));
     this.store.setPreview(this.model.get("_preview"));
     this.requests.reset();
     this.runs.setRuns(this.store.runs);
-    this.layout = "";
+    if (this.cardKeys() !== before) this.layout = ""; // new series: new cards (else they stay)
     this.relayout();
+    if (this.layout) this.update();
     this.showMessage();
+  }
+
+  /** The cards the data calls for, as one string. */
+  cardKeys() {
+    const { store } = this;
+    return JSON.stringify([store.tags, store.groups, store.tags.map((t) => store.runs.filter((r) => store.has(r, t)))]);
   }
 
   /**

@@ -10,7 +10,7 @@ import { nearestSorted } from "../../core/arrays.js";
 import { el, setText } from "../../core/dom.js";
 import { compileFilter, matches } from "../../core/filter.js";
 import { formatNumber } from "../../core/format.js";
-import { RequestError } from "../../core/request.js";
+import { NoKernelError, RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { PrPanel } from "./panel.js";
 import { AREA_COLUMNS, areaCsv, curveCsv } from "./rows.js";
@@ -363,10 +363,11 @@ export class PrCurvesView extends View {
       })
       .catch((err) => {
         if (this.disposed) return;
-        if (err instanceof RequestError || /timed out/.test(String(err))) {
+        if (err instanceof RequestError) {
           setText(this.bar.status, `curves: ${err.message}`);
           return;
         }
+        if (!(err instanceof NoKernelError)) return;
         this.offline = true; // no kernel (an exported page): the nearest sent curves stay
         this.update();
       });

@@ -1,5 +1,8 @@
 // One chart of the scalars widget: its head (title, log y, ignore outliers, y range, reset
 // zoom) and its LineChart. The panel keeps its zoom and the full-resolution points of it.
+// Only the title and a box of the chart's height exist until the panel first comes into
+// view (`ensure()`): a logdir of 10,000 tags builds 10,000 light boxes, and charts only
+// for those scrolled to.
 
 import { LineChart } from "../../chart/line-chart.js";
 import { saveImageButton } from "../../controls/save-image.js";
@@ -40,51 +43,80 @@ export class ChartPanel {
     /** @type {false | "over" | "smooth" | "all"} */
     this.dirty = "all";
     this.visible = true;
-    const { on } = hooks;
-    this.logy = el("input", { class: "tbnb-logy", type: "checkbox" });
-    this.outliers = el("input", { class: "tbnb-outliers", type: "checkbox" });
-    this.ymin = el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" });
-    this.ymax = el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" });
-    this.reset = el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true });
-    this.body = el("div", { class: "tbnb-chart-body" });
+    this.hooks = hooks;
+    this.height = height;
+    /** @type {{logY: boolean, outliers: boolean, range: [number | null, number | null] | undefined} | null} */
+    this.settings = null;
+    this.body = el("div", { class: "tbnb-chart-body", style: { "min-height": `${height}px` } });
+    this.head = el(
+      "div",
+      { class: "tbnb-chart-head" },
+      el("span", { class: "tbnb-chart-title", text: spec.key, title: spec.key }),
+    );
     this.node = el(
       "div",
       { class: "tbnb-chart", "data-tag": spec.key, "data-series-count": "0", "data-zoomed": "none" },
-      el(
-        "div",
-        { class: "tbnb-chart-head" },
-        el("span", { class: "tbnb-chart-title", text: spec.key, title: spec.key }),
-        el("label", {}, this.logy, "log y"),
-        el("label", {}, this.outliers, "ignore outliers"),
-        this.ymin,
-        this.ymax,
-        this.reset,
-        saveImageButton({ on, label: spec.key, image: () => this.chart.image(spec.key) }),
-      ),
+      this.head,
       this.body,
     );
-    this.chart = new LineChart(this.body, {
-      height,
+    /** @type {LineChart | null} built by ensure() */
+    this.chart = null;
+    /** @type {{logy: HTMLInputElement, outliers: HTMLInputElement, ymin: HTMLInputElement, ymax: HTMLInputElement, reset: HTMLButtonElement} | null} */
+    this.controls = null;
+  }
+
+  /** The head's controls (made with the chart). */
+  get reset() {
+    return this.controls?.reset ?? null;
+  }
+
+  /** Build the controls and the chart (once, when the panel first comes into view). */
+  ensure() {
+    if (this.chart) return this.chart;
+    const { hooks, spec } = this;
+    const { on } = hooks;
+    const c = {
+      logy: el("input", { class: "tbnb-logy", type: "checkbox" }),
+      outliers: el("input", { class: "tbnb-outliers", type: "checkbox" }),
+      ymin: el("input", { class: "tbnb-ymin", type: "text", placeholder: "y min" }),
+      ymax: el("input", { class: "tbnb-ymax", type: "text", placeholder: "y max" }),
+      reset: el("button", { class: "tbnb-reset-zoom", type: "button", text: "reset zoom", hidden: true }),
+    };
+    this.controls = c;
+    this.head.append(
+      el("label", {}, c.logy, "log y"),
+      el("label", {}, c.outliers, "ignore outliers"),
+      c.ymin,
+      c.ymax,
+      c.reset,
+      saveImageButton({ on, label: spec.key, image: () => /** @type {LineChart} */ (this.chart).image(spec.key) }),
+    );
+    this.body.style.minHeight = "";
+    const chart = new LineChart(this.body, {
+      height: this.height,
       tooltip: hooks.tooltip,
       on,
       onZoom: (domain) => hooks.onZoom(this, domain),
     });
-    on(this.logy, "change", () => hooks.onToggle(this, "log_y", this.logy.checked));
-    on(this.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", this.outliers.checked));
+    this.chart = chart;
+    on(c.logy, "change", () => hooks.onToggle(this, "log_y", c.logy.checked));
+    on(c.outliers, "change", () => hooks.onToggle(this, "ignore_outliers", c.outliers.checked));
     const onRange = () => {
-      for (const box of [this.ymin, this.ymax]) {
+      for (const box of [c.ymin, c.ymax]) {
         box.classList.toggle("tbnb-invalid", box.value.trim() !== "" && !Number.isFinite(Number(box.value)));
       }
-      const lo = parseEnd(this.ymin.value);
-      const hi = parseEnd(this.ymax.value);
+      const lo = parseEnd(c.ymin.value);
+      const hi = parseEnd(c.ymax.value);
       hooks.onRange(this, lo === null && hi === null ? null : [lo, hi]);
     };
-    on(this.ymin, "change", onRange);
-    on(this.ymax, "change", onRange);
-    on(this.reset, "click", () => {
-      this.chart.zoom = null;
+    on(c.ymin, "change", onRange);
+    on(c.ymax, "change", onRange);
+    on(c.reset, "click", () => {
+      chart.zoom = null;
       hooks.onZoom(this, null);
     });
+    if (this.settings) this.sync(this.settings);
+    return chart;
   }
 
   /**
@@ -92,12 +124,15 @@ export class ChartPanel {
    * @param {{logY: boolean, outliers: boolean, range: [number | null, number | null] | undefined}} s
    */
   sync(s) {
-    this.logy.checked = s.logY;
-    this.outliers.checked = s.outliers;
+    this.settings = s;
+    const c = this.controls;
+    if (!c) return;
+    c.logy.checked = s.logY;
+    c.outliers.checked = s.outliers;
     const [lo, hi] = s.range || [null, null];
     const show = (/** @type {number | null} */ v) => (v === null || v === undefined ? "" : String(v));
-    if (!isFocused(this.ymin)) this.ymin.value = show(lo);
-    if (!isFocused(this.ymax)) this.ymax.value = show(hi);
+    if (!isFocused(c.ymin)) c.ymin.value = show(lo);
+    if (!isFocused(c.ymax)) c.ymax.value = show(hi);
   }
 
   /**

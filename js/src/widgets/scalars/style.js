@@ -9,7 +9,7 @@ export const CSS = `
 .tbnb-w-scalars .tbnb-group>summary{cursor:pointer;font-weight:600;padding:2px 0;overflow-wrap:anywhere}
 .tbnb-w-scalars .tbnb-group.tbnb-hidden,.tbnb-w-scalars .tbnb-chart.tbnb-hidden{display:none}
 .tbnb-w-scalars .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:10px}
-.tbnb-w-scalars .tbnb-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0}
+.tbnb-w-scalars .tbnb-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0;content-visibility:auto;contain-intrinsic-size:auto 280px}
 .tbnb-w-scalars .tbnb-chart-head{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center;font-size:11px}
 .tbnb-w-scalars .tbnb-chart-title{font-weight:600;flex:1 1 100%;overflow-wrap:anywhere}
 .tbnb-w-scalars .tbnb-chart-head input[type=text]{width:52px;padding:0 2px}

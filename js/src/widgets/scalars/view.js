@@ -1,6 +1,8 @@
 // The scalars widget's view: renders from model state alone (live kernel, saved notebook or
 // exported page): smoothing, x axis, log y, outliers, y range, filters, toggles, tooltips
-// and zoom all run here. The kernel is only asked for full resolution of a zoomed range.
+// and zoom all run here. The kernel is asked for the series of the charts in view at screen
+// resolution (detail.js: the state holds a budgeted preview) and for full resolution of a
+// zoomed range.
 
 import { Tooltip } from "../../chart/tooltip.js";
 import { runColor } from "../../color/palettes.js";
@@ -10,15 +12,20 @@ import { RunSelector } from "../../controls/run-selector.js";
 import { unpack } from "../../core/codecs.js";
 import { el, setText } from "../../core/dom.js";
 import { compileFilter, matches } from "../../core/filter.js";
-import { RequestError } from "../../core/request.js";
 import { View } from "../../core/view.js";
 import { lineSeries } from "../../series/series.js";
-import { applyAppend, seriesKey, storeOf } from "../../series/store.js";
+import { applyAppend, seriesKey, storeOf, touch } from "../../series/store.js";
 import { ChartPanel } from "./chart-panel.js";
 import { csvRows } from "./csv.js";
+import { DetailRequests, wantedBuckets } from "./detail.js";
 import { buildToolbar } from "./toolbar.js";
+import { clearZoom, zoomTo } from "./zoom.js";
 
 /** @typedef {import("./model").ScalarsTraits} ScalarsTraits */
+
+/** Panels built at once; the rest follow in tasks of at most SLICE_MS each. */
+const FIRST_PANELS = 200;
+const SLICE_MS = 20;
 
 /** @extends {View<ScalarsTraits>} */
 export class ScalarsView extends View {
@@ -52,7 +59,36 @@ export class ScalarsView extends View {
     });
     this.groups = el("div", { class: "tbnb-groups" });
     this.tooltip = new Tooltip(this.root);
+    this.detail = new DetailRequests(
+      this,
+      () => this.store,
+      (keys) => this.onDetail(keys),
+      (text) => setText(this.bar.status, text),
+    );
     this.frames = this.scheduler(() => this.drawDirty());
+    this.building = 0;
+    /** @type {import("./model").ChartSpec[]} */
+    this.unbuilt = [];
+    /** @type {import("./chart-panel").PanelHooks} */
+    this.hooks = {
+      on,
+      tooltip: this.tooltip,
+      onToggle: (p, trait, checked) => {
+        const list = new Set(this.model.get(trait) || []);
+        if (checked) list.add(p.spec.key);
+        else list.delete(p.spec.key);
+        this.save({ [trait]: [...list] });
+        this.redraw(p, "all");
+      },
+      onRange: (p, range) => {
+        const ranges = { ...(this.model.get("y_range") || {}) };
+        if (range) ranges[p.spec.key] = range;
+        else delete ranges[p.spec.key];
+        this.save({ y_range: ranges });
+        this.redraw(p, "all");
+      },
+      onZoom: (p, domain) => this.onZoom(p, domain),
+    };
     this.seen = this.visibilityObserver((entry) => {
       const panel = /** @type {any} */ (entry.target).__tbnbPanel;
       if (!panel) return;
@@ -98,7 +134,10 @@ export class ScalarsView extends View {
       this.redrawAll();
     });
 
-    this.listen("change:_data", () => this.rebuild(false));
+    this.listen("change:_data", () => {
+      this.detail.reset();
+      this.rebuild(false);
+    });
     this.listen("change:charts", () => this.rebuild(true));
     this.listen("change:smoothing change:smoothing_mode", () => {
       this.syncControls();
@@ -135,31 +174,25 @@ export class ScalarsView extends View {
     for (const p of this.panels.values()) this.seen?.unobserve(p.node);
     this.panels.clear();
     this.groupNodes.clear();
+    this.groups.replaceChildren();
+    this.building += 1;
+    /** @type {import("./model").ChartSpec[]} charts whose panels are still to build */
+    this.unbuilt = [...(this.model.get("charts") || [])];
+    this.buildSome(FIRST_PANELS);
+  }
+
+  /**
+   * Build the next `n` panels (or as many as SLICE_MS allows) now and the rest in later
+   * tasks: 10,000 tags never hold the page in one long task, and the first charts draw at once.
+   * @param {number} n
+   * @returns {ChartPanel[]}
+   */
+  buildSome(n) {
     const height = this.model.get("height") || 220;
-    const hooks = {
-      on: this.on.bind(this),
-      tooltip: this.tooltip,
-      onToggle: (
-        /** @type {ChartPanel} */ p,
-        /** @type {"log_y" | "ignore_outliers"} */ trait,
-        /** @type {boolean} */ checked,
-      ) => {
-        const list = new Set(this.model.get(trait) || []);
-        if (checked) list.add(p.spec.key);
-        else list.delete(p.spec.key);
-        this.save({ [trait]: [...list] });
-        this.redraw(p, "all");
-      },
-      onRange: (/** @type {ChartPanel} */ p, /** @type {[number | null, number | null] | null} */ range) => {
-        const ranges = { ...(this.model.get("y_range") || {}) };
-        if (range) ranges[p.spec.key] = range;
-        else delete ranges[p.spec.key];
-        this.save({ y_range: ranges });
-        this.redraw(p, "all");
-      },
-      onZoom: (/** @type {ChartPanel} */ p, /** @type {[number, number] | null} */ domain) => this.onZoom(p, domain),
-    };
-    for (const spec of this.model.get("charts") || []) {
+    const fresh = [];
+    const until = performance.now() + SLICE_MS;
+    while (this.unbuilt.length && (fresh.length < n || performance.now() < until)) {
+      const spec = /** @type {import("./model").ChartSpec} */ (this.unbuilt.shift());
       let group = this.groupNodes.get(spec.group);
       if (!group) {
         const count = el("span", { class: "tbnb-group-count" });
@@ -172,17 +205,27 @@ export class ScalarsView extends View {
         );
         group = { node, count, panels: [] };
         this.groupNodes.set(spec.group, group);
+        this.groups.append(node);
       }
-      const panel = new ChartPanel(spec, height, hooks);
+      const panel = new ChartPanel(spec, height, this.hooks);
       /** @type {any} */ (panel.node).__tbnbPanel = panel;
       panel.visible = !this.seen;
       /** @type {HTMLElement} */ (group.node.lastElementChild).append(panel.node);
       group.panels.push(panel);
       this.panels.set(spec.key, panel);
       this.seen?.observe(panel.node);
+      fresh.push(panel);
     }
-    this.groups.replaceChildren(...[...this.groupNodes.values()].map((g) => g.node));
-    this.syncPanels();
+    this.syncPanels(fresh);
+    if (this.unbuilt.length) {
+      const building = this.building;
+      setTimeout(() => {
+        if (this.disposed || building !== this.building) return;
+        const more = this.buildSome(1);
+        this.update(more);
+      }, 0);
+    }
+    return fresh;
   }
 
   syncControls() {
@@ -196,17 +239,21 @@ export class ScalarsView extends View {
     bar.tagFilter.set(this.model.get("tag_filter") || "");
   }
 
-  syncPanels() {
+  /** @param {Iterable<ChartPanel>} [panels] */
+  syncPanels(panels = this.panels.values()) {
     const logs = new Set(this.model.get("log_y") || []);
     const outs = new Set(this.model.get("ignore_outliers") || []);
     const ranges = this.model.get("y_range") || {};
-    for (const p of this.panels.values()) {
+    for (const p of panels) {
       p.sync({ logY: logs.has(p.spec.key), outliers: outs.has(p.spec.key), range: ranges[p.spec.key] });
     }
   }
 
-  /** Which series each chart draws, the counts; then redraw. */
-  update() {
+  /**
+   * Which series each chart draws (of `panels`, default every one), the counts; then redraw.
+   * @param {ChartPanel[] | null} [panels]
+   */
+  update(panels = null) {
     const store = this.store;
     const tagRe = compileFilter(this.model.get("tag_filter") || "").re;
     const selected = new Set(this.model.get("selected_runs") || []);
@@ -214,7 +261,7 @@ export class ScalarsView extends View {
     for (const [group, runs] of Object.entries(store.members || {})) {
       if (runs.some((r) => selected.has(r))) selected.add(group);
     }
-    for (const p of this.panels.values()) {
+    for (const p of panels || this.panels.values()) {
       p.tags = p.spec.tags.filter((t) => matches(tagRe, t));
       p.records = [];
       for (const tag of p.tags) {
@@ -235,7 +282,9 @@ export class ScalarsView extends View {
     const drawn = store.runs.filter((r) => selected.has(r)).length;
     const noun = store.data.kind === "groups" ? "groups" : "runs";
     setText(this.bar.status, `${drawn}/${store.runs.length} ${noun}, ${store.series.size} series`);
-    this.redrawAll();
+    if (panels)
+      this.frames.request(); // new panels are dirty already
+    else this.redrawAll();
   }
 
   /** @param {ChartPanel} p @param {"over" | "smooth" | "all"} level */
@@ -250,21 +299,23 @@ export class ScalarsView extends View {
     this.frames.request();
   }
 
-  /** @param {ChartPanel} p */
-  seriesOf(p) {
+  /**
+   * @param {ChartPanel} p
+   * @param {Map<string, number>} order  run -> its place in the legend (its colour's fallback)
+   */
+  seriesOf(p, order) {
     const weight = Number(this.model.get("smoothing")) || 0;
     const mode = this.model.get("smoothing_mode") === "time" ? "time" : "ema";
     const xMode = this.xMode();
     const multi = p.spec.tags.length > 1;
     const colors = this.model.get("run_colors") || {};
-    const runs = this.store.runs;
     return p.records.map((rec) => {
       const zoomed = p.zoomData?.get(seriesKey(rec.run, rec.tag));
       const s = lineSeries(rec, {
         xMode,
         weight,
         mode,
-        color: runColor(colors, rec.run, runs.indexOf(rec.run)),
+        color: runColor(colors, rec.run, order.get(rec.run) ?? -1),
         label: multi ? `${rec.run} ${rec.tag}` : rec.run,
         dash: multi ? p.spec.tags.indexOf(rec.tag) : 0,
         zoomCols: zoomed ? zoomed.cols : null,
@@ -281,13 +332,17 @@ export class ScalarsView extends View {
     const ranges = this.model.get("y_range") || {};
     const xMode = this.xMode();
     const sort = this.bar.sort.value;
+    const store = this.store;
+    const maxPoints = Number(this.model.get("max_points")) || 1000;
+    const order = new Map(store.runs.map((run, i) => [run, i]));
     for (const p of this.panels.values()) {
       if (!p.dirty || !p.shown || !p.visible) continue;
       const level = p.dirty;
       p.dirty = false;
-      p.chart.options.height = this.model.get("height") || 220;
-      p.chart.setData({
-        series: this.seriesOf(p),
+      const chart = p.ensure();
+      chart.options.height = this.model.get("height") || 220;
+      chart.setData({
+        series: this.seriesOf(p, order),
         xType: xMode === "wall" ? "time" : "linear",
         xLabel: xMode.startsWith("tag:") ? xMode.slice(4) : xMode,
         logY: logs.has(p.spec.key),
@@ -296,63 +351,45 @@ export class ScalarsView extends View {
         showRaw: !!this.model.get("show_raw"),
         sort,
       });
-      p.chart.draw(level);
-      p.reset.hidden = !p.chart.zoom;
-      const points = p.chart.state.series.reduce((n, s) => n + s.x.length, 0);
+      chart.draw(level);
+      if (p.reset) p.reset.hidden = !chart.zoom;
+      const points = chart.state.series.reduce((n, s) => n + s.x.length, 0);
       p.node.setAttribute("data-points", String(points));
-      p.node.setAttribute("data-zoomed", p.zoomData ? "full" : p.chart.zoom ? "view" : "none");
-      if (p.chart.maps) p.node.setAttribute("data-x-domain", p.chart.maps.x.domain.join(","));
+      p.node.setAttribute("data-zoomed", p.zoomData ? "full" : chart.zoom ? "view" : "none");
+      if (chart.maps) p.node.setAttribute("data-x-domain", chart.maps.x.domain.join(","));
+      // the series drawn from a coarser preview than this chart's width: asked for
+      const buckets = wantedBuckets(chart.surface.width || 400, p.records.length, maxPoints);
+      let coarse = 0;
+      for (const rec of p.records) {
+        if (store.detailed.size) touch(store, seriesKey(rec.run, rec.tag));
+        this.detail.want(rec, buckets);
+        if (rec.level < buckets && rec.cols.value.length < rec.total) coarse += 1;
+      }
+      p.node.setAttribute("data-resolution", coarse ? "preview" : "screen");
     }
+    this.detail.flush();
+  }
+
+  /**
+   * Series the kernel sent at screen resolution: redraw the charts drawing them.
+   * @param {Set<string>} keys
+   */
+  onDetail(keys) {
+    if (!keys.size) return;
+    for (const p of this.panels.values()) {
+      if (p.records.some((rec) => keys.has(seriesKey(rec.run, rec.tag)))) p.mark("all");
+    }
+    this.frames.request();
   }
 
   /** @param {ChartPanel} p */
   clearZoom(p) {
-    p.chart.zoom = null;
-    p.zoomData = null;
-    p.zoomSerial += 1;
+    clearZoom(p);
   }
 
-  /**
-   * A drag-zoom: draw the range at once from the points here, and ask the kernel for the
-   * range at full resolution (no kernel, as in an exported page: the points here stay).
-   * @param {ChartPanel} p
-   * @param {[number, number] | null} domain
-   */
+  /** @param {ChartPanel} p @param {[number, number] | null} domain */
   onZoom(p, domain) {
-    p.reset.hidden = !domain;
-    if (!domain) {
-      this.clearZoom(p);
-      this.redraw(p, "all");
-      return;
-    }
-    p.zoomData = null;
-    const serial = ++p.zoomSerial;
-    const xMode = this.xMode();
-    const field =
-      xMode === "wall" ? "wall" : xMode === "relative" ? "relative" : xMode.startsWith("tag:") ? "xv" : "step";
-    const scale = xMode === "wall" ? 1 / 1000 : 1;
-    this.request("range", {
-      chart: p.spec.key,
-      field,
-      lo: domain[0] * scale,
-      hi: domain[1] * scale,
-      buckets: Math.max(64, Math.round(p.chart.surface.width)),
-      runs: [...new Set(p.records.map((r) => r.run))],
-    })
-      .then(({ content }) => {
-        if (serial !== p.zoomSerial || !p.chart.zoom) return;
-        /** @type {{run: string, tag: string, columns: Record<string, import("../../core/types").Numbers>}[]} */
-        const series = content.series || [];
-        p.zoomData = new Map(series.map((s) => [seriesKey(s.run, s.tag), { cols: s.columns, x: null }]));
-        this.redraw(p, "all");
-      })
-      .catch((err) => {
-        if (this.disposed || serial !== p.zoomSerial) return;
-        if (err instanceof RequestError || /timed out/.test(String(err))) {
-          setText(this.bar.status, `zoom: ${err.message}`);
-        }
-      });
-    this.redraw(p, "all");
+    zoomTo(this, p, domain);
   }
 
   /** @param {any} msg @param {DataView[]} [buffers] */

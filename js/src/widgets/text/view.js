@@ -99,7 +99,7 @@ export class TextView extends MediaView {
    */
   renderLong(cv, item, decoded) {
     cv.setState("loading", "rendering markdown…");
-    this.request("render", { key: JSON.parse(item.key) }, { timeout: 120_000 })
+    this.request("render", { key: JSON.parse(item.key) }, { slowAfter: 120_000 })
       .then(({ content }) => {
         decoded.html = String(content.html);
         item.html = decoded.html;
