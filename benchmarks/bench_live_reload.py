@@ -104,6 +104,7 @@ def run(code: str, args: list[str], root: Path) -> str:
         capture_output=True,
         text=True,
         timeout=3600,
+        check=False,
     )
     if done.returncode:
         raise RuntimeError(done.stderr[-3000:])

@@ -57,8 +57,10 @@ runs, tags, steps, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), s
 rng = np.random.default_rng(0)
 n = runs * tags * steps
 frame = pd.DataFrame({
-    "run": pd.Categorical.from_codes(np.repeat(np.arange(runs), tags * steps),
-                                     [f"lr={1e-4 * (i + 1):.4f},seed={i % 7}" for i in range(runs)]),
+    "run": pd.Categorical.from_codes(
+        np.repeat(np.arange(runs), tags * steps),
+        [f"lr={1e-4 * (i + 1):.4f},seed={i % 7}" for i in range(runs)],
+    ),
     "tag": pd.Categorical.from_codes(np.tile(np.repeat(np.arange(tags), steps), runs),
                                      [f"layer{j // 100}/metric{j:05d}" for j in range(tags)]),
     "step": np.tile(np.arange(steps), runs * tags),
@@ -182,6 +184,7 @@ def build(root: Path, shape: dict[str, int], out: Path, esm: Path | None = None)
         capture_output=True,
         text=True,
         timeout=1800,
+        check=False,
     )
     if done.returncode:
         raise RuntimeError(f"building the page in {root} failed: {done.stderr[-3000:]}")
