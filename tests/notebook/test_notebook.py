@@ -70,6 +70,14 @@ def test_parse_keeps_urls() -> None:
     assert ns.refresh == 60.0
 
 
+def test_a_second_word_is_a_second_logdir(tmp_path: Path) -> None:
+    """``%tbnb DIR extra`` names two logdirs; one that cannot be read warns when loaded
+    (it may be created later) and the others are shown."""
+    args = parse_magic_line(f"{tmp_path} extra")
+    assert args is not None
+    assert args.logdir == [str(tmp_path), "extra"]
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -79,7 +87,6 @@ def test_parse_keeps_urls() -> None:
         ("{dir} --refresh soon", "expected a number of seconds"),
         ("{dir} --runs '('", "invalid regular expression"),
         ("{dir} --tag x", "unrecognized arguments: --tag x"),
-        ("{dir} extra", "unrecognized arguments: extra"),
         ("'{dir}", "No closing quotation"),
     ],
 )
@@ -165,7 +172,7 @@ def test_dashboard_bad_arguments(logdir: Path) -> None:
         Dashboard(logdir, refresh=0)
     with pytest.raises(ValueError, match="runs="):
         Dashboard(logdir, runs="(")
-    with pytest.raises(TypeError, match=r"logdir path/URL or a tbnb\.Experiment"):
+    with pytest.raises(TypeError, match=r"logdir path/URL \(or several\) or a tbnb\.Experiment"):
         Dashboard(42)
     with pytest.raises(TypeError):
         Dashboard(logdir, smoothing=0.5)  # type: ignore[call-arg]

@@ -33,7 +33,6 @@ import pandas as pd
 import traitlets as t
 
 from tbnb.transforms.aggregate import aggregate
-from tbnb.transforms.downsample import minmax_indices
 from tbnb.transforms.series import SeriesStore, present_names
 from tbnb.transforms.smoothing import smooth
 from tbnb.widgets.colors import RunColored
@@ -46,6 +45,7 @@ from tbnb.widgets.ordering import (
     pick,
 )
 from tbnb.widgets.scalars.prepare import chart_specs, view_spec, with_x_tag
+from tbnb.widgets.scalars.requests import downsampled, range_reply, series_reply
 from tbnb.widgets.serializers import pack, tree_serialization
 from tbnb.widgets.series import (
     WIRE,
@@ -53,7 +53,6 @@ from tbnb.widgets.series import (
     check_frame,
     payload,
     preview_buckets,
-    range_slice,
     series_frame,
     wire,
     x_values,
@@ -73,7 +72,6 @@ AGGREGATIONS = ("mean", "median")
 BANDS = ("std", "minmax", "ci95", "none")
 _X_ALIASES = {"wall_time": "wall", "time": "wall", "steps": "step"}
 #: Series a ``"series"`` request may ask for at once.
-_MAX_KEYS = 512
 
 
 class ScalarsWidget(LiveWidget, RunColored, LineTraits):
@@ -219,9 +217,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
 
     def _downsampled(self, i: int, buckets: int) -> dict[str, np.ndarray[Any, Any]]:
         assert self._store is not None
-        cols = self._store.series(i)
-        idx = minmax_indices(cols["step"], cols["value"], buckets)
-        return {name: arr[idx] for name, arr in cols.items()}
+        return downsampled(self._store, i, buckets)
 
     def _budget_points(self) -> int:
         """Points the preview of every series may hold (``state_budget`` bytes)."""
@@ -248,43 +244,12 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
 
     # ------------------------------------------------------------- requests
     def _request_series(self, content: dict[str, Any]) -> dict[str, Any]:
-        """Series of the charts in view at screen resolution: ``{keys: [[run, tag], ...],
-        buckets}`` (min and max per bucket, at most ``max_points`` points a series)."""
-        store = self._store
-        if store is None:
-            return {"buckets": 0, "series": []}
-        keys = list(content.get("keys") or [])[:_MAX_KEYS]
-        buckets = int(min(max(int(content.get("buckets", 2)), 2), max(self.max_points // 2, 2)))
-        series = []
-        for run, tag in keys:
-            i = store.index.get((str(run), str(tag)))
-            if i is None:  # gone since the browser asked (a restart): it has the new index
-                continue
-            cols = self._downsampled(i, buckets)
-            series.append(
-                {
-                    "run": str(run),
-                    "tag": str(tag),
-                    "total": int(store.bounds[i + 1] - store.bounds[i]),
-                    "columns": {WIRE.get(k, k): wire(k, v) for k, v in cols.items()},
-                }
-            )
-        return {"buckets": buckets, "series": series}
+        """Series of the charts in view at screen resolution (:func:`series_reply`)."""
+        return series_reply(self._store, content, self.max_points)
 
     def _request_range(self, content: dict[str, Any]) -> dict[str, Any]:
-        """Full resolution of a zoomed x range: ``{chart, field, lo, hi, buckets, runs}``."""
-        store = self._store
-        if store is None:
-            return {"series": []}
-        chart = next((c for c in self.charts if c["key"] == content.get("chart")), None)
-        if chart is None:
-            raise ValueError(f"unknown chart {content.get('chart')!r}")
-        field = str(content.get("field", "step"))
-        lo, hi = float(content["lo"]), float(content["hi"])
-        buckets = int(min(max(int(content.get("buckets", 500)), 2), 20000))
-        runs = set(content.get("runs") or self._legend)
-        series = range_slice(store, chart["tags"], runs, field=field, lo=lo, hi=hi, buckets=buckets)
-        return {"chart": chart["key"], "field": field, "lo": lo, "hi": hi, "series": series}
+        """Full resolution of a zoomed x range (:func:`range_reply`)."""
+        return range_reply(self._store, self.charts, self._legend, content)
 
     # -------------------------------------------------------------- refresh
     def _on_reload(self, report: Any = None) -> None:
