@@ -112,6 +112,8 @@ class LabServer:
 
     #: What the server is called in error messages.
     name = "jupyter lab"
+    #: A path the server answers once it is ready.
+    status_path = "/api/status"
 
     def command(self) -> list[str]:
         """The server command line: loopback only, no browser, nothing fetched from outside."""
@@ -153,7 +155,7 @@ class LabServer:
                 rc = self.proc.returncode
                 raise RuntimeError(f"{self.name} exited ({rc}): {self.log_tail()}")
             try:
-                self.api("GET", "/api/status", timeout=2)
+                self.api("GET", self.status_path, timeout=2)
                 return
             except OSError:
                 time.sleep(0.25)

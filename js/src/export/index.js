@@ -90,6 +90,8 @@ class Model {
     /** @type {{name: string, callback: Function, context: unknown}[]} */
     this.handlers = [];
     this.initialized = false;
+    /** @type {{get_model: (id: string) => Promise<Model>} | null} set by the manager */
+    this.widget_manager = null;
   }
 
   /** @param {string} key */
@@ -172,6 +174,16 @@ class Manager {
         state._esm = payload.modules[Number(esm.slice(ESM_REF.length))];
       this.models.set(id, new Model(id, { ...spec, state }));
     }
+    // anywidget's `model.widget_manager.get_model`: a view drawing another model (the
+    // dashboard's tabs) finds it here
+    const manager = {
+      get_model: async (/** @type {string} */ id) => {
+        const found = this.model(id);
+        if (!found) throw new Error(`widget model ${id} is not in this page`);
+        return found;
+      },
+    };
+    for (const model of this.models.values()) model.widget_manager = manager;
   }
 
   /** @param {unknown} ref */

@@ -194,7 +194,9 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             self.color_runs(legend)
         else:
             self.color_runs(color_order(present_order, getattr(self._source, "runs", None)))
-        if not self.charts or set(self._chart_tags()) - set(store.tags):
+        shown = set(self._chart_tags())
+        if not self.charts or shown - set(store.tags) or set(store.tags) - shown:
+            # a tag new since the last reload gets its chart (a live run logging a new tag)
             self.charts = chart_specs(store.tags, opts.get("charts") or [], x_tag)
         if send:
             self._send_all()
