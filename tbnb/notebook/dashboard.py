@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,8 @@ class Dashboard(DashboardWidget):
         self.header = self._header(present)
         self._tabs = LazyTabs(self, present, self._build_tab)
         self.views = LazyViews(self._tabs)
+        if builds_widgets_in_cells_only():
+            self.build_all()  # marimo: a tab opened later could not make its widget
         subscribe = getattr(experiment, "subscribe", None)
         if callable(subscribe):
             self._subscription = subscribe(self._on_reload)
@@ -163,8 +166,16 @@ class Dashboard(DashboardWidget):
             self._watch = watch(refresh)  # new kinds appear even before any tab polls
 
     def _build_tab(self, spec: TabSpec) -> ipywidgets.Widget:
-        with shared_front_end():
-            view = spec.build(self.experiment, refresh=self._refresh)
+        try:
+            with shared_front_end():
+                view = spec.build(self.experiment, refresh=self._refresh)
+        except AssertionError as err:
+            if builds_widgets_in_cells_only():
+                raise RuntimeError(
+                    f"new data for {spec.title}: marimo makes widgets only while a cell runs; "
+                    "run this cell again to show the tab"
+                ) from err
+            raise
         if spec.key == "hparams":
             self.links += follow_hparams(self.selection, view)
         elif hasattr(view, "selected_runs") and getattr(view, "follows_run_selection", True):
@@ -278,6 +289,25 @@ class Dashboard(DashboardWidget):
             "parts": [visible_controls(p) for p in parts],
             "note": visible_controls(note),
         }
+
+
+def builds_widgets_in_cells_only() -> bool:
+    """Whether this kernel is a marimo notebook's, where a widget can be made only while a
+    cell runs (marimo gives its front-end module a file of the running cell): a tab built
+    when the user opens it, from the browser's message, would fail there, so the dashboard
+    builds every tab at once.
+
+    Examples
+    --------
+    >>> builds_widgets_in_cells_only()
+    False
+    """
+    marimo = sys.modules.get("marimo")
+    running = getattr(marimo, "running_in_notebook", None)
+    try:
+        return bool(callable(running) and running())
+    except Exception:  # an unexpected marimo: the lazy tabs of every other front end
+        return False
 
 
 def header_text(header: dict[str, Any]) -> str:
