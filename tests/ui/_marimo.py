@@ -9,13 +9,10 @@ in its own session and only that session is signalled when the test stops it.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.ui._lab import VENV_BIN, LabServer
+from tests.ui._lab import VENV_BIN, LabServer, answer
 
 
 class MarimoServer(LabServer):
@@ -64,33 +61,12 @@ class MarimoServer(LabServer):
         ]
 
     def api(self, method: str, path: str, body: Any = None, timeout: float = 10) -> Any:
-        import urllib.request
-
-        with urllib.request.urlopen(self.base + path, timeout=timeout) as resp:
-            return resp.read()
+        """Any HTTP answer means the server is up."""
+        return answer(self.base + path, timeout)
 
     def stop(self, timeout: float = 30) -> dict[str, Any]:
-        """SIGTERM to the server's own session (its kernels with it), SIGKILL if it stays."""
-        report: dict[str, Any] = {"clean": False, "signalled": [], "leftover": []}
-        if self.proc is None:
-            return report
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.proc.poll() is not None:
-                break
-            try:
-                os.killpg(self.proc.pid, sig)
-                report["signalled"].append(f"server group {sig.name}")
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(timeout if sig == signal.SIGTERM else 10)
-            except subprocess.TimeoutExpired:
-                continue
-        report["clean"] = self.proc.poll() is not None
-        if not report["clean"]:
-            report["leftover"].append(self.proc.pid)
-        self._log.close()
-        return report
+        """No shutdown endpoint: the server's own session is signalled."""
+        return self.stop_session(timeout)
 
     def __enter__(self) -> MarimoServer:
         self.start()

@@ -8,15 +8,10 @@ only that session is signalled when the test stops it (its kernels with it).
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.ui._lab import VENV_BIN, LabServer
+from tests.ui._lab import VENV_BIN, LabServer, answer
 
 
 class VoilaServer(LabServer):
@@ -46,32 +41,9 @@ class VoilaServer(LabServer):
         ]
 
     def api(self, method: str, path: str, body: Any = None, timeout: float = 10) -> Any:
-        """Any HTTP answer means the server is up (its API asks for a login)."""
-        try:
-            with urllib.request.urlopen(self.base + path, timeout=timeout) as resp:
-                return resp.read()
-        except urllib.error.HTTPError:
-            return None
+        """Any HTTP answer means the server is up."""
+        return answer(self.base + path, timeout)
 
     def stop(self, timeout: float = 30) -> dict[str, Any]:
-        """SIGTERM to the server's own session, SIGKILL if it stays."""
-        report: dict[str, Any] = {"clean": False, "signalled": [], "leftover": []}
-        if self.proc is None:
-            return report
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.proc.poll() is not None:
-                break
-            try:
-                os.killpg(self.proc.pid, sig)
-                report["signalled"].append(f"server group {sig.name}")
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(timeout if sig == signal.SIGTERM else 10)
-            except subprocess.TimeoutExpired:
-                continue
-        report["clean"] = self.proc.poll() is not None
-        if not report["clean"]:
-            report["leftover"].append(self.proc.pid)
-        self._log.close()
-        return report
+        """No shutdown endpoint: the server's own session is signalled."""
+        return self.stop_session(timeout)

@@ -184,7 +184,7 @@ def test_every_tab_draws(run_app: Marimo) -> None:
         tab = dash.locator('[role="tab"]').nth(i)
         tab.click()
         expect(tab).to_have_attribute("aria-selected", "true")
-        panel = dash.locator('[role="tabpanel"]:visible')
+        panel = dash.locator(".tbnb-dashboard-panel:not([hidden])")
         expect(panel.locator(".tbnb-root").first).to_be_visible(timeout=TIMEOUT_MS)
         expect(panel.locator(".tbnb-error")).to_have_count(0)
         # something drawn: a canvas, an image, a table or text

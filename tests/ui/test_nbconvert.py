@@ -113,7 +113,7 @@ def test_tabs_and_the_run_selection_work_with_no_kernel(
         ("Runs", ".tbnb-w-metadata table"),
     ):
         dash.locator('[role="tab"]', has_text=title).click()
-        expect(dash.locator(f'[role="tabpanel"]:visible {root}').first).to_be_visible()
+        expect(dash.locator(f".tbnb-dashboard-panel:not([hidden]) {root}").first).to_be_visible()
     dash.locator('[role="tab"]', has_text="Scalars").click()
     bar = dash.locator(".tbnb-w-selection")
     bar.locator("summary").click()

@@ -63,7 +63,7 @@ def test_tabs_are_built_by_the_kernel_and_the_selection_ties_them(app: Any) -> N
     dash = app.locator(".tbnb-w-dashboard")
     dash.locator('[role="tab"]', has_text="Histograms").click()
     expect(
-        dash.locator('[role="tabpanel"]:visible .tbnb-w-histograms canvas').first
+        dash.locator(".tbnb-dashboard-panel:not([hidden]) .tbnb-w-histograms canvas").first
     ).to_be_visible()
     bar = dash.locator(".tbnb-w-selection")
     bar.locator("summary").click()
@@ -79,7 +79,7 @@ def test_images_at_another_step_come_from_the_kernel(app: Any, out_dir: Path) ->
 
     dash = app.locator(".tbnb-w-dashboard")
     dash.locator('[role="tab"]', has_text="Images").click()
-    root = dash.locator('[role="tabpanel"]:visible .tbnb-w-images')
+    root = dash.locator(".tbnb-dashboard-panel:not([hidden]) .tbnb-w-images")
     card = root.locator(".tbnb-card").first
     expect(card).to_be_visible()
     last = int(card.get_attribute("data-step") or "0")
@@ -96,7 +96,7 @@ def test_the_projector_lays_out_in_the_kernel(app: Any, out_dir: Path) -> None:
 
     dash = app.locator(".tbnb-w-dashboard")
     dash.locator('[role="tab"]', has_text="Projector").click()
-    root = dash.locator('[role="tabpanel"]:visible .tbnb-w-embeddings')
+    root = dash.locator(".tbnb-dashboard-panel:not([hidden]) .tbnb-w-embeddings")
     expect(root).to_have_attribute("data-state", "done", timeout=240_000)  # PCA first
     root.locator("select.tbnb-pj-method").select_option("tsne")
     expect(root).to_have_attribute("data-method", "tsne", timeout=240_000)

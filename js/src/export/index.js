@@ -90,7 +90,7 @@ class Model {
     /** @type {{name: string, callback: Function, context: unknown}[]} */
     this.handlers = [];
     this.initialized = false;
-    /** @type {{get_model: (id: string) => Promise<Model>} | null} set by the manager */
+    /** @type {{get_model: (id: string) => Promise<Model | undefined>} | null} */
     this.widget_manager = null;
   }
 
@@ -174,15 +174,7 @@ class Manager {
         state._esm = payload.modules[Number(esm.slice(ESM_REF.length))];
       this.models.set(id, new Model(id, { ...spec, state }));
     }
-    // anywidget's `model.widget_manager.get_model`: a view drawing another model (the
-    // dashboard's tabs) finds it here
-    const manager = {
-      get_model: async (/** @type {string} */ id) => {
-        const found = this.model(id);
-        if (!found) throw new Error(`widget model ${id} is not in this page`);
-        return found;
-      },
-    };
+    const manager = { get_model: async (/** @type {string} */ id) => this.model(id) }; // anywidget's API
     for (const model of this.models.values()) model.widget_manager = manager;
   }
 
