@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 import tbnb
+from tbnb.notebook.dashboard import tabs
 from tbnb.notebook.samples import sample_logdir
 from tbnb.widgets.bundle import ONE_BUNDLE, bundle_text, widget_keys
 from tests.ui._chromium import Chromium
@@ -41,9 +42,10 @@ def test_a_dashboard_imports_the_kit_once(
     logdir = sample_logdir()
     sample = tbnb.Dashboard(logdir)
     sample.build_all()
-    shown = {type(w)._widget_key for w in [sample.selection, *sample.views.built.values()]}
+    built = [sample.selection, *sample.views.built.values()]
+    shown = {type(w)._widget_key for w in built}
     sample.close()
-    assert len(shown) == 12  # every view but meshes (the sample logs none)
+    assert len(built) == len(tabs()) + 1  # a view per tab (the sample logs every kind)
     nb = tagged_notebook(
         "one bundle",
         {
@@ -81,8 +83,8 @@ def test_a_dashboard_imports_the_kit_once(
         sizes = {key: len(bundle_text(key).encode()) for key in (*widget_keys(), ONE_BUNDLE)}
         blobs = got["blobs"]
         assert blobs.count(sizes[ONE_BUNDLE]) == 1  # the kit, once for the whole dashboard
-        # 13 stubs (Histograms and Distributions are both the histograms widget)
-        assert len([b for b in blobs if b < 2_000]) == 13
+        # a stub per widget (Histograms and Distributions are both the histograms widget)
+        assert len([b for b in blobs if b < 2_000]) == len(built)
         # the widget alone draws from its own bundle; no other widget bundle is loaded
         assert [k for k in widget_keys() if sizes[k] in blobs] == ["scalars"]
         assert blobs.count(sizes["scalars"]) == 1
