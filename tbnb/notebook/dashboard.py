@@ -14,9 +14,10 @@ Examples
 
 from __future__ import annotations
 
-import html
 import os
 import re
+import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,10 @@ from tbnb.loader.overview import runs_with_data, time_span
 from tbnb.loader.report import plural
 from tbnb.notebook.tabs import LazyTabs, LazyViews, TabSpec, tabs
 from tbnb.widgets.bundle import shared_front_end
+from tbnb.widgets.dashboard import DashboardWidget
 from tbnb.widgets.selection import RunSelectionWidget, follow_hparams, share_runs
 
-__all__ = ["Dashboard", "TabSpec", "tabs"]
+__all__ = ["Dashboard", "TabSpec", "header_text", "tabs"]
 
 
 def check_regex(name: str, pattern: str | None) -> None:
@@ -52,12 +54,17 @@ def check_refresh(refresh: float | None) -> float | None:
     return float(refresh)
 
 
-class Dashboard(ipywidgets.VBox):
+class Dashboard(DashboardWidget):
     """Every kind of data in a logdir, one tab per kind, inline in the notebook.
 
-    Tabs are built when first opened; one run selector above them decides the runs
-    every tab shows (a run has one colour in every tab), and a selection in the
-    HParams tab filters every tab.
+    One anywidget (:class:`~tbnb.widgets.dashboard.DashboardWidget`), so it draws
+    wherever anywidgets draw: JupyterLab, Notebook 7, VS Code, marimo (where ``%tbnb``
+    does not exist: put ``tbnb.Dashboard("logs")`` last in a cell), Voilà, saved
+    notebooks and exported pages. Tabs are built when first opened; one run selector
+    above them decides the runs every tab shows (a run has one colour in every tab),
+    and a selection in the HParams tab filters every tab. With ``refresh``, new runs,
+    tags and kinds appear as they are written (a kind's tab appears when its first
+    data does), with no reload of the page.
 
     Parameters
     ----------
@@ -83,8 +90,8 @@ class Dashboard(ipywidgets.VBox):
         The run selection every tab follows (``dash.selection.selected_runs``).
     links : list
         The links made between the selection and the tabs built so far.
-    tab : ipywidgets.Tab
-        The tab container.
+    selected_index : int
+        The tab shown (``dash.titles[dash.selected_index]``); set it to open a tab.
 
     Examples
     --------
@@ -131,29 +138,46 @@ class Dashboard(ipywidgets.VBox):
                 "Dashboard needs a logdir path/URL (or several) or a tbnb.Experiment, "
                 f"got {type(source).__name__}"
             )
-        self.experiment = experiment
-        self.filters = {"runs": runs, "tags": tags}
-        self._refresh = refresh
-        self.links: list[Any] = []
         with shared_front_end():  # the kit ships once, however many tabs are opened
+            super().__init__()
             self.selection = RunSelectionWidget.of(
                 [str(r) for r in getattr(experiment, "runs", [])]
             )
+        self.experiment = experiment
+        self.location = location
+        self.filters = {"runs": runs, "tags": tags}
+        self._refresh = refresh
+        self.links: list[Any] = []
+        self._subscription: Any = None
+        self._watch: Any = None
+        self._reload_lock = threading.Lock()
         if hasattr(experiment, "reload"):
             self.selection.follow(experiment)
+        self.bar = self.selection
         present = [spec for spec in tabs() if spec.shown_for(experiment)]
-        self._tabs = LazyTabs(present, self._build_tab)
+        self.header = self._header(present)
+        self._tabs = LazyTabs(self, present, self._build_tab)
         self.views = LazyViews(self._tabs)
-        self.tab = self._tabs.tab
-        header = ipywidgets.HTML(self._header_html(location, present))
-        header.add_class("tbnb-dashboard-header")
-        children = [header, self.selection, self.tab] if present else [header]
-        super().__init__(children=children)
-        self.add_class("tbnb-dashboard")
+        if builds_widgets_in_cells_only():
+            self.build_all()  # marimo: a tab opened later could not make its widget
+        subscribe = getattr(experiment, "subscribe", None)
+        if callable(subscribe):
+            self._subscription = subscribe(self._on_reload)
+        watch = getattr(experiment, "watch", None)
+        if refresh is not None and callable(watch):
+            self._watch = watch(refresh)  # new kinds appear even before any tab polls
 
     def _build_tab(self, spec: TabSpec) -> ipywidgets.Widget:
-        with shared_front_end():
-            view = spec.build(self.experiment, refresh=self._refresh)
+        try:
+            with shared_front_end():
+                view = spec.build(self.experiment, refresh=self._refresh)
+        except AssertionError as err:
+            if builds_widgets_in_cells_only():
+                raise RuntimeError(
+                    f"new data for {spec.title}: marimo makes widgets only while a cell runs; "
+                    "run this cell again to show the tab"
+                ) from err
+            raise
         if spec.key == "hparams":
             self.links += follow_hparams(self.selection, view)
         elif hasattr(view, "selected_runs") and getattr(view, "follows_run_selection", True):
@@ -161,12 +185,27 @@ class Dashboard(ipywidgets.VBox):
             view.add_class("tbnb-shared-runs")
         return view
 
+    def _on_reload(self, _report: Any = None) -> None:
+        """A reload found something: tabs for kinds that now have data, a new header."""
+        with self._reload_lock:
+            if getattr(self, "_closed", False):
+                return
+            for spec in tabs():
+                if spec.key not in self.views and spec.shown_for(self.experiment):
+                    self._tabs.add(spec)
+            self.header = self._header(self._tabs.specs)
+
     def build_all(self) -> None:
         """Build every tab not built yet (an exported page or report shows them all)."""
         self._tabs.build_all()
 
     def to_html(
-        self, path: str | os.PathLike[str], *, title: str = "tbnb", overwrite: bool = False
+        self,
+        path: str | os.PathLike[str],
+        *,
+        title: str = "tbnb",
+        overwrite: bool = False,
+        theme: str = "auto",
     ) -> Path:
         """Write every tab, interactive, to one self-contained HTML page.
 
@@ -176,7 +215,21 @@ class Dashboard(ipywidgets.VBox):
         from tbnb.notebook.export import to_html
 
         self.build_all()
-        return to_html(self, path, title=title, overwrite=overwrite)
+        return to_html(self, path, title=title, overwrite=overwrite, theme=theme)
+
+    @property
+    def header_text(self) -> str:
+        """The header as the browser shows it, as plain text.
+
+        Examples
+        --------
+        >>> import tbnb
+        >>> dash = tbnb.Dashboard(tbnb.samples.sample_logdir())
+        >>> dash.header_text.startswith("tbnb · ")
+        True
+        >>> dash.close()
+        """
+        return header_text(self.header)
 
     def close(self) -> None:
         """Close the dashboard and every tab's widget (which also stops polling)."""
@@ -184,6 +237,12 @@ class Dashboard(ipywidgets.VBox):
             return
         self._closed = True
         # getattr: __del__ also runs on a dashboard whose __init__ raised.
+        for handle, stop in (
+            (getattr(self, "_watch", None), "stop"),
+            (getattr(self, "_subscription", None), "cancel"),
+        ):
+            if handle is not None:
+                getattr(handle, stop)()
         for link in getattr(self, "links", []):
             unlink = getattr(link, "unlink", None)
             if callable(unlink):
@@ -194,45 +253,87 @@ class Dashboard(ipywidgets.VBox):
         selection = getattr(self, "selection", None)
         if selection is not None:
             selection.close()
-        for child in getattr(self, "children", ()):
-            child.close()
         super().close()
 
-    def _header_html(self, location: str, present: list[TabSpec]) -> str:
-        """What was found (runs, kinds) and what was filtered out, every name escaped."""
-        where = html.escape(visible_controls(location)) if location else "experiment"
+    def _header(self, present: list[TabSpec]) -> dict[str, Any]:
+        """What was found (runs, kinds) and what was filtered out, as text."""
         exp = self.experiment
         filters = [f"{name}={value!r}" for name, value in self.filters.items() if value]
         excluded = getattr(exp, "excluded_runs", [])
         left_out = f": {plural(len(excluded), 'run')} left out" if excluded else ""
-        filtered = (
-            f" &middot; filtered by {html.escape(visible_controls(', '.join(filters)))}{left_out}"
-            if filters
-            else ""
-        )
+        filtered = f"filtered by {', '.join(filters)}{left_out}" if filters else ""
+        reason = getattr(exp, "empty_reason", None)
+        header: dict[str, Any] = {
+            "location": visible_controls(self.location) if self.location else "",
+            "filters": visible_controls(filtered),
+        }
         if not present:
-            reason = getattr(exp, "empty_reason", None)
             looked = ", ".join(spec.title for spec in tabs())
-            why = (
-                html.escape(str(reason))
-                if reason
-                else (f"no data for any view (looked for: {html.escape(looked)})")
-            )
-            return f"<b>tbnb</b>: nothing to show in <code>{where}</code>{filtered}: {why}"
+            why = str(reason) if reason else f"no data for any view (looked for: {looked})"
+            if self._refresh is not None:
+                why += f"; looking again every {self._refresh:g} s"
+            return {**header, "state": "empty", "parts": [], "note": visible_controls(why)}
+        parts = []
         state = getattr(exp, "state", None)  # runs of traces only count too
         runs = runs_with_data(state) if state is not None else getattr(exp, "runs", None)
-        count = f" &middot; {plural(len(runs), 'run')}" if runs is not None else ""
-        kinds = " &middot; " + html.escape(", ".join(spec.title for spec in present))
+        if runs is not None:
+            parts.append(plural(len(runs), "run"))
+        parts.append(", ".join(spec.title for spec in present))
         try:
             span = time_span(exp)
         except AttributeError:  # a stand-in for an Experiment: no files to date
             span = ""
-        when = f" &middot; written {html.escape(span)}" if span else ""
-        reason = getattr(exp, "empty_reason", None)  # a tab without runs: say what is there
-        notes = [reason] if reason else []
+        if span:
+            parts.append(f"written {span}")
+        notes = [str(reason)] if reason else []  # a tab without runs: say what is there
         notes += getattr(exp, "logdir_problems", [])  # of several logdirs, those not read
-        note = "".join(f"<br>{html.escape(str(n))}" for n in notes)
-        return f"<b>tbnb</b> &middot; <code>{where}</code>{count}{kinds}{when}{filtered}{note}"
+        note = "\n".join(notes)
+        return {
+            **header,
+            "state": "data",
+            "parts": [visible_controls(p) for p in parts],
+            "note": visible_controls(note),
+        }
+
+
+def builds_widgets_in_cells_only() -> bool:
+    """Whether this kernel is a marimo notebook's, where a widget can be made only while a
+    cell runs (marimo gives its front-end module a file of the running cell): a tab built
+    when the user opens it, from the browser's message, would fail there, so the dashboard
+    builds every tab at once.
+
+    Examples
+    --------
+    >>> builds_widgets_in_cells_only()
+    False
+    """
+    marimo = sys.modules.get("marimo")
+    running = getattr(marimo, "running_in_notebook", None)
+    try:
+        return bool(callable(running) and running())
+    except Exception:  # an unexpected marimo: the lazy tabs of every other front end
+        return False
+
+
+def header_text(header: dict[str, Any]) -> str:
+    """A dashboard header as plain text (what ``js/src/widgets/dashboard`` shows).
+
+    Examples
+    --------
+    >>> header_text({"state": "data", "location": "logs", "parts": ["2 runs", "Scalars"],
+    ...              "filters": "", "note": ""})
+    'tbnb · logs · 2 runs · Scalars'
+    """
+    where = header.get("location") or "experiment"
+    filters = header.get("filters") or ""
+    if header.get("state") == "empty":
+        text = f"tbnb: nothing to show in {where}"
+        text += f" · {filters}" if filters else ""
+        text += f": {header.get('note', '')}"
+        return text
+    text = " · ".join(["tbnb", where, *header.get("parts", []), *([filters] if filters else [])])
+    note = header.get("note") or ""
+    return f"{text}\n{note}" if note else text
 
 
 def expand_location(location: str) -> str:

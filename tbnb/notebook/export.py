@@ -54,7 +54,7 @@ from tbnb.notebook.page_data import pack, unpack
 from tbnb.widgets.base import bundle_path
 from tbnb.widgets.bundle import ONE_BUNDLE, bundle_text, view_key
 
-__all__ = ["read_page", "render_html", "to_html"]
+__all__ = ["THEMES", "read_page", "render_html", "to_html"]
 
 #: Prefix of a saved ``_esm`` replaced by an index into the page's modules (the shim,
 #: ``js/src/export/index.js``, reads the same prefix).
@@ -70,15 +70,27 @@ def _shim_js() -> str:
     return text
 
 
+#: ``theme=`` of an exported page: the light or dark colours, or the reader's (``auto``:
+#: the browser's ``prefers-color-scheme``). Images and sprites are never recoloured.
+THEMES = ("light", "dark", "auto")
+
 _PAGE_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 16px; color: #222; }
+html { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 16px; color: #222;
+  background: #fff; }
+html[data-tbnb-theme="dark"] { color-scheme: dark; }
+html[data-tbnb-theme="dark"] body { color: #e0e0e0; background: #1e1e1e; }
+@media (prefers-color-scheme: dark) {
+  html[data-tbnb-theme="auto"] { color-scheme: dark; }
+  html[data-tbnb-theme="auto"] body { color: #e0e0e0; background: #1e1e1e; }
+}
 .tbnb-export-vbox { display: flex; flex-direction: column; gap: 4px; }
 .tbnb-export-hbox { display: flex; flex-direction: row; gap: 4px; }
-.tbnb-export-tabbar { display: flex; border-bottom: 1px solid #ccc; margin-bottom: 6px; }
+.tbnb-export-tabbar { display: flex; border-bottom: 1px solid #8888; margin-bottom: 6px; }
 .tbnb-export-tabbar button { border: 1px solid transparent; background: none; padding: 4px 12px;
-  cursor: pointer; font: inherit; }
-.tbnb-export-tabbar button[aria-selected="true"] { border-color: #ccc #ccc #fff; background: #fff;
-  margin-bottom: -1px; }
+  cursor: pointer; font: inherit; color: inherit; }
+.tbnb-export-tabbar button[aria-selected="true"] { border-color: #8888 #8888 transparent;
+  margin-bottom: -1px; font-weight: 600; }
 """
 
 
@@ -183,7 +195,9 @@ def read_page(page: str) -> dict[str, Any]:
     return payload
 
 
-def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> str:
+def render_html(
+    widget: Widget | Iterable[Widget], *, title: str = "tbnb", theme: str = "auto"
+) -> str:
     """Return a self-contained HTML page showing ``widget`` (or several widgets).
 
     Parameters
@@ -192,6 +206,8 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
         A tbnb widget, a :class:`tbnb.Dashboard`, or any anywidget / box of them.
     title : str
         The page title (escaped).
+    theme : {"auto", "light", "dark"}
+        The page's colours: light, dark, or the reader's browser setting (``auto``).
 
     Returns
     -------
@@ -206,6 +222,8 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
     >>> page.startswith("<!DOCTYPE html>") and "cdn" not in page.lower()
     True
     """
+    if theme not in THEMES:
+        raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {theme!r}")
     widgets = [widget] if isinstance(widget, Widget) else list(widget)
     payload = _collect(widgets)
     data = pack(payload, _split_buffers(payload))
@@ -219,7 +237,7 @@ def render_html(widget: Widget | Iterable[Widget], *, title: str = "tbnb") -> st
     )
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="en" data-tbnb-theme="{theme}">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n"
@@ -238,6 +256,7 @@ def to_html(
     *,
     title: str = "tbnb",
     overwrite: bool = False,
+    theme: str = "auto",
 ) -> Path:
     """Write a self-contained HTML page showing ``widget`` to ``path``.
 
@@ -256,6 +275,8 @@ def to_html(
     overwrite : bool
         Replace an existing file at ``path`` (default: refuse): the page is written
         to a new file renamed over it, so a hard link to the old file keeps its bytes.
+    theme : {"auto", "light", "dark"}
+        The page's colours (``auto``: the reader's browser setting).
 
     Returns
     -------
@@ -283,7 +304,7 @@ def to_html(
     refused: True
     """
     out = Path(path)
-    data = render_html(widget, title=title).encode("utf-8")
+    data = render_html(widget, title=title, theme=theme).encode("utf-8")
     if out.is_symlink():
         raise FileExistsError(f"{out} is a symbolic link; tbnb writes pages only to real files")
     if overwrite:

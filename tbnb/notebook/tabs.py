@@ -3,10 +3,10 @@
 A kind gets a tab by declaring one (:attr:`tbnb.kinds.base.Kind.tab`): the title, the
 widget builder (``"module:function"``, imported when the tab is built, so the dashboard
 loads only the widgets it shows) and whether it follows live reloads. :class:`LazyTabs`
-holds an ``ipywidgets.Tab`` whose pages are boxes; a page's widget is built the first
-time its tab is selected (or asked for through :class:`LazyViews`), so a dashboard of
-twelve kinds costs one widget until the user looks further. The other tabs' modules are
-imported in a background thread meanwhile.
+fills the tabs of a :class:`~tbnb.widgets.dashboard.DashboardWidget`; a page's widget is
+built the first time its tab is selected (or asked for through :class:`LazyViews`), so a
+dashboard of twelve kinds costs one widget until the user looks further. The other tabs'
+modules are imported in a background thread meanwhile.
 
 Examples
 --------
@@ -18,17 +18,19 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets
 
 from tbnb.kinds import KINDS, Kind
 from tbnb.kinds.base import resolve as resolve_reference
+
+if TYPE_CHECKING:
+    from tbnb.widgets.dashboard import DashboardWidget
 
 __all__ = ["LazyTabs", "LazyViews", "TabSpec", "tabs"]
 
@@ -96,26 +98,33 @@ def resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
 
 
 class LazyTabs:
-    """An ``ipywidgets.Tab`` whose pages are built when first selected.
+    """The tabs of a :class:`~tbnb.widgets.dashboard.DashboardWidget`, each page built
+    when its tab is first selected.
 
     Parameters
     ----------
+    board
+        The widget showing the tabs (its ``tabs``, ``pages`` and ``selected_index``).
     specs
         The tabs, in order.
     build
         Builds the widget of one tab (called once per tab).
     """
 
-    def __init__(self, specs: list[TabSpec], build: Callable[[TabSpec], ipywidgets.Widget]) -> None:
-        self.specs = specs
+    def __init__(
+        self,
+        board: DashboardWidget,
+        specs: list[TabSpec],
+        build: Callable[[TabSpec], ipywidgets.Widget],
+    ) -> None:
+        self.board = board
+        self.specs = list(specs)
         self._build = build
         self.built: dict[str, ipywidgets.Widget] = {}
-        self.pages = [self._page(spec) for spec in specs]
-        self.tab = ipywidgets.Tab(children=self.pages, titles=[s.title for s in specs])
-        self.tab.add_class("tbnb-dashboard-tabs")
-        self.tab.observe(self._on_select, "selected_index")
-        if specs:
-            self.view(specs[0].key)
+        board.tabs = [{"key": s.key, "title": s.title} for s in self.specs]
+        board.observe(self._on_select, "selected_index")
+        if self.specs:
+            self.view(self.specs[0].key)
         self._warm = threading.Thread(
             target=self._import_the_rest, name="tbnb-tab-imports", daemon=True
         )
@@ -132,12 +141,17 @@ class LazyTabs:
                 except Exception:
                     log.debug("tbnb: importing %s failed", tab.factory, exc_info=True)
 
-    @staticmethod
-    def _page(spec: TabSpec) -> ipywidgets.VBox:
-        note = ipywidgets.HTML(f"<i>{html.escape(spec.title)}: building&hellip;</i>")
-        page = ipywidgets.VBox([note], layout=ipywidgets.Layout(width="100%"))
-        page.add_class("tbnb-dashboard-page")
-        return page
+    def add(self, spec: TabSpec) -> None:
+        """Add a tab that has data now, at its place in the registry's order (the tab
+        shown stays shown); nothing is built until it is opened."""
+        if any(s.key == spec.key for s in self.specs):
+            return
+        order = [s.key for s in tabs()]
+        at = sum(1 for s in self.specs if order.index(s.key) < order.index(spec.key))
+        self.specs.insert(at, spec)
+        self.board.add_tab(spec.key, spec.title, at)
+        if len(self.specs) == 1:
+            self.view(spec.key)
 
     def _on_select(self, change: Any) -> None:
         index = change["new"]
@@ -150,28 +164,22 @@ class LazyTabs:
         """The widget of tab ``key``, built now if it was not yet."""
         if key in self.built:
             return self.built[key]
-        index = next((i for i, s in enumerate(self.specs) if s.key == key), None)
-        if index is None:
+        spec = next((s for s in self.specs if s.key == key), None)
+        if spec is None:
             raise KeyError(f"no {key!r} tab; tabs: {[s.key for s in self.specs]}")
-        spec = self.specs[index]
         try:
             widget = self._build(spec)
         except Exception as err:  # one tab's failure leaves the others working
             log.exception("tbnb: building the %s tab failed", spec.title)
-            message = html.escape(f"{type(err).__name__}: {err}")
-            self.pages[index].children = (
-                ipywidgets.HTML(
-                    f"<b>{html.escape(spec.title)}</b> could not be shown: <code>{message}</code>"
-                ),
-            )
+            self.board.set_error(key, f"{type(err).__name__}: {err}")
             raise
         self.built[key] = widget
-        self.pages[index].children = (widget,)
+        self.board.set_page(key, widget)
         return widget
 
     def build_all(self) -> None:
         """Build every tab not built yet (an exported page shows them all)."""
-        for spec in self.specs:
+        for spec in list(self.specs):
             if spec.key not in self.built:
                 try:
                     self.view(spec.key)
@@ -179,14 +187,9 @@ class LazyTabs:
                     continue
 
     def close(self) -> None:
-        """Close the tab container, its pages and every built widget."""
+        """Close every built widget."""
         for widget in self.built.values():
             widget.close()
-        for page in self.pages:
-            for child in page.children:
-                child.close()
-            page.close()
-        self.tab.close()
 
 
 class LazyViews(Mapping[str, ipywidgets.Widget]):

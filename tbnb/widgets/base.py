@@ -26,7 +26,10 @@ from tbnb.widgets.serializers import pack, unpack
 from tbnb.widgets.traits import check_regexes
 
 if TYPE_CHECKING:
+    import os
+
     import plotly.graph_objects as go
+    from matplotlib.figure import Figure
 
     from tbnb.widgets.spec import ViewSpec
 
@@ -160,3 +163,18 @@ class TbnbWidget(anywidget.AnyWidget):
         from tbnb.widgets.plotly_figure import plotly_figure
 
         return plotly_figure(self.view_spec())
+
+    def to_matplotlib(self) -> Figure:
+        """A ``matplotlib.figure.Figure`` of what is shown (its :meth:`view_spec`): the same
+        series, smoothing, colours, selection, scales and labels as the browser, with no
+        notebook or display needed (``pip install 'tbnb[matplotlib]'``)."""
+        from tbnb.widgets.matplotlib_figure import matplotlib_figure
+
+        return matplotlib_figure(self.view_spec())
+
+    def savefig(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
+        """Write what is shown to ``path`` as a figure for a paper: PDF and SVG are vector,
+        PNG raster (the format follows the extension; ``kwargs`` go to matplotlib's
+        ``Figure.savefig``, e.g. ``dpi=300``)."""
+        kwargs.setdefault("bbox_inches", "tight")
+        self.to_matplotlib().savefig(path, **kwargs)

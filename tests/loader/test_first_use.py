@@ -41,7 +41,7 @@ def test_add_hparams_subruns_are_part_of_their_run(tmp_path: Path, name: str | N
     assert sorted(widget.selected_runs) == exp.runs
     dash = tbnb.Dashboard(exp)
     try:
-        assert "3 runs" in dash.children[0].value
+        assert "3 runs" in dash.header_text
     finally:
         dash.close()
 
@@ -138,9 +138,9 @@ def test_the_dashboard_names_the_filter_that_matched_nothing(tmp_path: Path) -> 
     logdir = _sweep(tmp_path)
     with pytest.warns(EmptyResultWarning):
         dash = tbnb.Dashboard(logdir, runs="seed=9")
-    header = dash.children[0].value
+    header = dash.header_text
     assert "nothing to show" in header
-    assert "runs=&#x27;seed=9&#x27; matched none of the 6 runs" in header
+    assert "runs='seed=9' matched none of the 6 runs" in header
 
 
 def test_a_good_load_warns_nothing(tmp_path: Path) -> None:

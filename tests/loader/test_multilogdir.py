@@ -282,10 +282,10 @@ def test_an_unreadable_logdir_warns_naming_it_and_the_others_load(
     assert not any(issubclass(w.category, EmptyResultWarning) for w in caught)
     # said again where the experiment is shown: its summary and the dashboard's header
     assert len(exp.logdir_problems) == len(expected)
-    header = tbnb.Dashboard(exp).children[0].value
+    header = tbnb.Dashboard(exp).header_text
     summary = exp._repr_html_()
     for name in expected:
-        assert f"logdir &#x27;{name}&#x27;" in header
+        assert f"logdir '{name}'" in header
         assert f"logdir &#x27;{name}&#x27;" in summary
 
 
@@ -304,7 +304,7 @@ def test_every_logdir_unreadable_says_why_in_empty_reason(tmp_path: Path) -> Non
     assert len(exp.scalars) == 0
     assert len(exp.embeddings) == 0
     assert len(exp.profile) == 0
-    assert "nothing to show" in tbnb.Dashboard(exp).children[0].value
+    assert "nothing to show" in tbnb.Dashboard(exp).header_text
 
 
 def test_reload_reads_new_values_new_runs_and_a_logdir_created_later(
@@ -366,7 +366,7 @@ def test_the_dashboard_and_its_page_show_every_logdirs_runs(
         runs = dash.selection.runs
         assert "torch" in runs
         assert "tbx/lr=0.01,seed=0" in runs
-        header = dash.children[0].value
+        header = dash.header_text
         assert f"torch={logdirs['torch']}" in header
         page = read_page(dash.to_html(tmp_path / "page.html").read_text(encoding="utf-8"))
     finally:

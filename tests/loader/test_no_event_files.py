@@ -53,9 +53,9 @@ def test_a_checkpoint_only_projector_says_what_is_there_and_how_to_read_it(tmp_p
         "'embedding/.ATTRIBUTES/VARIABLE_VALUE'))" in note
     )
     assert any(note in str(w.message) for w in projector)
-    header = tbnb.Dashboard(exp).children[0].value
+    header = tbnb.Dashboard(exp).header_text
     assert "Projector" in header
-    assert "a TensorFlow checkpoint (&#x27;embedding.ckpt-1&#x27;)" in header  # said, escaped
+    assert "a TensorFlow checkpoint ('embedding.ckpt-1')" in header  # said as text
 
 
 def test_a_folder_of_model_checkpoints_says_they_are_not_logs(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_header_says_runs_kinds_and_when(logdir: Path) -> None:
-    header = Dashboard(logdir).children[0].value
+    header = Dashboard(logdir).header_text
     assert "3 runs" in header
     assert "Scalars" in header
     # first event 2023-11-14 22:13 UTC, last two hours and two minutes later
@@ -40,6 +40,6 @@ def test_header_says_runs_kinds_and_when(logdir: Path) -> None:
 
 
 def test_header_names_the_filter_and_what_it_left_out(logdir: Path) -> None:
-    header = Dashboard(logdir, runs="^keep").children[0].value
+    header = Dashboard(logdir, runs="^keep").header_text
     assert "2 runs" in header
-    assert "filtered by runs=&#x27;^keep&#x27;: 1 run left out" in header
+    assert "filtered by runs='^keep': 1 run left out" in header

@@ -16,6 +16,7 @@ import pytest
 from tbnb.kinds import KINDS, Tab
 from tbnb.notebook.dashboard import Dashboard
 from tbnb.notebook.export import read_page, render_html
+from tbnb.warnings import EmptyResultWarning
 from tbnb.widgets.selection import RunSelectionWidget, apply_hparams
 
 RUNS = ["lr=0.1", "lr=0.01", "baseline"]
@@ -48,13 +49,13 @@ def test_only_the_first_tab_is_built_until_opened(logdir: Path) -> None:
         keys = list(dash.views)
         assert keys[:3] == ["scalars", "hparams", "histograms"]
         assert list(dash.views.built) == ["scalars"]
-        placeholder = dash.tab.children[2].children[0]
-        assert "building" in placeholder.value
-        dash.tab.selected_index = 2  # the user opens Histograms
+        assert list(dash.pages) == ["scalars"]  # the others' pages say they are coming
+        dash.selected_index = 2  # the user opens Histograms
         assert list(dash.views.built) == ["scalars", "histograms"]
-        assert dash.tab.children[2].children == (dash.views.built["histograms"],)
-        dash.tab.selected_index = 0
-        dash.tab.selected_index = 2  # opening it again builds nothing new
+        assert dash.pages["histograms"] is dash.views.built["histograms"]
+        assert dash.page_keys["histograms"] == "histograms"
+        dash.selected_index = 0
+        dash.selected_index = 2  # opening it again builds nothing new
         assert list(dash.views.built) == ["scalars", "histograms"]
         assert dash.views["text"] is dash.views["text"]  # asking builds once
     finally:
@@ -64,9 +65,9 @@ def test_only_the_first_tab_is_built_until_opened(logdir: Path) -> None:
 def test_the_hparams_table_waits_for_its_tab(logdir: Path) -> None:
     dash = Dashboard(logdir)  # final metrics reduce every scalar: not before the tab opens
     try:
-        assert "HParams" in dash.tab.titles
+        assert "HParams" in dash.titles
         assert "hparams" not in dash.experiment.state.cache
-        dash.tab.selected_index = dash.tab.titles.index("HParams")
+        dash.selected_index = dash.titles.index("HParams")
         assert "hparams" in dash.experiment.state.cache
     finally:
         dash.close()
@@ -82,11 +83,10 @@ def test_a_tab_that_fails_to_build_says_why_and_the_others_work(
     dash = Dashboard(logdir)
     try:
         index = list(dash.views).index("text")
-        dash.tab.selected_index = index
-        message = dash.tab.children[index].children[0].value
-        assert "Text</b> could not be shown" in message
-        assert "bad &lt;text&gt; frame" in message  # escaped
-        dash.tab.selected_index = list(dash.views).index("histograms")
+        dash.selected_index = index
+        assert dash.errors == {"text": "ValueError: bad <text> frame"}  # text: shown as text
+        assert "text" not in dash.pages
+        dash.selected_index = list(dash.views).index("histograms")
         assert "histograms" in dash.views.built
     finally:
         dash.close()
@@ -211,3 +211,38 @@ def test_selection_widget_alone() -> None:
     hub.palette = "default"
     assert hub.run_colors["a"] == "#4e79a7"
     hub.close()
+
+
+def test_an_empty_logdir_fills_as_runs_are_written(tmp_path: Path) -> None:
+    """``Dashboard(empty_dir, refresh=...)``: new runs, tags and kinds appear (a tab per
+    kind, in the registry's order), with the tab the user is on kept."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    with pytest.warns(EmptyResultWarning):  # an empty logdir says why it shows nothing
+        dash = Dashboard(tmp_path, refresh=3600)
+    try:
+        assert dash.tabs == []
+        assert dash.header["state"] == "empty"
+        assert "looking again every 3600 s" in dash.header_text
+        with SummaryWriter(str(tmp_path / "a")) as w:
+            w.add_scalar("loss", 1.0, 0)
+        dash.experiment.reload()  # what the poller does every `refresh` seconds
+        assert dash.titles == ["Scalars", "Runs"]
+        assert list(dash.views.built) == ["scalars"]  # the first tab is built at once
+        assert dash.header["state"] == "data"
+        assert "1 run" in dash.header_text
+        dash.selected_index = 1  # the user is on Runs
+        with SummaryWriter(str(tmp_path / "b")) as w:
+            w.add_scalar("acc", 0.5, 0)
+            w.add_histogram("weights", np.arange(10.0), 0)
+            w.add_text("notes", "hello", 0)
+        dash.experiment.reload()
+        assert dash.titles == ["Scalars", "Histograms", "Distributions", "Text", "Runs"]
+        assert dash.titles[dash.selected_index] == "Runs"  # still where the user was
+        assert dash.selection.runs == ["a", "b"]
+        scal = dash.views["scalars"]
+        assert set(scal.data["tag"]) == {"loss", "acc"}  # a new tag in a built tab
+        assert "2 runs" in dash.header_text
+    finally:
+        dash.close()
+    assert dash.experiment.coordinator.subscribers == 0

@@ -14,6 +14,7 @@ from tbnb.kinds import KINDS, Tab
 from tbnb.notebook.dashboard import Dashboard, tabs
 from tbnb.notebook.magic import parse_magic_line
 from tbnb.notebook.samples import SampleSpec, write_sample
+from tbnb.widgets.dashboard import DashboardWidget
 
 pytest.importorskip("tensorboardX")
 IPython = pytest.importorskip("IPython")
@@ -108,7 +109,7 @@ def test_help_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> Non
 # ---------------------------------------------------------------- dashboard
 def test_dashboard_from_logdir(logdir: Path) -> None:
     dash = Dashboard(str(logdir))
-    assert isinstance(dash, ipywidgets.VBox)
+    assert isinstance(dash, DashboardWidget)  # one anywidget: it draws wherever they draw
     expected = [spec for spec in tabs() if spec.shown_for(dash.experiment)]
     # the sample has a custom-scalars layout and add_hparams
     assert list(dash.views)[:3] == ["scalars", "custom_scalars", "hparams"]
@@ -116,13 +117,13 @@ def test_dashboard_from_logdir(logdir: Path) -> None:
     scal, hp = dash.views["scalars"], dash.views["hparams"]
     assert type(scal).__name__ == "ScalarsWidget"
     assert type(hp).__name__ == "HParamsWidget"
-    assert dash.tab.titles == tuple(spec.title for spec in expected)
+    assert dash.titles == [spec.title for spec in expected]
     views = list(dash.views.values())  # builds every tab
-    assert [page.children[0] for page in dash.tab.children] == views
-    assert "tbnb-dashboard" in dash._dom_classes
+    assert [dash.pages[key] for key in dash.tab_keys] == views
+    assert dash.page_keys["meshes"] == "mesh"  # the view of the one bundle that draws it
     shown = set(scal.data["run"])
     assert set(SPEC.run_names()) <= shown
-    assert "my runs" in dash.children[0].value
+    assert "my runs" in dash.header_text
 
 
 def test_dashboard_filters_while_loading(logdir: Path) -> None:
@@ -185,8 +186,9 @@ def test_empty_logdir_says_so(tmp_path: Path) -> None:
         w.flush()  # the file holds its version record and nothing logged
     dash = Dashboard(tmp_path)
     assert dash.views == {}
-    assert len(dash.children) == 1
-    assert "nothing to show" in dash.children[0].value
+    assert dash.tabs == []
+    assert dash.header["state"] == "empty"
+    assert "nothing to show" in dash.header_text
 
 
 def test_no_hparams_tab_for_metrics_alone(tmp_path: Path) -> None:
@@ -197,8 +199,8 @@ def test_no_hparams_tab_for_metrics_alone(tmp_path: Path) -> None:
             for step in range(5):
                 w.add_scalar("loss", 1.0 / (step + 1), step)
     dash = Dashboard(tmp_path)
-    assert dash.tab.titles[0] == "Scalars"
-    assert "HParams" not in dash.tab.titles
+    assert dash.titles[0] == "Scalars"
+    assert "HParams" not in dash.titles
     assert len(dash.links) == 2  # the scalars tab and the run selection (Python, browser)
 
 
@@ -210,9 +212,9 @@ def test_header_escapes_paths(tmp_path: Path) -> None:
             learning_rates=(0.1,), seeds=(0,), steps=5, val_every=5, hist_every=5, image_steps=()
         ),
     )
-    header = Dashboard(evil).children[0].value
-    assert "<b onmouseover" not in header
-    assert "&lt;b onmouseover=alert(1)&gt;" in header
+    dash = Dashboard(evil)
+    assert "<b onmouseover=alert(1)>" in dash.header["location"]  # text: the browser shows it
+    assert dash.header_text.startswith("tbnb · ")  # as text (tests/ui/test_hostile_names.py)
 
 
 def test_a_kind_declares_its_tab(logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,10 +229,10 @@ def test_a_kind_declares_its_tab(logdir: Path, monkeypatch: pytest.MonkeyPatch) 
     titles = [spec.title for spec in tabs()]
     assert titles.index("Text (test)") < titles.index("Tensors (test)")  # the registry's order
     dash = Dashboard(logdir)
-    assert "Text (test)" in dash.tab.titles
-    assert "Tensors (test)" not in dash.tab.titles  # the sample logs no plain tensor: no tab
+    assert "Text (test)" in dash.titles
+    assert "Tensors (test)" not in dash.titles  # the sample logs no plain tensor: no tab
     assert calls == []  # built when first opened
-    dash.tab.selected_index = dash.tab.titles.index("Text (test)")
+    dash.selected_index = dash.titles.index("Text (test)")
     assert len(calls) == 1
     assert calls[0][1] is None
     assert dash.views["text"].value == f"{len(dash.experiment.text)} texts"
@@ -263,7 +265,7 @@ def test_magic_with_fsspec_url(shell: Any, logdir: Path, monkeypatch: pytest.Mon
         fs.rm("/magic-url", recursive=True)
     (dash,) = shown
     assert set(dash.views["scalars"].data["tag"]) == {"val/loss", "val/acc"}
-    assert "memory://magic-url" in dash.children[0].value
+    assert "memory://magic-url" in dash.header_text
 
 
 def test_magic_errors_do_not_raise_system_exit(shell: Any) -> None:

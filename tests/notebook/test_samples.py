@@ -222,8 +222,8 @@ def test_default_sample_fits_the_budgets(
     monkeypatch.setenv("TBNB_CACHE_DIR", str(sample_cache))  # written once per session
     dash = tbnb.Dashboard(sample_logdir())
     try:
-        assert list(dash.tab.titles) == [spec.title for spec in tabs()]
-        header = dash.children[0].value
+        assert dash.titles == [spec.title for spec in tabs()]
+        header = dash.header_text
         assert "9 runs" in header
         assert "over 8 h 01 min" in header
         assert len(render_html(dash).encode()) <= 5_000_000

@@ -41,6 +41,18 @@ LAB_SETTINGS = {
 }
 
 
+def answer(url: str, timeout: float = 10) -> bytes | None:
+    """The body at ``url``; None for an HTTP error (a server that answers is up)."""
+    import urllib.error
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
+            body: bytes = resp.read()
+            return body
+    except urllib.error.HTTPError:
+        return None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -112,6 +124,8 @@ class LabServer:
 
     #: What the server is called in error messages.
     name = "jupyter lab"
+    #: A path the server answers once it is ready.
+    status_path = "/api/status"
 
     def command(self) -> list[str]:
         """The server command line: loopback only, no browser, nothing fetched from outside."""
@@ -153,7 +167,7 @@ class LabServer:
                 rc = self.proc.returncode
                 raise RuntimeError(f"{self.name} exited ({rc}): {self.log_tail()}")
             try:
-                self.api("GET", "/api/status", timeout=2)
+                self.api("GET", self.status_path, timeout=2)
                 return
             except OSError:
                 time.sleep(0.25)
@@ -211,6 +225,30 @@ class LabServer:
                 report["signalled"].append(f"kernel {pid} SIGKILL")
         report["leftover"] = [pid for pid, st in self._kernels if _alive(pid, st)]
         if self.proc.poll() is None:
+            report["leftover"].append(self.proc.pid)
+        self._log.close()
+        return report
+
+    def stop_session(self, timeout: float = 30) -> dict[str, Any]:
+        """Stop a server with no shutdown endpoint (marimo, Voila): SIGTERM to its own
+        session (``start_new_session=True``, so its kernels with it), SIGKILL if it stays."""
+        report: dict[str, Any] = {"clean": False, "signalled": [], "leftover": []}
+        if self.proc is None:
+            return report
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if self.proc.poll() is not None:
+                break
+            try:
+                os.killpg(self.proc.pid, sig)
+                report["signalled"].append(f"server group {sig.name}")
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout if sig == signal.SIGTERM else 10)
+            except subprocess.TimeoutExpired:
+                continue
+        report["clean"] = self.proc.poll() is not None
+        if not report["clean"]:
             report["leftover"].append(self.proc.pid)
         self._log.close()
         return report

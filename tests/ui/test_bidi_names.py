@@ -47,8 +47,8 @@ def test_the_python_summary_shows_the_controls(logdir: Path) -> None:
     assert "202e" in summary.lower()
     assert "200b" in summary.lower()
     assert not any(c in summary for c in RAW)
-    header = tbnb.Dashboard(logdir / SPOOF_RUN).children[0].value
-    assert "report&lt;U+202E&gt;gnp.exe" in header
+    header = tbnb.Dashboard(logdir / SPOOF_RUN).header_text
+    assert "report<U+202E>gnp.exe" in header
     assert not any(c in header for c in RAW)
 
 

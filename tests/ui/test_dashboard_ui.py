@@ -85,7 +85,7 @@ print(f"STATE {_reads} " + json.dumps({
     "built": list(dash.views.built), "selected": dash.selection.selected_runs,
     "scalars": dash.views.built["scalars"].selected_runs,
     "histograms": getattr(dash.views.built.get("histograms"), "selected_runs", None),
-    "index": dash.tab.selected_index}))""",
+    "index": dash.selected_index}))""",
             "done": 'print("ALL_DONE")',
         },
     )

@@ -168,7 +168,7 @@ def test_header_and_summary_count_runs_holding_only_traces(gpu_logdir: Path) -> 
         exp = tbnb.load(gpu_logdir, progress=False)
         dash = Dashboard(exp)
     assert exp.runs == []  # no event files: the runs hold traces only
-    header = dash.children[0].value
+    header = dash.header_text
     assert "2 runs" in header
     assert "Profile" in header
     assert (

@@ -12,6 +12,7 @@
 // and may override the pointer hooks (pointerMove, pointerLeave, pointerDown, pointerUp,
 // doubleClick), `measure()` (the width to lay out at) and `project(x, y)` (faster maps
 // than the scales' own for its loops over every point).
+import { redrawOnTheme } from "../core/theme.js";
 import { canvasStyle, drawGrid, drawTicks } from "./axes.js";
 import { CanvasStack } from "./surface.js";
 
@@ -59,6 +60,7 @@ export class Chart {
     /** @type {ChartMaps | any} the current layout's maps (null before the first) */
     this.maps = null;
     this.bindPointer();
+    redrawOnTheme(this);
   }
 
   /** The width to lay out at (default: the container's now). */

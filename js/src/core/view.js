@@ -10,6 +10,7 @@ import { KIT_CSS, styleRoots } from "./css.js";
 import { el } from "./dom.js";
 import { request } from "./request.js";
 import { frameScheduler } from "./schedule.js";
+import { followTheme } from "./theme.js";
 
 /** @typedef {import("./types").Callback} Callback */
 /** @typedef {import("./request").Reply} Reply */
@@ -174,8 +175,11 @@ export function renderView(ViewClass, widget) {
     const unstyle = styleRoots(host, { kit: KIT_CSS, [`w-${widget.key}`]: widget.css });
     /** @type {View<any> | null} */
     let view = null;
+    /** @type {() => void} */
+    let unfollow = () => {};
     try {
       view = new ViewClass(model, host);
+      unfollow = followTheme(view.root, host); // light or dark, before anything draws
       host.replaceChildren(view.root);
       view.build();
     } catch (err) {
@@ -183,11 +187,13 @@ export function renderView(ViewClass, widget) {
       const message = el("pre", { class: "tbnb-error", text: `tbnb ${widget.key} failed to render: ${detail}` });
       host.replaceChildren(el("div", { class: `tbnb-root tbnb-w-${widget.key}` }, message));
       view?.dispose();
+      unfollow();
       unstyle();
       throw err;
     }
     const built = view;
     return () => {
+      unfollow();
       unstyle();
       built.dispose();
     };

@@ -90,6 +90,8 @@ class Model {
     /** @type {{name: string, callback: Function, context: unknown}[]} */
     this.handlers = [];
     this.initialized = false;
+    /** @type {{get_model: (id: string) => Promise<Model | undefined>} | null} */
+    this.widget_manager = null;
   }
 
   /** @param {string} key */
@@ -172,6 +174,8 @@ class Manager {
         state._esm = payload.modules[Number(esm.slice(ESM_REF.length))];
       this.models.set(id, new Model(id, { ...spec, state }));
     }
+    const manager = { get_model: async (/** @type {string} */ id) => this.model(id) }; // anywidget's API
+    for (const model of this.models.values()) model.widget_manager = manager;
   }
 
   /** @param {unknown} ref */

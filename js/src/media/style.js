@@ -9,7 +9,7 @@ export function mediaCSS(key) {
   const w = `.tbnb-w-${key}`;
   return `
 ${w} .tbnb-main{display:flex;gap:12px;align-items:flex-start}
-${w} .tbnb-side{flex:0 0 200px;max-width:200px;max-height:640px;overflow:auto;border-right:1px solid var(--jp-border-color2,#e3e3e3);padding-right:6px}
+${w} .tbnb-side{flex:0 0 200px;max-width:200px;max-height:640px;overflow:auto;border-right:1px solid var(--tbnb-border-soft);padding-right:6px}
 ${w} .tbnb-content{flex:1;min-width:0}
 ${w} .tbnb-status{font-size:11px;opacity:.7}
 ${w} .tbnb-global-step input[type=range]{width:260px}
@@ -21,8 +21,8 @@ ${w} .tbnb-group{margin-bottom:8px}
 ${w} .tbnb-group>summary{cursor:pointer;font-weight:600;padding:2px 0;overflow-wrap:anywhere}
 ${w} .tbnb-group[hidden],${w} .tbnb-card[hidden]{display:none}
 ${w} .tbnb-cards{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start}
-${w} .tbnb-card{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px;min-width:0;max-width:100%;display:flex;flex-direction:column;gap:3px}
-${w} .tbnb-card.tbnb-pinned{border-color:var(--jp-brand-color1,#4e79a7)}
+${w} .tbnb-card{border:1px solid var(--tbnb-border-soft);border-radius:4px;padding:4px;min-width:0;max-width:100%;display:flex;flex-direction:column;gap:3px}
+${w} .tbnb-card.tbnb-pinned{border-color:var(--tbnb-accent)}
 ${w} .tbnb-card-head{display:flex;gap:5px;align-items:flex-start;font-size:11px}
 ${w} .tbnb-card-head .tbnb-swatch{margin-top:2px}
 ${w} .tbnb-card-run{flex:1;font-weight:600;overflow-wrap:anywhere;min-width:0}

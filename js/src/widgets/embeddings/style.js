@@ -9,10 +9,10 @@ export const CSS = `
 .tbnb-w-embeddings .tbnb-pj-progress{width:120px;height:10px}
 .tbnb-w-embeddings .tbnb-pj-status{opacity:.8;font-variant-numeric:tabular-nums}
 .tbnb-w-embeddings .tbnb-pj-status.tbnb-pj-error{color:#d33;opacity:1}
-.tbnb-w-embeddings .tbnb-pj-mode[aria-pressed=true]{background:var(--jp-brand-color3,#cfe3f7);border-color:var(--jp-brand-color1,#1976d2)}
+.tbnb-w-embeddings .tbnb-pj-mode[aria-pressed=true]{background:var(--tbnb-accent-soft);border-color:var(--tbnb-accent)}
 .tbnb-w-embeddings .tbnb-pj-matches{opacity:.75}
 .tbnb-w-embeddings .tbnb-pj-main{display:flex;gap:10px;align-items:flex-start;width:100%}
-.tbnb-w-embeddings .tbnb-pj-scene{position:relative;flex:1 1 auto;min-width:0;border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:3px;overflow:hidden}
+.tbnb-w-embeddings .tbnb-pj-scene{position:relative;flex:1 1 auto;min-width:0;border:1px solid var(--tbnb-border-soft);border-radius:3px;overflow:hidden}
 .tbnb-w-embeddings .tbnb-pj-scene canvas{display:block;position:absolute;left:0;top:0}
 .tbnb-w-embeddings .tbnb-pj-overlay{touch-action:none;cursor:grab;outline:none}
 .tbnb-w-embeddings .tbnb-pj-overlay[data-mode=lasso],.tbnb-w-embeddings .tbnb-pj-overlay[data-mode=box]{cursor:crosshair}
@@ -41,7 +41,7 @@ export const CSS = `
 .tbnb-w-embeddings .tbnb-pj-bar-track{position:relative;flex:1 1 auto;height:12px}
 .tbnb-w-embeddings .tbnb-pj-bar-all,.tbnb-w-embeddings .tbnb-pj-bar-chosen{position:absolute;left:0;border-radius:1px}
 .tbnb-w-embeddings .tbnb-pj-bar-all{top:0;height:12px;background:rgba(128,128,140,.35)}
-.tbnb-w-embeddings .tbnb-pj-bar-chosen{top:3px;height:6px;background:var(--jp-brand-color1,#1976d2)}
+.tbnb-w-embeddings .tbnb-pj-bar-chosen{top:3px;height:6px;background:var(--tbnb-accent)}
 .tbnb-w-embeddings .tbnb-pj-key{opacity:.65;flex:0 0 35%;overflow-wrap:anywhere}
 .tbnb-w-embeddings .tbnb-pj-value{flex:1 1 auto;overflow-wrap:anywhere}
 `;

@@ -21,10 +21,10 @@ const BINS = 32;
 /**
  * @param {Table} table
  * @param {string} by  a column name, or "run"
- * @param {{runColors: Record<string, string>, palette: string}} options
+ * @param {{runColors: Record<string, string>, palette: string, dark?: boolean}} options  dark: a dark theme (viridis without its darkest quarter)
  * @returns {Coloring}
  */
-export function coloring(table, by, { runColors, palette }) {
+export function coloring(table, by, { runColors, palette, dark = false }) {
   const n = table.n;
   const bucket = new Uint16Array(n);
   /** @type {string[]} */
@@ -45,7 +45,9 @@ export function coloring(table, by, { runColors, palette }) {
   } else if (col?.values) {
     const lo = col.min;
     const span = col.max > lo ? col.max - lo : 1;
-    colors = Array.from({ length: BINS }, (_, k) => viridis(k / (BINS - 1)));
+    // on a dark theme viridis starts a quarter in: its darkest purples vanish on the background
+    const from = dark ? 0.25 : 0;
+    colors = Array.from({ length: BINS }, (_, k) => viridis(from + ((1 - from) * k) / (BINS - 1)));
     colors.push(MISSING_COLOR);
     for (let i = 0; i < n; i++) {
       const v = col.values[i];

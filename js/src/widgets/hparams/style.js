@@ -12,7 +12,7 @@ export const CSS = `
 .tbnb-w-hparams .tbnb-hp-lower{display:flex;gap:14px;align-items:flex-start;margin-top:8px;flex-wrap:wrap}
 .tbnb-w-hparams .tbnb-hp-scatter{display:flex;flex-wrap:wrap;gap:6px;flex:1 1 420px;min-width:0}
 .tbnb-w-hparams .tbnb-hp-scatter-title{flex:1 1 100%;font-size:11px;opacity:.7}
-.tbnb-w-hparams .tbnb-hp-cell{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:3px;padding:2px}
+.tbnb-w-hparams .tbnb-hp-cell{border:1px solid var(--tbnb-border-soft);border-radius:3px;padding:2px}
 .tbnb-w-hparams .tbnb-hp-cell-head{display:flex;align-items:center;gap:4px;max-width:200px}
 .tbnb-w-hparams .tbnb-hp-cell-title{font-size:11px;text-align:center;overflow-wrap:anywhere;max-width:200px;flex:1}
 .tbnb-w-hparams .tbnb-hp-importance{flex:0 1 360px;min-width:260px}

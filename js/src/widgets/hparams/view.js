@@ -191,12 +191,11 @@ export class HParamsView extends View {
   coloring() {
     const by = this.model.get("color_by") || "";
     const palette = this.model.get("palette") || "default";
-    const key = `${by}|${palette}`;
+    const dark = this.root.classList.contains("tbnb-dark");
+    const key = `${by}|${palette}|${dark}`;
     if (!this.colorCache || this.colorCache.key !== key) {
-      this.colorCache = {
-        key,
-        value: coloring(this.data, by, { runColors: this.model.get("run_colors") || {}, palette }),
-      };
+      const runColors = this.model.get("run_colors") || {};
+      this.colorCache = { key, value: coloring(this.data, by, { runColors, palette, dark }) };
     }
     return this.colorCache.value;
   }

@@ -12,7 +12,7 @@ export const CSS = `${mediaCSS("images")}
 .tbnb-w-images .tbnb-filter-value{display:inline-block;min-width:2.6em;font-variant-numeric:tabular-nums}
 .tbnb-w-images .tbnb-brightness,.tbnb-w-images .tbnb-contrast{width:90px}
 .tbnb-w-images .tbnb-size{width:90px}
-.tbnb-w-images .tbnb-compare{border:1px solid var(--jp-border-color1,#bbb);border-radius:4px;padding:6px;margin-bottom:10px;display:flex;flex-direction:column;gap:4px}
+.tbnb-w-images .tbnb-compare{border:1px solid var(--tbnb-border);border-radius:4px;padding:6px;margin-bottom:10px;display:flex;flex-direction:column;gap:4px}
 .tbnb-w-images .tbnb-compare[hidden],.tbnb-w-images .tbnb-compare [hidden]{display:none}
 .tbnb-w-images .tbnb-compare-head{display:flex;flex-wrap:wrap;gap:6px;align-items:center;font-weight:600}
 .tbnb-w-images .tbnb-compare-head select{max-width:220px;font-weight:400}
@@ -23,5 +23,5 @@ export const CSS = `${mediaCSS("images")}
 .tbnb-w-images .tbnb-compare-run{display:inline-flex;gap:4px;align-items:center}
 .tbnb-w-images .tbnb-wipe-box{position:relative;display:inline-block;max-width:100%;overflow:auto;cursor:ew-resize;touch-action:none}
 .tbnb-w-images .tbnb-wipe-line{position:absolute;top:0;bottom:0;width:2px;margin-left:-1px;background:#fff;box-shadow:0 0 0 1px rgba(0,0,0,.5);pointer-events:none}
-.tbnb-w-images .tbnb-wipe:focus{outline:2px solid var(--jp-brand-color1,#4e79a7)}
+.tbnb-w-images .tbnb-wipe:focus{outline:2px solid var(--tbnb-accent)}
 `;

@@ -2,12 +2,12 @@
 export const CSS = `
 .tbnb-w-pr_curves .tbnb-status{font-size:11px;opacity:.7}
 .tbnb-w-pr_curves .tbnb-main{display:flex;gap:12px;align-items:flex-start}
-.tbnb-w-pr_curves .tbnb-side{flex:0 0 210px;max-width:210px;max-height:640px;overflow:auto;border-right:1px solid var(--jp-border-color2,#e3e3e3);padding-right:6px}
+.tbnb-w-pr_curves .tbnb-side{flex:0 0 210px;max-width:210px;max-height:640px;overflow:auto;border-right:1px solid var(--tbnb-border-soft);padding-right:6px}
 .tbnb-w-pr_curves .tbnb-content{flex:1;min-width:0}
 .tbnb-w-pr_curves .tbnb-group{margin-bottom:8px}
 .tbnb-w-pr_curves .tbnb-group>summary{cursor:pointer;font-weight:600;padding:2px 0;overflow-wrap:anywhere}
 .tbnb-w-pr_curves .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:10px}
-.tbnb-w-pr_curves .tbnb-pr-chart{border:1px solid var(--jp-border-color2,#e0e0e0);border-radius:4px;padding:4px 4px 2px;min-width:0;contain:content}
+.tbnb-w-pr_curves .tbnb-pr-chart{border:1px solid var(--tbnb-border-soft);border-radius:4px;padding:4px 4px 2px;min-width:0;contain:content}
 .tbnb-w-pr_curves .tbnb-pr-chart.tbnb-hidden{display:none}
 .tbnb-w-pr_curves .tbnb-pr-head{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center;font-size:11px}
 .tbnb-w-pr_curves .tbnb-pr-title{font-weight:600;flex:1 1 100%;overflow-wrap:anywhere}
