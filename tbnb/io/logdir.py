@@ -74,8 +74,30 @@ def open_logdir(logdir: Any, storage_options: dict[str, Any] | None = None) -> t
     if not exists:
         raise FileNotFoundError(f"logdir {text!r} does not exist")
     if not isdir:
-        raise NotADirectoryError(f"logdir {text!r} is not a directory")
+        raise NotADirectoryError(not_a_folder(text, root))
     return fs, root
+
+
+def not_a_folder(text: str, root: str) -> str:
+    """Why a logdir that is a file cannot be loaded, and what to pass instead: an event
+    file's folder is its run (TensorBoard reads logdirs, never single files).
+
+    Examples
+    --------
+    >>> print(not_a_folder("a/events.out.tfevents.1.h", "/x/a/events.out.tfevents.1.h"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    logdir 'a/events.out.tfevents.1.h' is an event file, not a folder: pass the folder
+    it is in ('/x/a') to load its run
+    >>> print(not_a_folder("notes.txt", "/x/notes.txt"))
+    logdir 'notes.txt' is not a directory
+    """
+    if is_event_file(root):
+        folder = posixpath.dirname(root) or "/"
+        return (
+            f"logdir {text!r} is an event file, not a folder: pass the folder it is in "
+            f"({folder!r}) to load its run"
+        )
+    return f"logdir {text!r} is not a directory"
 
 
 def run_name(root: str, directory: str) -> str:

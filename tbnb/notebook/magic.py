@@ -35,6 +35,7 @@ import shlex
 from pathlib import Path
 from typing import Any, NoReturn
 
+from tbnb.io.logdir import not_a_folder
 from tbnb.loader.logdirs import named_logdirs
 from tbnb.notebook.dashboard import Dashboard, expand_location
 
@@ -183,8 +184,9 @@ def parse_magic_line(line: str) -> argparse.Namespace | None:
     if len(given) == 1 and named[0] is None:
         args.logdir = expand_location(given[0])
         if "://" not in args.logdir and not Path(args.logdir).is_dir():
-            what = "is not a directory" if Path(args.logdir).exists() else "does not exist"
-            parser.error(f"logdir {args.logdir!r} {what}")
+            if Path(args.logdir).exists():
+                parser.error(not_a_folder(args.logdir, os.path.abspath(args.logdir)))
+            parser.error(f"logdir {args.logdir!r} does not exist")
         return args
     if any(n is None for n in named) and any(n is not None for n in named):
         parser.error(

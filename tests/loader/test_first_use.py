@@ -178,6 +178,24 @@ def test_one_run_is_one_run(tmp_path: Path) -> None:
     assert "1 runs" not in repr(exp)
 
 
+def test_an_event_file_passed_as_the_logdir_names_its_folder(tmp_path: Path) -> None:
+    from IPython.core.error import UsageError
+    from tensorboardX import SummaryWriter
+
+    from tbnb.notebook.magic import parse_magic_line
+
+    with SummaryWriter(str(tmp_path / "only")) as writer:
+        writer.add_scalar("loss", 1.0, 0)
+    (event_file,) = (tmp_path / "only").glob("events.out.tfevents.*")
+    folder = repr(str(tmp_path / "only"))
+    with pytest.raises(NotADirectoryError, match="is an event file") as info:
+        tbnb.load(event_file, progress=False)
+    assert f"pass the folder it is in ({folder})" in str(info.value)
+    with pytest.raises(UsageError, match="is an event file") as usage:
+        parse_magic_line(str(event_file))
+    assert folder in str(usage.value)
+
+
 def test_an_embedding_out_of_range_says_what_exists() -> None:
     exp = tbnb.load(writers.cached("torch").logdir, progress=False)
     with pytest.raises(IndexError, match=r"embedding 5 does not exist: there are 1 embeddings"):
