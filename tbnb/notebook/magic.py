@@ -217,15 +217,14 @@ def _named(word: str) -> tuple[str, str] | None:
     return name, logdir
 
 
-def tbnb_magic(line: str) -> None:
-    """``%tbnb [LOGDIR | NAME=LOGDIR ...] [--refresh N] [--runs REGEX] [--tags REGEX]``: show
-    a Dashboard."""
-    from IPython.display import display
-
+def tbnb_magic(line: str) -> Dashboard | None:
+    """``%tbnb [LOGDIR | NAME=LOGDIR ...] [--refresh N] [--runs REGEX] [--tags REGEX]``: the
+    Dashboard, shown as the cell's result (``dash = %tbnb logs`` keeps it: ``dash.to_html()``,
+    ``dash.views``; ``dash`` shows it)."""
     args = parse_magic_line(line)
     if args is None:
-        return
-    display(Dashboard(args.logdir, refresh=args.refresh, runs=args.runs, tags=args.tags))
+        return None
+    return Dashboard(args.logdir, refresh=args.refresh, runs=args.runs, tags=args.tags)
 
 
 tbnb_magic.__doc__ = _parser().format_help()

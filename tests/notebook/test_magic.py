@@ -81,15 +81,13 @@ def test_several_logdirs_refused_with_the_reason(line: str, message: str) -> Non
     assert "usage: %tbnb" in str(info.value)
 
 
-def test_magic_shows_both_logdirs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_magic_shows_both_logdirs_runs(tmp_path: Path) -> None:
     from tbnb.notebook import magic
 
     _run_in(tmp_path / "a")
     _run_in(tmp_path / "b")
-    shown: list[object] = []
-    monkeypatch.setattr("IPython.display.display", shown.append)
-    magic.tbnb_magic(f"first={tmp_path / 'a'} second={tmp_path / 'b'}")
-    (dash,) = shown
+    dash = magic.tbnb_magic(f"first={tmp_path / 'a'} second={tmp_path / 'b'}")
+    assert dash is not None
     try:
         assert dash.experiment.logdirs == {  # type: ignore[attr-defined]
             "first": str(tmp_path / "a"),

@@ -244,26 +244,22 @@ def test_magic_displays_a_dashboard(
 ) -> None:
     shown: list[Any] = []
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
-    assert shell.run_line_magic("tbnb", f'"{logdir}" --runs "seed=0$"') is None
-    assert len(shown) == 1
-    dash = shown[0]
+    dash = shell.run_line_magic("tbnb", f'"{logdir}" --runs "seed=0$"')
+    assert shown == []  # returned, shown once as the cell's result (never displayed twice)
     assert isinstance(dash, Dashboard)
     assert set(dash.views["scalars"].data["run"]) == {"lr=0.001,seed=0", "lr=0.01,seed=0"}
 
 
-def test_magic_with_fsspec_url(shell: Any, logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_magic_with_fsspec_url(shell: Any, logdir: Path) -> None:
     fsspec = pytest.importorskip("fsspec")
     fs = fsspec.filesystem("memory")
     for path in logdir.rglob("*"):
         if path.is_file():
             fs.pipe(f"/magic-url/{path.relative_to(logdir).as_posix()}", path.read_bytes())
-    shown: list[Any] = []
-    monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
     try:
-        shell.run_line_magic("tbnb", "memory://magic-url --tags ^val/")
+        dash = shell.run_line_magic("tbnb", "memory://magic-url --tags ^val/")
     finally:
         fs.rm("/magic-url", recursive=True)
-    (dash,) = shown
     assert set(dash.views["scalars"].data["tag"]) == {"val/loss", "val/acc"}
     assert "memory://magic-url" in dash.header_text
 
@@ -278,3 +274,22 @@ def test_magic_errors_do_not_raise_system_exit(shell: Any) -> None:
 def test_magic_registered_through_package_entry_point(shell: Any) -> None:
     assert "tbnb" in shell.magics_manager.magics["line"]
     assert "--refresh N" in shell.magics_manager.magics["line"]["tbnb"].__doc__
+
+
+def test_magic_returns_the_dashboard_shown_once(shell: Any, logdir: Path) -> None:
+    from IPython.utils.capture import capture_output
+
+    from tbnb.notebook.dashboard import Dashboard
+
+    with capture_output() as captured:
+        result = shell.run_cell(f"%tbnb {str(logdir)!r}", store_history=True)
+    dash = result.result
+    try:
+        assert isinstance(dash, Dashboard)
+        assert captured.stdout.count("Dashboard object") == 1  # the cell's result, once
+        kept = shell.run_cell(f"dash = %tbnb {str(logdir)!r}").result
+        assert kept is None
+        assert isinstance(shell.user_ns["dash"], Dashboard)
+        shell.user_ns["dash"].close()
+    finally:
+        dash.close()
