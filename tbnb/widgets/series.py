@@ -39,6 +39,7 @@ __all__ = [
     "WIRE",
     "LineTraits",
     "check_frame",
+    "fold_subruns",
     "payload",
     "preview_buckets",
     "range_slice",
@@ -116,6 +117,34 @@ def check_frame(df: pd.DataFrame) -> None:
     missing = {"run", "tag", "step", "value"}.difference(df.columns)
     if missing:
         raise ValueError(f"scalars frame lacks column(s) {sorted(missing)}")
+
+
+def fold_subruns(df: pd.DataFrame, parents: Mapping[str, str]) -> pd.DataFrame:
+    """``df`` with each sub-run's rows named as its parent run (``exp.subruns``: the
+    run of an ``add_hparams`` call, holding the run's final metrics); ``df`` itself when
+    none of its runs is a sub-run. Renames categories, never strings row by row.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"run": ["a", "a/1700000000.1"], "tag": ["loss", "hparam/acc"],
+    ...                    "step": [0, 0], "value": [1.0, 0.9]})
+    >>> fold_subruns(df, {"a/1700000000.1": "a"})["run"].tolist()
+    ['a', 'a']
+    """
+    if not parents:
+        return df
+    run = df["run"]
+    cat = run.array if isinstance(run.dtype, pd.CategoricalDtype) else pd.Categorical(run)
+    names = [str(c) for c in cat.categories]
+    if not any(name in parents for name in names):
+        return df
+    folded = [parents.get(name, name) for name in names]
+    unique = list(dict.fromkeys(folded))
+    index = {name: i for i, name in enumerate(unique)}
+    remap = np.array([index[name] for name in folded], dtype=np.int64)
+    codes = np.asarray(cat.codes, dtype=np.int64)
+    new = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+    return df.assign(run=pd.Categorical.from_codes(new, unique))
 
 
 WIRE = {"wall_time": "wall"}

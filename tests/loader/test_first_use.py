@@ -39,6 +39,11 @@ def test_add_hparams_subruns_are_part_of_their_run(tmp_path: Path, name: str | N
     assert table["hparam/acc.last"].notna().all()
     widget = tbnb.scalars(exp)
     assert sorted(widget.selected_runs) == exp.runs
+    # the sub-run's metric is charted as its run's point (TensorBoard charts that run)
+    assert ["hparam/acc"] in [chart["tags"] for chart in widget.charts]
+    final = widget.data.query("tag == 'hparam/acc'")
+    assert sorted(final["run"].astype(str)) == exp.runs
+    assert sorted(final["value"]) == pytest.approx(sorted(1 - lr for lr in (0.1, 0.01, 0.001)))
     dash = tbnb.Dashboard(exp)
     try:
         assert "3 runs" in dash.header_text

@@ -51,6 +51,7 @@ from tbnb.widgets.series import (
     WIRE,
     LineTraits,
     check_frame,
+    fold_subruns,
     payload,
     preview_buckets,
     series_frame,
@@ -159,7 +160,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
             "charts": charts,
             "budget": int(state_budget),
         }
-        self._hidden: set[str] = set()
+        self._parents: dict[str, str] = {}
         self._open(source, refresh, self._show)
 
     def _show(self, source: Any) -> None:
@@ -171,11 +172,12 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         """(Re)build the full-resolution store from a long frame (and send it)."""
         opts = self._build
         check_frame(frame)
-        df = frame
-        # add_hparams sub-runs (exp.subruns) hold one point per metric: they live in
-        # the hparams table, not as dots among the curves.
+        # add_hparams sub-runs (exp.subruns) hold the run's final metrics (hparam/acc):
+        # charted as points of their run (its colour and legend entry), as TensorBoard
+        # charts that run
+        df = fold_subruns(frame, self._parents)
         names = present_names(df["run"])
-        present_order = [r for r in names if r not in self._hidden]
+        present_order = names
         present = set(names)
         runs = sorted(present_order, key=natural_key)
         tags = sorted(set(present_names(df["tag"])), key=natural_key)
@@ -258,7 +260,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
         when the appended points outgrow the budget."""
         source = self._source
         with self._lock:
-            self._hidden = set(getattr(source, "subruns", {}))
+            self._parents = dict(getattr(source, "subruns", {}))
             old = dict(self._shown_len)
             self._set_frame(source.scalars, send=False)
             self.follow_runs(self._legend)
@@ -311,7 +313,7 @@ class ScalarsWidget(LiveWidget, RunColored, LineTraits):
 
     def follow(self, source: Any) -> None:
         """Show ``source``'s scalars and follow its reloads (an experiment's, any caller's)."""
-        self._hidden = set(getattr(source, "subruns", {}))
+        self._parents = dict(getattr(source, "subruns", {}))
         super().follow(source)
 
     # ---------------------------------------------------------------- views
