@@ -341,7 +341,7 @@ def html_summary(state: ExperimentState | Any) -> str:
     if state.raw.get("hparams"):
         counts.append("hparams")
     rows.append(("kinds", esc(", ".join(counts)) or "nothing yet"))
-    tags = sorted({t for meta in state.tag_meta.values() for t in meta} | _scalar_tags(state))
+    tags = user_tags_first(state)
     if tags:
         rows.append(("tags", f"{len(tags)}: {esc(_names(tags))}"))
     span = time_span(state)
@@ -359,6 +359,26 @@ def html_summary(state: ExperimentState | Any) -> str:
         for k, v in rows
     )
     return f"<div class='tbnb-experiment'><b>tbnb.Experiment</b><table>{body}</table></div>"
+
+
+CONFIG_PLUGINS = frozenset(KINDS["hparams"].plugins) | frozenset(KINDS["custom_scalars"].plugins)
+"""Plugins whose tags configure a view (the hparams plugin's sessions, a custom-scalars
+layout) rather than hold a user's series: listed after the user's tags."""
+
+
+def user_tags_first(state: ExperimentState | Any) -> list[str]:
+    """Every tag of the experiment, the user's first (by name), then the tags that
+    configure a view (:data:`CONFIG_PLUGINS`: ``_hparams_/experiment``,
+    ``custom_scalars__config__``)."""
+    state = state_of(state)
+    config = {
+        tag
+        for meta in state.tag_meta.values()
+        for tag, m in meta.items()
+        if m.plugin_name in CONFIG_PLUGINS
+    }
+    tags = {t for meta in state.tag_meta.values() for t in meta} | _scalar_tags(state)
+    return sorted(tags, key=lambda tag: (tag in config, tag))
 
 
 def _scalar_tags(state: ExperimentState) -> set[str]:

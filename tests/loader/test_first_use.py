@@ -266,3 +266,13 @@ def test_an_add_hparams_subrun_whose_metric_names_the_writer_cleaned(tmp_path: P
     exp = tbnb.load(tmp_path, progress=False)
     assert exp.runs == ["run"]
     assert list(exp.hparams.index) == ["run"]
+
+
+def test_the_summary_lists_the_users_tags_before_those_that_configure_views(
+    tmp_path: Path,
+) -> None:
+    exp = tbnb.load(_sweep(tmp_path), progress=False)
+    summary = exp._repr_html_()
+    assert "_hparams_/experiment" in summary
+    assert summary.index("train/loss") < summary.index("_hparams_/")
+    assert summary.index("hparam/acc") < summary.index("_hparams_/")
