@@ -206,16 +206,30 @@ class Dashboard(DashboardWidget):
         title: str = "tbnb",
         overwrite: bool = False,
         theme: str = "auto",
+        full_paths: bool = False,
     ) -> Path:
         """Write every tab, interactive, to one self-contained HTML page.
 
         See :func:`tbnb.notebook.export.to_html` (which this calls after building every
-        tab).
+        tab). The page's header names each logdir by its last folder (a report shared
+        outside this machine shows no home directory); ``full_paths=True`` keeps them whole.
         """
         from tbnb.notebook.export import to_html
 
         self.build_all()
-        return to_html(self, path, title=title, overwrite=overwrite, theme=theme)
+        return to_html(
+            self, path, title=title, overwrite=overwrite, theme=theme, full_paths=full_paths
+        )
+
+    def export_paths(self, *, full_paths: bool) -> dict[str, str]:
+        """How an exported page names each logdir: ``{full path: last folder}``, every
+        string of the page's widgets rewritten so (the header, the Runs table), unless
+        ``full_paths``."""
+        if full_paths or not self.location:
+            return {}
+        named = getattr(self.experiment, "logdirs", None)
+        paths = list(named.values()) if isinstance(named, Mapping) and named else [self.location]
+        return {str(path): last_folder(str(path)) for path in paths if str(path)}
 
     @property
     def header_text(self) -> str:
@@ -341,6 +355,18 @@ def expand_location(location: str) -> str:
     if "://" in location:
         return location
     return os.path.expanduser(location)
+
+
+def last_folder(location: str) -> str:
+    """A logdir's last folder (a URL's last path part), as an exported page names it.
+
+    Examples
+    --------
+    >>> last_folder("/home/me/exp/runs/"), last_folder("s3://bucket/sweeps/lr"), last_folder("/")
+    ('runs', 'lr', '/')
+    """
+    stripped = location.rstrip("/")
+    return stripped.rsplit("/", 1)[-1] or location
 
 
 def expand_locations(source: Any) -> Any:

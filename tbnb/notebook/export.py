@@ -94,7 +94,7 @@ html[data-tbnb-theme="dark"] body { color: #e0e0e0; background: #1e1e1e; }
 """
 
 
-def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
+def _collect(widgets: Iterable[Widget], *, full_paths: bool = False) -> dict[str, Any]:
     views = list(widgets)
     if not views:
         raise ValueError("nothing to export: give at least one widget")
@@ -106,6 +106,14 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
             build_all()
     # drop_defaults=False: anywidget's _esm is a default-valued trait.
     state = dependency_state(views, drop_defaults=False)
+    renames: dict[str, str] = {}
+    for view in views:  # a dashboard's logdirs, named by their last folder
+        paths = getattr(view, "export_paths", None)
+        if callable(paths):
+            renames.update(paths(full_paths=full_paths))
+    if renames:
+        for spec in state.values():
+            spec["state"] = _renamed(spec["state"], renames)
     modules: list[str] = []
     index: dict[str, int] = {}
     anywidgets = {}
@@ -135,6 +143,22 @@ def _collect(widgets: Iterable[Widget]) -> dict[str, Any]:
         model_state["_esm"] = f"{_ESM_REF}{index[esm]}"
     views_ = [v.model_id for v in views]
     return {"state": state, "modules": modules, "bundle": bundle, "views": views_}
+
+
+def _renamed(value: Any, renames: dict[str, str]) -> Any:
+    """``value`` with every string's occurrences of each key of ``renames`` replaced by
+    its value (longest first), through lists, tuples and dicts; buffers are left as
+    they are."""
+    if isinstance(value, str):
+        for old in sorted(renames, key=len, reverse=True):
+            if old in value:
+                value = value.replace(old, renames[old])
+        return value
+    if isinstance(value, dict):
+        return {key: _renamed(item, renames) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_renamed(item, renames) for item in value)
+    return value
 
 
 def _one_bundle_views(anywidgets: dict[str, str]) -> dict[str, str]:
@@ -196,7 +220,11 @@ def read_page(page: str) -> dict[str, Any]:
 
 
 def render_html(
-    widget: Widget | Iterable[Widget], *, title: str = "tbnb", theme: str = "auto"
+    widget: Widget | Iterable[Widget],
+    *,
+    title: str = "tbnb",
+    theme: str = "auto",
+    full_paths: bool = False,
 ) -> str:
     """Return a self-contained HTML page showing ``widget`` (or several widgets).
 
@@ -208,6 +236,9 @@ def render_html(
         The page title (escaped).
     theme : {"auto", "light", "dark"}
         The page's colours: light, dark, or the reader's browser setting (``auto``).
+    full_paths : bool
+        Show a dashboard's logdirs as full paths (default: each by its last folder, so
+        a shared page shows no home directory).
 
     Returns
     -------
@@ -225,7 +256,7 @@ def render_html(
     if theme not in THEMES:
         raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {theme!r}")
     widgets = [widget] if isinstance(widget, Widget) else list(widget)
-    payload = _collect(widgets)
+    payload = _collect(widgets, full_paths=full_paths)
     data = pack(payload, _split_buffers(payload))
     nonce = secrets.token_urlsafe(18)
     csp = (
@@ -257,6 +288,7 @@ def to_html(
     title: str = "tbnb",
     overwrite: bool = False,
     theme: str = "auto",
+    full_paths: bool = False,
 ) -> Path:
     """Write a self-contained HTML page showing ``widget`` to ``path``.
 
@@ -277,6 +309,8 @@ def to_html(
         to a new file renamed over it, so a hard link to the old file keeps its bytes.
     theme : {"auto", "light", "dark"}
         The page's colours (``auto``: the reader's browser setting).
+    full_paths : bool
+        Show a dashboard's logdirs as full paths (default: each by its last folder).
 
     Returns
     -------
@@ -304,7 +338,7 @@ def to_html(
     refused: True
     """
     out = Path(path)
-    data = render_html(widget, title=title, theme=theme).encode("utf-8")
+    data = render_html(widget, title=title, theme=theme, full_paths=full_paths).encode("utf-8")
     if out.is_symlink():
         raise FileExistsError(f"{out} is a symbolic link; tbnb writes pages only to real files")
     if overwrite:

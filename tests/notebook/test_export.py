@@ -195,3 +195,26 @@ def test_to_html_never_follows_a_symlink(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError, match="symbolic link"):
         to_html(Probe(), dangling, overwrite=True)
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_dashboard_page_names_its_logdir_by_its_last_folder(tmp_path: Path) -> None:
+    import json
+
+    import tbnb
+    from tbnb.notebook.samples import sample_logdir
+
+    logdir = str(sample_logdir())
+    dash = tbnb.Dashboard(logdir)
+    try:
+        short = read_page(dash.to_html(tmp_path / "short.html").read_text(encoding="utf-8"))
+        whole = read_page(
+            dash.to_html(tmp_path / "whole.html", full_paths=True).read_text(encoding="utf-8")
+        )
+        assert dash.header["location"] == logdir  # the notebook still shows the full path
+    finally:
+        dash.close()
+    short_text = json.dumps(short["state"], default=str)
+    assert logdir not in short_text  # header and Runs table alike
+    headers = [s["state"]["header"] for s in short["state"].values() if "header" in s["state"]]
+    assert [h["location"] for h in headers] == [Path(logdir).name]
+    assert logdir in json.dumps(whole["state"], default=str)
