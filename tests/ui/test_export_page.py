@@ -83,7 +83,10 @@ def test_dashboard_page_has_tabs(
     dash = tbnb.Dashboard(logdir)
     page = chromium.open_exported(to_html(dash, tmp_path / "dash.html", title=EVIL_RUN))
     assert page.title() == EVIL_RUN
-    assert page.locator(".tbnb-export-tabbar button").all_text_contents() == ["Scalars", "Runs"]
+    assert page.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents() == [
+        "Scalars",
+        "Runs",
+    ]
     assert page.locator(".tbnb-dashboard .tbnb-w-scalars .tbnb-chart").count() == 2
     assert "logs" in (page.locator(".tbnb-dashboard-header").text_content() or "")
     page.screenshot(path=out_dir / "export_02_dashboard.png", full_page=True)
@@ -114,9 +117,9 @@ def test_dashboard_page_keeps_hparams_scalars_link(
     page = chromium.open_exported(to_html(dash, tmp_path / "sweep.html"))
     loss = page.locator('.tbnb-chart[data-tag="train/loss"]')
     assert loss.get_attribute("data-series-count") == "2"
-    page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
+    page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="HParams").click()
     page.locator("button.tbnb-hp-reset").click()  # the browser-side link updates the scalars
-    page.locator(".tbnb-export-tabbar button").get_by_text("Scalars", exact=True).click()
+    page.locator(".tbnb-dashboard-tablist > [role=tab]").get_by_text("Scalars", exact=True).click()
     page.wait_for_function(
         "el => el.getAttribute('data-series-count') === '4'", arg=loss.element_handle()
     )
@@ -179,9 +182,12 @@ def test_shim_model_api(chromium: Chromium, tmp_path: Path) -> None:
     assert counters.nth(0).text_content() == f"{EVIL_TAG}|sum=45|n=0|inits=1"
     page.locator("button", has_text="+").first.click()
     assert counters.nth(0).text_content() == f"{EVIL_TAG}|sum=45|n=1|inits=1"
-    assert page.locator(".tbnb-export-tabbar button").all_text_contents() == [EVIL_TAG, "b"]
+    assert page.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents() == [
+        EVIL_TAG,
+        "b",
+    ]
     assert counters.nth(1).is_hidden()
-    page.locator(".tbnb-export-tabbar button", has_text="b").click()
+    page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="b").click()
     assert counters.nth(1).is_visible()
     assert counters.nth(1).text_content() == "second|sum=45|n=0|inits=1"
     assert chromium.log.dialogs == []

@@ -325,7 +325,7 @@ def test_hostile_names_render_as_text_in_the_exported_dashboard(
     try:
         page.goto(page_path.as_uri())
         page.wait_for_selector("#tbnb-export-root[data-rendered='true']", state="attached")
-        page.locator(".tbnb-export-tabbar button", has_text="Graphs").click()
+        page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Graphs").click()
         graphs = page.locator(".tbnb-w-graphs")
         page.wait_for_selector(".tbnb-w-graphs[data-state='ready']")
         runs = list(graphs.locator(".tbnb-graph-run option").all_text_contents())
@@ -343,7 +343,7 @@ def test_hostile_names_render_as_text_in_the_exported_dashboard(
             "el => el.textContent.includes('needs the running kernel')", arg=status.element_handle()
         )
         assert graphs.locator(".tbnb-graph-run").input_value() == SCRIPT  # put back
-        page.locator(".tbnb-export-tabbar button", has_text="Runs").click()
+        page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Runs").click()
         names = page.locator(".tbnb-w-metadata .tbnb-run-name").all_text_contents()
         assert set(names) == {SCRIPT, IMG.replace("/", "")}
         page.screenshot(path=out_dir / "graph_hostile_dashboard.png", full_page=True)
@@ -484,10 +484,10 @@ def test_lab_dashboard_tabs_draw_when_shown(lab: Lab, chromium: Chromium) -> Non
 
     dash = lab.cell("magic").locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    titles = dash.locator(".lm-TabBar-tab").all_text_contents()
+    titles = dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert "Graphs" in titles
     assert "Runs" in titles
-    dash.locator(".lm-TabBar-tab", has_text="Graphs").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Graphs").click()
     graphs = dash.locator(".tbnb-w-graphs")
     expect(graphs).to_have_attribute("data-state", "ready")
     assert float(graphs.get_attribute("data-zoom") or "0") > 0  # drawn after it showed
@@ -498,7 +498,7 @@ def test_lab_dashboard_tabs_draw_when_shown(lab: Lab, chromium: Chromium) -> Non
         graphs.element_handle(),
     )
     assert not blank
-    dash.locator(".lm-TabBar-tab", has_text="Runs").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Runs").click()
     expect(dash.locator(".tbnb-w-metadata .tbnb-row").first).to_be_visible()
     dash.screenshot(path=lab.out / "graph_lab_dashboard.png")
     assert not chromium.log.page_errors, chromium.log.page_errors

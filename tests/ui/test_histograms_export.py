@@ -117,9 +117,9 @@ def test_dashboard_page_has_histogram_and_distribution_tabs(
 
     dash = tbnb.Dashboard(exp)
     page = chromium.open_exported(to_html(dash, tmp_path / "dash.html"))
-    tabs = page.locator(".tbnb-export-tabbar button").all_text_contents()
+    tabs = page.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert {"Histograms", "Distributions"} <= set(tabs)
-    page.locator(".tbnb-export-tabbar button", has_text="Distributions").click()
+    page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Distributions").click()
     view = page.locator(".tbnb-w-histograms:visible")
     expect(view.locator("select.tbnb-mode")).to_have_value("distribution")
     card = view.locator(".tbnb-chart").first

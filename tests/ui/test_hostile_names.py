@@ -202,7 +202,7 @@ def test_lab_shows_hostile_names_as_text(lab: Lab, chromium: Chromium, out_dir: 
     expect(dash).to_be_visible()
     assert LOGDIR_NAME in (dash.locator(".tbnb-dashboard-header").text_content() or "")
     _check_literal(dash, hparams=False)
-    dash.locator(".lm-TabBar-tab", has_text="HParams").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="HParams").click()
     expect(dash.locator(".tbnb-w-hparams .tbnb-axis").first).to_be_visible()
     _check_literal(dash)
     dash.screenshot(path=out_dir / "hostile_lab_dashboard.png")
@@ -234,7 +234,7 @@ def test_exported_dashboard_shows_hostile_names_as_text(
     assert header.locator("code").count() == 1  # the allow-listed markup of the header stays
     _check_literal(page, hparams=False)
     _hover_charts(page, page)
-    page.locator(".tbnb-export-tabbar button", has_text="HParams").click()
+    page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="HParams").click()
     page.wait_for_selector(".tbnb-w-hparams .tbnb-axis")
     _check_literal(page)
     page.screenshot(path=out_dir / "hostile_export_dashboard.png", full_page=True)

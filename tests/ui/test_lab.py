@@ -230,7 +230,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     cell = session.cell("magic")
     dash = cell.locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    titles = dash.locator(".lm-TabBar-tab").all_text_contents()
+    titles = dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert titles[:3] == ["Scalars", "Custom scalars", "HParams"]  # add_custom_scalars layout
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
     charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
@@ -239,7 +239,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
-    dash.locator(".lm-TabBar-tab", has_text="HParams").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="HParams").click()
     hp = dash.locator(".tbnb-w-hparams")
     expect(hp).to_be_visible()
     expect(hp.locator("canvas.tbnb-hp-canvas").first).to_be_visible()

@@ -156,7 +156,7 @@ def test_dashboard_page_has_media_tabs(
         _open(page, to_html(dash, tmp_path / "dash.html"))
     finally:
         dash.close()
-    tabs = page.locator(".tbnb-export-tabbar button")
+    tabs = page.locator(".tbnb-dashboard-tablist > [role=tab]")
     assert tabs.all_text_contents() == ["Images", "Audio", "Text", "Runs"]
     for title, key in (("Audio", "audio"), ("Text", "text"), ("Images", "images")):
         tabs.filter(has_text=title).click()

@@ -396,11 +396,11 @@ def test_dashboard_has_the_media_tabs(lab: Lab) -> None:
 
     dash = lab.cell("magic").locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    titles = dash.locator(".lm-TabBar-tab").all_text_contents()
+    titles = dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert titles == ["Images", "Audio", "Text", "Runs"]
-    dash.locator(".lm-TabBar-tab", has_text="Text").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Text").click()
     lab.wait_ready(dash.locator(".tbnb-w-text"))
-    dash.locator(".lm-TabBar-tab", has_text="Images").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Images").click()
     lab.wait_ready(dash.locator(".tbnb-w-images"))
     lab.shot(dash, "09_dashboard")
 

@@ -280,7 +280,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
     dash = session.cell("magic").locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
     expect(dash.locator(".tbnb-dashboard-header")).to_contain_text("logs dir")
-    tabs = dash.locator(".lm-TabBar-tab").all_text_contents()
+    tabs = dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert {"Scalars", "HParams"} <= set(tabs)
     charts = dash.locator(".tbnb-w-scalars .tbnb-chart")
     expect(charts).to_have_count(len(session.expect["runs_per_tag"]))
@@ -288,7 +288,7 @@ def test_magic_shows_dashboard(session: Session) -> None:
         "data-series-count", str(len(RUNS))
     )
     session.shot(dash, "06_magic_dashboard")
-    dash.locator(".lm-TabBar-tab", has_text="HParams").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="HParams").click()
     expect(dash.locator(".tbnb-w-hparams .tbnb-axis").first).to_be_visible()
     session.shot(dash, "07_magic_hparams_tab")
     dash.get_by_role("tab", name="Scalars", exact=True).click()  # not "Custom scalars"

@@ -284,12 +284,12 @@ def test_dashboard_has_both_tabs(lab: Lab) -> None:
 
     dash = lab.cell("magic").locator(".tbnb-dashboard")
     expect(dash).to_be_visible()
-    titles = dash.locator(".lm-TabBar-tab").all_text_contents()
+    titles = dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents()
     assert {"Scalars", "Custom scalars", "PR curves"} <= set(titles)
-    dash.locator(".lm-TabBar-tab", has_text="PR curves").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="PR curves").click()
     expect(dash.locator(".tbnb-w-pr_curves .tbnb-pr-chart").first).to_be_visible()
     dash.screenshot(path=lab.out / "pr_lab_07_dashboard_pr.png")
-    dash.locator(".lm-TabBar-tab", has_text="Custom scalars").click()
+    dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Custom scalars").click()
     expect(dash.locator(".tbnb-w-custom_scalars .tbnb-cs-chart").first).to_be_visible()
     dash.screenshot(path=lab.out / "pr_lab_08_dashboard_custom.png")
 

@@ -163,7 +163,7 @@ def test_lab_dashboard_has_a_profile_tab(lab: Lab) -> None:
     header = dash.locator(".tbnb-dashboard-header").text_content() or ""
     assert "Profile" in header
     assert "2 runs" in header  # runs holding traces only count
-    tab = dash.locator(".lm-TabBar-tab", has_text="Profile")
+    tab = dash.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="Profile")
     tab.click()
     view = dash.locator(".tbnb-w-profile")
     expect(view.locator(".tbnb-prof-findings li").first).to_contain_text("GPU idle")

@@ -131,8 +131,10 @@ def test_saved_dashboard_reopens_from_its_state(
                 f"log: {lab.log_tail(2000)}"
             )
         dash = cells.nth(2).locator(".tbnb-dashboard")
-        expect(dash.locator(".lm-TabBar-tab")).to_have_count(len(TABS))
-        assert dash.locator(".lm-TabBar-tab").all_text_contents() == list(TABS)
+        expect(dash.locator(".tbnb-dashboard-tablist > [role=tab]")).to_have_count(len(TABS))
+        assert dash.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents() == list(
+            TABS
+        )
         # Open every tab (a dashboard may build a tab when first opened): all are saved.
         for title, folder in TABS.items():
             dash.get_by_role("tab", name=title, exact=True).click()
@@ -171,7 +173,7 @@ def test_saved_dashboard_reopens_from_its_state(
         open_notebook(page, lab.url(f"/lab/tree/{NB}"), NB)
         cells = _cells(page)
         dash = cells.nth(2).locator(".tbnb-dashboard")
-        expect(dash.locator(".lm-TabBar-tab")).to_have_count(len(TABS))
+        expect(dash.locator(".tbnb-dashboard-tablist > [role=tab]")).to_have_count(len(TABS))
         scalars = dash.locator(".tbnb-w-scalars").first
         expect(scalars.locator('.tbnb-chart[data-tag="train/loss"]')).to_have_attribute(
             "data-series-count", "9"
