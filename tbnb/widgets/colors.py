@@ -157,10 +157,15 @@ def extended_palette(name: str, n: int) -> tuple[str, ...]:
     return _extended(name, min(n, MAX_COLORS))
 
 
+def _linear_rgb(rgb: np.ndarray) -> np.ndarray:
+    """sRGB bytes (..., 3) -> linear light in [0, 1]."""
+    c = rgb / 255.0
+    return np.asarray(np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4))
+
+
 def _to_lab(rgb: np.ndarray) -> np.ndarray:
     """sRGB bytes (..., 3) -> CIELAB (D65)."""
-    c = rgb / 255.0
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    lin = _linear_rgb(rgb)
     m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
     xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
     f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
@@ -170,9 +175,8 @@ def _to_lab(rgb: np.ndarray) -> np.ndarray:
 
 
 def _luminance(rgb: np.ndarray) -> np.ndarray:
-    c = rgb / 255.0
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return np.asarray(lin @ np.array([0.2126, 0.7152, 0.0722]))
+    """sRGB bytes (..., 3) -> relative luminance (WCAG)."""
+    return np.asarray(_linear_rgb(rgb) @ np.array([0.2126, 0.7152, 0.0722]))
 
 
 @lru_cache(maxsize=8)
