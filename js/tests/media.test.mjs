@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { NoKernelError } from "../src/core/request.js";
 import { decodeIndex, itemKey, neighbourKeys, positionOf, unionSteps } from "../src/media/card-index.js";
 import { ItemFetcher } from "../src/media/fetcher.js";
-import { formatBytes, formatClipDuration } from "../src/media/format.js";
+import { formatBytes, formatClipDuration, formatPlayback } from "../src/media/format.js";
 
 const enc = (arr) => ({
   view: new DataView(arr.buffer),
@@ -156,4 +156,13 @@ test("formats", () => {
     "1.0 TB",
   ]);
   assert.deepEqual([0.25, 12, 185.2].map(formatClipDuration), ["0.25 s", "12.0 s", "3:05.2"]);
+});
+
+test("a player's position reads in the clip's unit: a 0.1 s clip is 0.10 s, not 0:00", () => {
+  assert.equal(formatPlayback(0, 0.1), "0.00 / 0.10 s");
+  assert.equal(formatPlayback(0.042, 0.1), "0.04 / 0.10 s");
+  assert.equal(formatPlayback(3.46, 12), "3.5 / 12.0 s");
+  assert.equal(formatPlayback(63.5, 185.2), "1:03.5 / 3:05.2");
+  assert.equal(formatPlayback(5, 0.1), "0.10 / 0.10 s"); // never past the end
+  assert.equal(formatPlayback(0, Number.NaN), ""); // not known yet
 });

@@ -85,3 +85,44 @@ test("y domain: outliers use the 5th-95th percentile, log drops non-positive, on
   assert.ok(yDomain([{ x, y: shifted, sx: x, sy: shifted }], [0, 100], { logY: true })[0] > 0);
   assert.ok(yDomain([s], [0, 10])[1] < 20);
 });
+
+test("integer scales tick whole numbers only: four steps tick 0, 1, 2, 3", () => {
+  const steps = linearScale([0, 3], [0, 600], { integer: true });
+  assert.deepEqual(
+    steps.ticks(8).map((t) => t.value),
+    [0, 1, 2, 3],
+  );
+  // zoomed into one step: its whole ends only; a span with no whole number: no tick
+  assert.deepEqual(
+    linearScale([1.2, 2.6], [0, 600], { integer: true })
+      .ticks(8)
+      .map((t) => t.value),
+    [2],
+  );
+  assert.deepEqual(linearScale([1.2, 1.8], [0, 600], { integer: true }).ticks(8), []);
+  // many steps: d3's round ticks as before
+  assert.deepEqual(
+    linearScale([0, 1000], [0, 600], { integer: true })
+      .ticks(5)
+      .map((t) => t.value),
+    [0, 200, 400, 600, 800, 1000],
+  );
+});
+
+test("a line chart of a few steps has integer x ticks; relative time keeps fractions", async () => {
+  const { lineScales } = await import("../src/chart/line-scales.js");
+  const series = [{ x: [0, 1, 2, 3], y: [1, 2, 3, 4], sx: [0, 1, 2, 3], sy: [1, 2, 3, 4] }];
+  const state = {
+    series,
+    xType: "linear",
+    xLabel: "step",
+    logY: false,
+    outliers: false,
+    yRange: [null, null],
+    showRaw: true,
+  };
+  const { x } = lineScales(/** @type {any} */ (state), [0, 3], 800, 200);
+  assert.ok(x.ticks(8).every((t) => Number.isInteger(t.value)));
+  const rel = lineScales(/** @type {any} */ ({ ...state, xLabel: "relative" }), [0, 3], 800, 200);
+  assert.ok(rel.x.ticks(8).some((t) => !Number.isInteger(t.value)));
+});

@@ -16,8 +16,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import traitlets as t
 
 from tbnb.widgets.ordering import matching
@@ -29,13 +31,15 @@ __all__ = [
     "PALETTES",
     "Palette",
     "RunColored",
+    "extended_palette",
     "palette_of",
     "run_colors",
 ]
 
 #: 20 colours told apart at a glance (pairwise CIEDE2000 >= 18), each readable on white
 #: and on a dark theme: Tableau's blue, orange, red, green and purple, then each next
-#: colour the one farthest from those before it. Runs beyond 20 repeat the cycle.
+#: colour the one farthest from those before it. Runs beyond 20 get further colours
+#: chosen the same way (:func:`extended_palette`), never a repeat of an earlier run's.
 DEFAULT_PALETTE: tuple[str, ...] = (
     "#4e79a7",
     "#f28e2b",
@@ -60,7 +64,8 @@ DEFAULT_PALETTE: tuple[str, ...] = (
 )
 
 #: Paul Tol's "muted" scheme: 9 colours that stay distinct under protanopia, deuteranopia
-#: and tritanopia. Runs beyond 9 repeat the cycle.
+#: and tritanopia. Runs beyond 9 get further colours (:func:`extended_palette`; those
+#: are distinct for normal colour vision only).
 COLORBLIND_PALETTE: tuple[str, ...] = (
     "#cc6677",
     "#332288",
@@ -99,7 +104,8 @@ def palette_of(name: str) -> tuple[str, ...]:
 
 
 def run_colors(runs: Iterable[str], palette: str = "default") -> dict[str, str]:
-    """Colour of each run: its position in ``runs`` through ``palette``.
+    """Colour of each run: its position in ``runs`` through ``palette`` (extended past its
+    end by :func:`extended_palette`: no two runs share a colour).
 
     Parameters
     ----------
@@ -121,13 +127,76 @@ def run_colors(runs: Iterable[str], palette: str = "default") -> dict[str, str]:
     >>> colors["a"], colors["c"]
     ('#cc6677', '#ddcc77')
     """
-    colors = palette_of(palette)
-    out: dict[str, str] = {}
-    for run in runs:
-        name = str(run)
-        if name not in out:
-            out[name] = colors[len(out) % len(colors)]
-    return out
+    names = list(dict.fromkeys(str(run) for run in runs))
+    colors = extended_palette(palette, len(names))
+    return {name: colors[i % len(colors)] for i, name in enumerate(names)}
+
+
+#: Most colours :func:`extended_palette` makes; runs beyond repeat the cycle (by then
+#: neighbours in it are a few CIELAB units apart, and colour no longer tells runs apart).
+MAX_COLORS = 240
+
+
+def extended_palette(name: str, n: int) -> tuple[str, ...]:
+    """At least ``n`` colours (up to :data:`MAX_COLORS`): palette ``name``, then each
+    next colour the sRGB colour farthest (CIELAB distance) from every colour before it,
+    among those readable on white and on a dark background (contrast ratio >= 2).
+
+    Two runs never share a colour below :data:`MAX_COLORS` runs, so 50 runs of a sweep do
+    not draw runs 1 and 21 in the same blue.
+
+    Examples
+    --------
+    >>> colors = extended_palette("default", 50)
+    >>> len(colors), len(set(colors)), colors[:2]
+    (50, 50, ('#4e79a7', '#f28e2b'))
+    """
+    base = palette_of(name)
+    if n <= len(base):
+        return base
+    return _extended(name, min(n, MAX_COLORS))
+
+
+def _linear_rgb(rgb: np.ndarray) -> np.ndarray:
+    """sRGB bytes (..., 3) -> linear light in [0, 1]."""
+    c = rgb / 255.0
+    return np.asarray(np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4))
+
+
+def _to_lab(rgb: np.ndarray) -> np.ndarray:
+    """sRGB bytes (..., 3) -> CIELAB (D65)."""
+    lin = _linear_rgb(rgb)
+    m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.stack(
+        [116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], -1
+    )
+
+
+def _luminance(rgb: np.ndarray) -> np.ndarray:
+    """sRGB bytes (..., 3) -> relative luminance (WCAG)."""
+    return np.asarray(_linear_rgb(rgb) @ np.array([0.2126, 0.7152, 0.0722]))
+
+
+@lru_cache(maxsize=8)
+def _extended(name: str, n: int) -> tuple[str, ...]:
+    base = palette_of(name)
+    levels = np.arange(0, 256, 15)  # an 18^3 grid of candidates
+    grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), -1).reshape(-1, 3)
+    lum = _luminance(grid.astype(float))
+    dark = 0.0056  # the dark theme's background, #111
+    readable = ((1.05 / (lum + 0.05)) >= 2) & (((lum + 0.05) / (dark + 0.05)) >= 2)
+    cands = grid[readable]
+    labs = _to_lab(cands.astype(float))
+    chosen = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in base], float)
+    nearest = np.min(np.linalg.norm(labs[:, None, :] - _to_lab(chosen)[None], axis=-1), axis=1)
+    out = list(base)
+    while len(out) < n:
+        k = int(np.argmax(nearest))
+        out.append("#{:02x}{:02x}{:02x}".format(*(int(v) for v in cands[k])))
+        nearest = np.minimum(nearest, np.linalg.norm(labs - labs[k], axis=-1))
+    return tuple(out)
 
 
 class Palette(Choice):

@@ -150,10 +150,20 @@ def test_colours_follow_the_run_order_and_cycle() -> None:
     colors = run_colors(["b", "a", "b", "c"], palette="colorblind")
     assert list(colors) == ["b", "a", "c"]
     assert colors["b"] == COLORBLIND_PALETTE[0]
-    many = run_colors([f"r{i}" for i in range(25)])
-    assert many["r20"] == DEFAULT_PALETTE[0]
     with pytest.raises(ValueError, match="palette must be one of"):
         palette_of("rainbow")
+
+
+def test_runs_past_the_palette_never_repeat_an_earlier_runs_colour() -> None:
+    # a sweep of 50 runs: runs 0 and 20 used to be the same blue, 4 and 24 the same purple
+    many = list(run_colors([f"r{i}" for i in range(50)]).values())
+    assert many[:20] == list(DEFAULT_PALETTE)
+    assert len(set(many)) == 50
+    assert _min_difference(many) >= 5  # no two of the 50 near-identical
+    assert min(_contrast_on_white(c) for c in many) >= 2
+    blind = list(run_colors([f"r{i}" for i in range(12)], palette="colorblind").values())
+    assert blind[:9] == list(COLORBLIND_PALETTE)
+    assert len(set(blind)) == 12
 
 
 def test_every_widget_of_one_experiment_agrees(tmp_path: Path) -> None:

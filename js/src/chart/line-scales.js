@@ -17,7 +17,9 @@ export const MARGIN = { left: 54, right: 16, top: 8, bottom: 24 };
  */
 export function lineScales(st, xd, w, h) {
   const xRange = /** @type {[number, number]} */ ([MARGIN.left, Math.max(w, 120) - MARGIN.right]);
-  const x = st.xType === "time" ? timeScale(xd, xRange) : linearScale(xd, xRange);
+  // steps are whole numbers: a chart of four steps ticks 0, 1, 2, 3, never 0.5
+  const integer = st.xLabel === "step";
+  const x = st.xType === "time" ? timeScale(xd, xRange) : linearScale(xd, xRange, { integer });
   let yd = yDomain(st.series, xd, { logY: st.logY, outliers: st.outliers, showRaw: st.showRaw });
   const [mlo, mhi] = st.yRange || [null, null];
   const usable = (/** @type {number | null} */ v) => v !== null && Number.isFinite(v) && (!st.logY || v > 0);

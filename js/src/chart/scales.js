@@ -38,7 +38,9 @@ function labelled(values, map) {
  * tick, at v.
  * @param {[number, number]} domain
  * @param {[number, number]} range
- * @param {{nice?: number}} [options]  `nice`: extend the domain to round ticks (about this many)
+ * @param {{nice?: number, integer?: boolean}} [options]  `nice`: extend the domain to round
+ *   ticks (about this many); `integer`: the values are whole numbers (steps), so ticks are too
+ *   (a chart of steps 0 to 3 ticks 0, 1, 2, 3, never 0.5)
  * @returns {Scale}
  */
 export function linearScale(domain, range, options = {}) {
@@ -68,8 +70,22 @@ export function linearScale(domain, range, options = {}) {
     range,
     map: (v) => (Number.isFinite(v) ? s(v) : Number.NaN),
     invert: (p) => s.invert(p),
-    ticks: (count = 5) => labelled(s.ticks(count), s),
+    ticks: (count = 5) => labelled(options.integer ? integerTicks(s, count) : s.ticks(count), s),
   };
+}
+
+/**
+ * Whole-number ticks of a linear d3 scale: about `count`, never more than the integers in
+ * its domain (d3 would step by fractions to reach `count`).
+ * @param {ReturnType<typeof scaleLinear>} s
+ * @param {number} count
+ * @returns {number[]}
+ */
+function integerTicks(s, count) {
+  const [a, b] = /** @type {[number, number]} */ (s.domain());
+  const whole = Math.floor(Math.max(a, b)) - Math.ceil(Math.min(a, b)) + 1;
+  if (whole <= 0) return [];
+  return s.ticks(Math.max(1, Math.min(count, whole - 1))).filter((v) => Number.isInteger(v));
 }
 
 /**

@@ -1,12 +1,12 @@
-// The run selector: one checkbox per run with its colour and whole name (wrapping, never
-// cut), "all"/"none", and a regex filter, bound to the model's `selected_runs` (and
+// The run selector: one checkbox per run with its colour and whole name (wrapping at `/`,
+// `,` and `_`, never cut), "all"/"none", and a regex filter, bound to the model's `selected_runs` (and
 // `run_filter`) traits. A run is selected when toggled on and matching the filter; a run
 // the filter hides stays toggled, so clearing the filter brings it back. A selection made
 // elsewhere (Python, a linked view) resets the toggles; a group is on when any of its
 // members is selected. Selected runs the selector does not list stay selected.
 
 import { runColor } from "../color/palettes.js";
-import { el } from "../core/dom.js";
+import { breakableText, el } from "../core/dom.js";
 import { compileFilter, matches } from "../core/filter.js";
 import { filterInput } from "./filter-input.js";
 
@@ -91,7 +91,7 @@ export class RunSelector {
           { class: "tbnb-legend-item", "data-run": run, title: group ? group.join("\n") : run },
           box,
           el("span", { class: "tbnb-swatch", style: { background: runColor(colors, run, i) } }),
-          el("span", { class: "tbnb-run-name", text: run }),
+          el("span", { class: "tbnb-run-name" }, breakableText(run)),
         );
         if (group) item.append(el("span", { class: "tbnb-members", text: `(${group.length})` }));
         return item;

@@ -35,6 +35,26 @@ export function formatClipDuration(seconds) {
 }
 
 /**
+ * A player's position in its clip, `0.04 / 0.10 s`, `3.5 / 12.0 s`, `0:03.5 / 3:05.2`:
+ * in the clip's own unit, so a 0.1 s clip never reads "0:00 / 0:00".
+ * @param {number} current  seconds played
+ * @param {number} duration  the clip's seconds
+ * @returns {string}
+ */
+export function formatPlayback(current, duration) {
+  const d = Number(duration);
+  if (!Number.isFinite(d) || d <= 0) return "";
+  const t = Math.min(Math.max(Number(current) || 0, 0), d);
+  if (d < 10) return `${t.toFixed(2)} / ${d.toFixed(2)} s`;
+  if (d < 60) return `${t.toFixed(1)} / ${d.toFixed(1)} s`;
+  const clock = (/** @type {number} */ s) => {
+    const minutes = Math.floor(s / 60);
+    return `${minutes}:${(s - minutes * 60).toFixed(1).padStart(4, "0")}`;
+  };
+  return `${clock(t)} / ${clock(d)}`;
+}
+
+/**
  * A media view's status line: cards and runs shown, what the saved state keeps, and
  * whether the kernel is gone.
  * @param {{run: string}[]} shown  the cards shown

@@ -1,14 +1,16 @@
 // The audio widget's view: a card per run and tag with a player, the waveform (click to
-// seek; a playhead follows playback) and the spectrogram, the sample rate, channels,
+// seek; a playhead follows playback) and the spectrogram with a frequency and a time axis,
+// the position in the clip in its own unit (0.04 / 0.10 s), the sample rate, channels,
 // duration and label, on the media kit.
 
 import { rasterImage } from "../../chart/image-export.js";
 import { runColor } from "../../color/palettes.js";
 import { saveImageButton } from "../../controls/save-image.js";
-import { el } from "../../core/dom.js";
+import { el, setText } from "../../core/dom.js";
 import { cardCaption } from "../../media/caption.js";
-import { formatBytes, formatClipDuration } from "../../media/format.js";
+import { formatBytes, formatClipDuration, formatPlayback } from "../../media/format.js";
 import { MediaView } from "../../media/media-view.js";
+import { frequencyTicks, renderTicks, timeTicks } from "./axes.js";
 import { decodeClip, releaseClip } from "./decode.js";
 import { paintSpectrogram, paintWaveform } from "./paint.js";
 
@@ -93,10 +95,21 @@ export class AudioView extends MediaView {
     const spec = el("canvas", { class: "tbnb-spec", width: "1", height: "1", title: "click to play from here" });
     const head = el("div", { class: "tbnb-playhead" });
     const audio = el("audio", { class: "tbnb-player", controls: true, preload: "metadata" });
-    const stage = el("div", { class: "tbnb-audio-stage" }, wave, spec, head);
+    const freqAxis = el("div", { class: "tbnb-freq-axis", "aria-hidden": "true" });
+    const specBox = el("div", { class: "tbnb-spec-box" }, spec, freqAxis);
+    const stage = el("div", { class: "tbnb-audio-stage" }, wave, specBox, head);
+    const timeAxis = el("div", { class: "tbnb-time-axis", "aria-hidden": "true" });
+    const time = el("span", { class: "tbnb-audio-time" });
     const image = () => rasterImage(stage, card.tag, cardCaption(stage, card.run));
     const save = saveImageButton({ on: this.on.bind(this), svg: false, label: card.tag, image });
-    const node = el("div", { class: "tbnb-card-content tbnb-audio-box" }, stage, audio, save);
+    const node = el(
+      "div",
+      { class: "tbnb-card-content tbnb-audio-box" },
+      stage,
+      timeAxis,
+      audio,
+      el("div", { class: "tbnb-audio-foot" }, time, save),
+    );
     const seek = (/** @type {MouseEvent} */ e) => {
       const box = stage.getBoundingClientRect();
       if (!Number.isFinite(audio.duration) || !audio.duration) return;
@@ -105,6 +118,8 @@ export class AudioView extends MediaView {
     };
     this.on(stage, "click", seek);
     const follow = () => {
+      const clip = Number(node.getAttribute("data-duration"));
+      setText(time, formatPlayback(audio.currentTime, Number.isFinite(audio.duration) ? audio.duration : clip));
       const t = audio.duration ? audio.currentTime / audio.duration : 0;
       head.style.left = `${(Math.min(Math.max(t, 0), 1) * 100).toFixed(2)}%`;
       head.hidden = !audio.currentTime && audio.paused;
@@ -116,6 +131,7 @@ export class AudioView extends MediaView {
     this.on(audio, "play", () => requestAnimationFrame(loop));
     this.on(audio, "timeupdate", follow);
     this.on(audio, "emptied", follow);
+    this.on(audio, "loadedmetadata", follow);
     head.hidden = true;
     return node;
   }
@@ -136,8 +152,10 @@ export class AudioView extends MediaView {
    * @param {DecodedClip} decoded
    */
   show(cv, _item, decoded) {
-    const [stage, audio] = /** @type {[HTMLElement, HTMLAudioElement]} */ ([...cv.content.children]);
-    const [wave, spec] = /** @type {HTMLCanvasElement[]} */ ([...stage.children]);
+    const box = cv.content;
+    const audio = /** @type {HTMLAudioElement} */ (box.querySelector(".tbnb-player"));
+    const wave = /** @type {HTMLCanvasElement} */ (box.querySelector(".tbnb-wave"));
+    const spec = /** @type {HTMLCanvasElement} */ (box.querySelector(".tbnb-spec"));
     cv.extra.audio = audio;
     if (audio.src !== decoded.url) {
       audio.pause();
@@ -146,16 +164,21 @@ export class AudioView extends MediaView {
     const colors = this.model.get("run_colors") || {};
     const color = runColor(colors, cv.card.run, this.index.runs.indexOf(cv.card.run));
     const display = this.model.get("display") || "both";
+    const scale = this.model.get("frequency_scale") === "log" ? "log" : "linear";
     if (display !== "spectrogram") paintWaveform(wave, decoded.bands, color, WAVE_HEIGHT * 2);
-    if (display !== "waveform") {
-      paintSpectrogram(
-        spec,
-        decoded.spectrum,
-        decoded.rate,
-        this.model.get("frequency_scale") === "log" ? "log" : "linear",
-      );
-    }
+    if (display !== "waveform") paintSpectrogram(spec, decoded.spectrum, decoded.rate, scale);
+    renderTicks(
+      /** @type {HTMLElement} */ (box.querySelector(".tbnb-freq-axis")),
+      frequencyTicks(decoded.rate, scale),
+      "top",
+    );
+    renderTicks(/** @type {HTMLElement} */ (box.querySelector(".tbnb-time-axis")), timeTicks(decoded.duration), "left");
     cv.node.setAttribute("data-duration", decoded.duration.toFixed(4));
+    box.setAttribute("data-duration", String(decoded.duration));
+    setText(
+      /** @type {HTMLElement} */ (box.querySelector(".tbnb-audio-time")),
+      formatPlayback(audio.currentTime, decoded.duration),
+    );
   }
 
   /**

@@ -97,6 +97,8 @@ export class PrPanel {
       this.aucTitle,
       this.aucBody,
     );
+    /** the `height` trait: the chart's height at a card's narrowest */
+    this.height = height;
     this.chart = new CurveChart(this.body, { height, tooltip: hooks.tooltip, on: hooks.on });
     this.auc = new AucChart(this.aucBody, { height: 130, tooltip: hooks.tooltip, on: hooks.on, onZoom: () => {} });
     /** @type {Map<string, {node: HTMLElement, step: HTMLElement, ap: HTMLElement, roc: HTMLElement}>} */
@@ -241,9 +243,15 @@ export class PrPanel {
     this.aucDirty = "all";
   }
 
-  /** The card's width changed (from the owner's resize observer). @param {number} width */
+  /**
+   * The card's width changed (from the owner's resize observer): the chart takes it, and a
+   * wide card a taller chart (half its width, up to twice the `height` trait), so a curve
+   * over [0, 1] x [0, 1] is not flattened into a strip.
+   * @param {number} width
+   */
   resized(width) {
     this.chart.width = Math.floor(width);
+    this.chart.options.height = Math.round(Math.max(this.height, Math.min(width / 2, 2 * this.height)));
     this.markAll();
   }
 }

@@ -6,7 +6,7 @@ export const CSS = `
 .tbnb-w-pr_curves .tbnb-content{flex:1;min-width:0}
 .tbnb-w-pr_curves .tbnb-group{margin-bottom:8px}
 .tbnb-w-pr_curves .tbnb-group>summary{cursor:pointer;font-weight:600;padding:2px 0;overflow-wrap:anywhere}
-.tbnb-w-pr_curves .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:10px}
+.tbnb-w-pr_curves .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:10px}
 .tbnb-w-pr_curves .tbnb-pr-chart{border:1px solid var(--tbnb-border-soft);border-radius:4px;padding:4px 4px 2px;min-width:0;contain:content}
 .tbnb-w-pr_curves .tbnb-pr-chart.tbnb-hidden{display:none}
 .tbnb-w-pr_curves .tbnb-pr-head{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:center;font-size:11px}

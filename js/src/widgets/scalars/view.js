@@ -356,7 +356,9 @@ export class ScalarsView extends View {
       const points = chart.state.series.reduce((n, s) => n + s.x.length, 0);
       p.node.setAttribute("data-points", String(points));
       p.node.setAttribute("data-zoomed", p.zoomData ? "full" : chart.zoom ? "view" : "none");
-      if (chart.maps) p.node.setAttribute("data-x-domain", chart.maps.x.domain.join(","));
+      for (const axis of chart.maps ? ["x", "y"] : []) {
+        p.node.setAttribute(`data-${axis}-domain`, chart.maps[axis].domain.join(","));
+      }
       // the series drawn from a coarser preview than this chart's width: asked for
       const buckets = wantedBuckets(chart.surface.width || 400, p.records.length, maxPoints);
       let coarse = 0;
