@@ -101,7 +101,7 @@ def test_a_dashboard_page_holds_the_one_bundle_once(dash: tbnb.Dashboard, tmp_pa
         for spec in payload["state"].values()
         if spec["model_module"] == "anywidget"
     )
-    shown = {type(w)._widget_key for w in [dash.selection, *dash.views.built.values()]}
+    shown = {type(w)._widget_key for w in [dash, dash.selection, *dash.views.built.values()]}
     assert sorted(set(refs)) == sorted(f"tbnb-view:{key}" for key in shown)
     # the carrier is not in the page: the page's manager has the bundle itself
     assert not any(

@@ -329,7 +329,7 @@ def test_builders_and_tabs_come_from_the_registry(
     assert tbnb.histograms.__module__ == "tbnb.widgets.histograms.factory"
     assert tbnb.distributions.__module__ == "tbnb.widgets.histograms.factory"
     dash = Dashboard(tbnb.samples.sample_logdir())
-    assert {"Histograms", "Distributions"} <= set(dash.tab.titles)
+    assert {"Histograms", "Distributions"} <= set(dash.titles)
     assert dash.views["distributions"].mode == "distribution"
     assert dash.views["histograms"].mode == "offset"
     dash.close()

@@ -416,7 +416,7 @@ def test_dashboard_gets_the_media_tabs() -> None:
     dash = tbnb.Dashboard(w.logdir)
     try:
         assert list(dash.views) == ["images", "audio", "text", "metadata"]
-        assert dash.tab.titles == ("Images", "Audio", "Text", "Runs")
+        assert dash.titles == ["Images", "Audio", "Text", "Runs"]
         assert all(view._source is dash.experiment for view in dash.views.values())
     finally:
         dash.close()
