@@ -522,7 +522,7 @@ def test_without_scikit_learn_the_panel_shows_correlations_and_names_the_extra(
 ) -> None:
     """The core install has no scikit-learn: the importance panel keeps its correlations
     and says which extra brings the random forest, in the browser."""
-    monkeypatch.setattr("tbnb.widgets.hparams.widget.forest_available", lambda: False)
+    monkeypatch.setattr("tbnb.analysis.importance.forest_available", lambda: False)
     widget = hparams(_sweep(), metric="m0.last")
     path = tmp_path / "hparams.html"
     path.write_text(render_html(widget), encoding="utf-8")
