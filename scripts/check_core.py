@@ -38,6 +38,7 @@ def check(logdir: str) -> dict[str, Any]:
     dash = tbnb.Dashboard(exp)
     tabs = {key: type(dash.views[key]).__name__ for key in dash.views}
     hparams = dash.views["hparams"]
+    hparams.wait_ready()  # importance is computed in the background
     note = next(iter(hparams._importance.values()), {}).get("note", "")
     extras: dict[str, Callable[[], object]] = {
         "ci95": lambda: tbnb.scalars(exp, group_by=r"(lr=[^,]+)", agg="mean", band="ci95"),

@@ -43,6 +43,7 @@ import html
 import os
 import secrets
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from ipywidgets import Widget
 from ipywidgets.embed import dependency_state
 
 from tbnb.notebook.page_data import pack, unpack
-from tbnb.widgets.base import bundle_path
+from tbnb.widgets.base import TbnbWidget, bundle_path
 from tbnb.widgets.bundle import ONE_BUNDLE, bundle_text, view_key
 
 __all__ = ["THEMES", "read_page", "render_html", "to_html"]
@@ -104,6 +105,7 @@ def _collect(widgets: Iterable[Widget], *, full_paths: bool = False) -> dict[str
         build_all = getattr(view, "build_all", None)  # a dashboard's tabs not opened yet
         if callable(build_all):
             build_all()
+    _wait_ready(views, READY_TIMEOUT_S)
     # drop_defaults=False: anywidget's _esm is a default-valued trait.
     state = dependency_state(views, drop_defaults=False)
     renames: dict[str, str] = {}
@@ -159,6 +161,34 @@ def _renamed(value: Any, renames: dict[str, str]) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(_renamed(item, renames) for item in value)
     return value
+
+
+#: Seconds an export waits, in all, for what widgets compute in the background (the
+#: hparams view's importance); a widget not ready by then says so in the page.
+READY_TIMEOUT_S = 60.0
+
+
+def _wait_ready(views: list[Widget], timeout: float) -> None:
+    """Wait (``timeout`` seconds in all) for every tbnb widget reachable from ``views``
+    (through widget-valued traits: a dashboard's pages) to finish its background work."""
+    deadline = time.monotonic() + timeout
+    seen: set[int] = set()
+    todo = list(views)
+    while todo:
+        widget = todo.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        if isinstance(widget, TbnbWidget):
+            widget.wait_ready(max(0.0, deadline - time.monotonic()))
+        for name in widget.keys:
+            value = getattr(widget, name, None)
+            if isinstance(value, dict):
+                value = list(value.values())
+            if isinstance(value, (list, tuple)):
+                todo.extend(v for v in value if isinstance(v, Widget))
+            elif isinstance(value, Widget):
+                todo.append(value)
 
 
 def _one_bundle_views(anywidgets: dict[str, str]) -> dict[str, str]:

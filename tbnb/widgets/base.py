@@ -154,6 +154,11 @@ class TbnbWidget(anywidget.AnyWidget):
         and is sent again (``js/src/core/request.js``)."""
         return {}
 
+    def wait_ready(self, timeout: float | None = 60.0) -> bool:
+        """Wait until what the widget computes in the background is in its traits (False if
+        ``timeout`` seconds passed first). Exports call it so a page carries it all."""
+        return True
+
     def view_spec(self) -> ViewSpec:
         """What the widget shows now, as data (:class:`~tbnb.widgets.spec.ViewSpec`)."""
         raise NotImplementedError(f"{type(self).__name__} has no view spec")

@@ -276,7 +276,7 @@ SPEC = SampleSpec(
     image_steps=(0,),
 )
 NB = "tbnb_hparams_ui.ipynb"
-CELLS = ["setup", "widgets", "readback", "done"]
+CELLS = ["setup", "widgets", "readback", "slow", "release", "done"]
 
 
 def _notebook(logdir: Path) -> Any:
@@ -298,6 +298,23 @@ _reads = globals().get("_reads", 0) + 1
 print(f"STATE {_reads} " + json.dumps({"brushes": hp.brushes,
       "selected": list(hp.selected.index), "scalars_runs": sc.selected_runs,
       "changes": changes}))""",
+        # importance behind a gate the test opens (by running "release" a second time)
+        "slow": """\
+import threading
+from tbnb.analysis import importance as _analysis
+hp.wait_ready()  # the first view's importance is not the one held back
+_gate, _real = threading.Event(), _analysis.parameter_importance
+def _slow(*args, **kwargs):
+    _gate.wait(120)
+    return _real(*args, **kwargs)
+_analysis.parameter_importance = _slow
+slow_hp = tbnb.hparams(exp)
+display(slow_hp)""",
+        "release": """\
+_releases = globals().get("_releases", 0) + 1
+if _releases > 1:
+    _gate.set()
+print(f"RELEASE {_releases}")""",
         "done": 'print("ALL_DONE")',
     }
     return tagged_notebook("tbnb hparams browser test", {tag: sources[tag] for tag in CELLS})
@@ -385,6 +402,32 @@ def test_lab_brush_reads_back_and_filters_linked_scalars(lab: Lab, chromium: Chr
     assert lab.readback()["selected"] == SPEC.run_names()
     assert not chromium.log.external_requests, chromium.log.external_requests
     assert not chromium.log.page_errors, chromium.log.page_errors
+
+
+def test_lab_shows_the_table_first_and_the_importance_when_it_is_ready(lab: Lab) -> None:
+    """The view is drawn while the kernel still computes the importance: the panel says
+    so, then shows the bars when the kernel sets them."""
+    from playwright.sync_api import expect
+
+    root = lab.cell("slow").locator(".tbnb-w-hparams")
+    expect(root).to_be_visible()
+    expect(root).to_have_attribute("data-selected", "6")
+    expect(root.locator(".tbnb-table tbody tr[data-run]")).to_have_count(6)
+    waiting = root.locator(".tbnb-hp-importance-pending")
+    expect(waiting).to_have_text("computing importance…")
+    expect(waiting).to_have_attribute("data-state", "computing")
+    expect(root.locator(".tbnb-hp-imp-row")).to_have_count(0)
+    root.locator(".tbnb-hp-importance").screenshot(path=lab.out / "hparams_lab_importance_wait.png")
+
+    lab.run_cell("release")
+    expect(lab.cell("release")).to_contain_text("RELEASE 2")
+    expect(root.locator(".tbnb-hp-imp-row").first).to_be_visible()
+    expect(waiting).to_have_count(0)
+    features = root.locator(".tbnb-hp-imp-row").evaluate_all(
+        "rows => rows.map(r => r.getAttribute('data-feature'))"
+    )
+    assert "lr" in features, features
+    root.locator(".tbnb-hp-importance").screenshot(path=lab.out / "hparams_lab_importance_bars.png")
 
 
 def test_wide_table_scrolls_to_its_last_column_with_the_run_column_kept(
@@ -522,7 +565,7 @@ def test_without_scikit_learn_the_panel_shows_correlations_and_names_the_extra(
 ) -> None:
     """The core install has no scikit-learn: the importance panel keeps its correlations
     and says which extra brings the random forest, in the browser."""
-    monkeypatch.setattr("tbnb.widgets.hparams.widget.forest_available", lambda: False)
+    monkeypatch.setattr("tbnb.analysis.importance.forest_available", lambda: False)
     widget = hparams(_sweep(), metric="m0.last")
     path = tmp_path / "hparams.html"
     path.write_text(render_html(widget), encoding="utf-8")

@@ -149,12 +149,14 @@ def test_invalid_state_is_rejected(table: pd.DataFrame) -> None:
 
 def test_importance_in_state_and_on_request(table: pd.DataFrame) -> None:
     w = hparams(table)
+    assert w.wait_ready(60)
     assert list(w._importance) == ["val/acc.last"]
     entry = w._importance["val/acc.last"]
     assert set(entry["feature"]) == {"lr", "bs", "opt=adam", "opt=rmsprop", "opt=sgd"}
     assert entry["importance"].sum() == pytest.approx(1.0)
     reply = w.answer({"type": "importance", "id": 1, "metric": "train/loss.last"})
     assert reply == {"type": "importance", "id": 1, "metric": "train/loss.last"}
+    assert w.wait_ready(60)
     assert set(w._importance) == {"val/acc.last", "train/loss.last"}
     pd.testing.assert_frame_equal(
         w.importance("train/loss.last"),

@@ -16,8 +16,14 @@ scalars widget, in the browser (``jsdlink``, so a saved notebook stays linked) a
 Python.
 
 Parameter importance (:func:`tbnb.analysis.importance.parameter_importance`) is computed in
-Python for the chosen metric and kept in the ``_importance`` trait; choosing another
-metric in the browser asks the kernel for it with an ``"importance"`` request.
+Python for the chosen metric and kept in the ``_importance`` trait (metric -> entry). It is
+computed in a background thread (:mod:`tbnb.widgets.hparams.importance`: scikit-learn's
+import alone takes seconds), so the widget is built, and the table and parallel
+coordinates shown, without waiting for it; the browser says "computing importance…" until
+the entry arrives. A result for a table the widget no longer shows, or for a metric no
+longer chosen, is dropped. Choosing another metric computes its importance the same way
+(the browser also asks with an ``"importance"`` request); :meth:`HParamsWidget.wait_ready`
+waits for it (an export does, so the page carries the importance).
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
-from tbnb.analysis.importance import IMPORTANCE_EXTRA, forest_available, parameter_importance
+from tbnb.analysis.importance import parameter_importance
 from tbnb.widgets.base import TbnbWidget
 from tbnb.widgets.colors import RunColored
+from tbnb.widgets.hparams.importance import ImportanceJobs, Key, timed_out_entry
 from tbnb.widgets.hparams.prepare import (
     default_axes,
     default_metric,
@@ -123,6 +130,9 @@ class HParamsWidget(TbnbWidget, RunColored):
         self._callbacks: list[Callable[[pd.DataFrame], Any]] = []
         self._last_rows: list[str] = []
         self._with_importance = importance
+        self._generation = 0  # counts the tables shown: a job of an older one is stale
+        self._asked: set[str] = set()  # metrics the browser asked for since the last change
+        self._jobs = ImportanceJobs(self._wanted, self._deliver)
         self.observe(self._on_brushes, "brushes")
         self.observe(self._on_metric, "metric")
         if frame is not None:
@@ -201,6 +211,10 @@ class HParamsWidget(TbnbWidget, RunColored):
         return value
 
     def _set_frame(self, frame: pd.DataFrame, source_runs: Sequence[str] | None = None) -> None:
+        with self._jobs.lock:  # no importance of the old table lands after this
+            self._generation += 1
+            self._asked.clear()
+            self._importance = {}
         hparam_columns = frame.attrs.get("hparam_columns")
         metric_columns = metric_columns_of(frame)
         if hparam_columns is None:
@@ -222,6 +236,8 @@ class HParamsWidget(TbnbWidget, RunColored):
         known = [str(r) for r in source_runs] if source_runs is not None else []
         self.color_runs(known + [r for r in runs if r not in set(known)])
         self._table = {"runs": runs, "members": self._members, "columns": columns}
+        if self.metric:
+            self._compute_importance(self.metric)
 
     def _row_mask(self, brushes: Mapping[str, Any]) -> np.ndarray[Any, Any]:
         """Rows passing every brush (the browser computes exactly the same)."""
@@ -263,7 +279,9 @@ class HParamsWidget(TbnbWidget, RunColored):
                 callback(selected)
 
     def _on_metric(self, change: Any) -> None:
-        if self._with_importance and change["new"] and change["new"] not in self._importance:
+        with self._jobs.lock:  # the old metric's result is no longer wanted
+            self._asked.clear()
+        if change["new"]:
             self._compute_importance(change["new"])
 
     # ----------------------------------------------------------------- public
@@ -313,37 +331,55 @@ class HParamsWidget(TbnbWidget, RunColored):
             raise ValueError("no metric column to rate the hparams against")
         return parameter_importance(self._frame, metric, columns=self._hparam_columns)
 
-    def _compute_importance(self, metric: str) -> None:
-        if metric not in self._frame.columns:
-            return
-        forest = forest_available()
-        imp = parameter_importance(
-            self._frame,
-            metric,
-            columns=self._hparam_columns,
-            importance="forest" if forest else "skip",
-        )
-        entry: dict[str, Any] = {
-            "feature": [str(f) for f in imp.index],
-            "parameter": [str(p) for p in imp["parameter"]],
-            "importance": imp["importance"].to_numpy(dtype=np.float64),
-            "spearman": imp["spearman"].to_numpy(dtype=np.float64),
-            "pearson": imp["pearson"].to_numpy(dtype=np.float64),
-            "n": imp["n"].to_numpy(dtype=np.int32),
-        }
-        if not forest:
-            entry["note"] = (
-                "importance needs scikit-learn, which is not installed: "
-                f"pip install 'tbnb[{IMPORTANCE_EXTRA}]' (correlations shown)"
-            )
+    def wait_ready(self, timeout: float | None = 60.0) -> bool:
+        """Wait until the importance of the chosen metric is computed (it is computed in
+        the background); False if ``timeout`` seconds passed first, and then the panel
+        (and a page or notebook saved now) says it was not ready.
+
+        Examples
+        --------
+        >>> import pandas as pd, tbnb
+        >>> df = pd.DataFrame({"bs": [16, 32, 64], "loss.last": [3.0, 2.0, 1.0]})
+        >>> w = tbnb.hparams(df)
+        >>> w.wait_ready(), w._importance["loss.last"]["feature"]
+        (True, ['bs'])
+        """
+        if self._jobs.wait(timeout):
+            return True
+        with self._jobs.lock:
+            metric = self.metric
+            if metric and metric not in self._importance and timeout is not None:
+                self._importance = {**self._importance, metric: timed_out_entry(timeout)}
+        return False
+
+    def _wanted(self, key: Key) -> bool:
+        """Whether a job's result still belongs in the view: the table shown, and the
+        chosen metric (or one the browser asked for: its request comes before the
+        change of ``metric`` that caused it)."""
+        generation, metric = key
+        return generation == self._generation and (metric == self.metric or metric in self._asked)
+
+    def _deliver(self, metric: str, entry: dict[str, Any]) -> None:
         self._importance = {**self._importance, metric: entry}
+
+    def _compute_importance(self, metric: str) -> None:
+        """Start computing ``metric``'s importance in the background (unless it is known)."""
+        if not self._with_importance or metric not in self._frame.columns:
+            return
+        with self._jobs.lock:
+            known = self._importance.get(metric)
+            if known is not None and "pending" not in known:
+                return
+            key = (self._generation, metric)
+        self._jobs.start(key, self._frame, self._hparam_columns)
 
     def _request_importance(self, content: dict[str, Any]) -> dict[str, Any]:
         metric = str(content.get("metric", ""))
         if metric not in self._metric_columns:
             raise ValueError(f"unknown metric {metric!r}")
-        if metric not in self._importance:
-            self._compute_importance(metric)
+        with self._jobs.lock:
+            self._asked.add(metric)
+        self._compute_importance(metric)
         return {"metric": metric}
 
     def view_spec(self) -> ViewSpec:

@@ -1,14 +1,29 @@
 // The parameter-importance panel: importance and correlation of each hparam for the chosen
-// metric (computed in Python; a metric not yet rated is asked for through the request channel).
+// metric. Python computes it in the background (the view shows before it is ready) and sets
+// the `_importance` trait; a metric not yet rated is asked for through the request channel.
 import { el } from "../../core/dom.js";
+
+/** What the panel says while the kernel computes (tbnb.widgets.hparams.importance.COMPUTING). */
+export const COMPUTING = "computing importance…";
 
 /**
  * @typedef {object} ImportanceEntry
- * @property {string[]} feature
- * @property {Float64Array} importance
- * @property {Float64Array} pearson
+ * @property {string[]} [feature]
+ * @property {Float64Array} [importance]
+ * @property {Float64Array} [pearson]
  * @property {string} [note]  why a column is empty (importance without scikit-learn)
+ * @property {string} [error]  the computation failed: why
+ * @property {string} [pending]  not ready when the state was saved: why there are no bars
  */
+
+/** @param {string} state @param {string} text */
+const message = (state, text) =>
+  el("div", {
+    class: "tbnb-hp-importance-pending",
+    "data-state": state,
+    "aria-busy": String(state === "computing"),
+    text,
+  });
 
 /** @param {number} v @param {number} digits */
 const fixed = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : "–");
@@ -16,16 +31,20 @@ const fixed = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : "–");
 /**
  * @param {string} metric
  * @param {ImportanceEntry | undefined} entry
- * @param {string | null} note  a message (pending, error) shown instead of the table
+ * @param {string | null} note  a message (the kernel's error) shown instead of the table;
+ *   none and no entry: the kernel is computing it
  * @returns {HTMLElement[]}
  */
 export function importanceNodes(metric, entry, note) {
   const title = el("div", { class: "tbnb-hp-importance-title", text: `Parameter importance for ${metric || "—"}` });
   if (!metric) return [title];
-  if (!entry) return [title, el("div", { class: "tbnb-hp-importance-pending", text: note || "computing…" })];
-  const rows = entry.feature.map((feature, k) => {
-    const imp = entry.importance[k];
-    const cor = entry.pearson[k];
+  if (!entry) return [title, message(note ? "note" : "computing", note || COMPUTING)];
+  if (entry.error) return [title, message("error", entry.error)];
+  const { feature, importance, pearson } = entry;
+  if (!feature || !importance || !pearson) return [title, message("note", entry.pending || COMPUTING)];
+  const rows = feature.map((feature, k) => {
+    const imp = importance[k];
+    const cor = pearson[k];
     const bar = el("span", { class: "tbnb-hp-bar" });
     bar.style.width = `${Number.isFinite(imp) ? Math.round(imp * 100) : 0}px`;
     const cbar = el("span", { class: `tbnb-hp-bar${cor < 0 ? " tbnb-neg" : ""}` });

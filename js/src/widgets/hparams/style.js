@@ -18,6 +18,9 @@ export const CSS = `
 .tbnb-w-hparams .tbnb-hp-importance{flex:0 1 360px;min-width:260px}
 .tbnb-w-hparams .tbnb-hp-importance-title{font-weight:600;margin-bottom:2px}
 .tbnb-w-hparams .tbnb-hp-importance-note{font-size:11px;opacity:.75;margin-bottom:2px;overflow-wrap:anywhere}
+.tbnb-w-hparams .tbnb-hp-importance-pending{font-size:12px;opacity:.8;padding:4px 0;overflow-wrap:anywhere}
+.tbnb-w-hparams .tbnb-hp-importance-pending[data-state="computing"]{font-style:italic}
+.tbnb-w-hparams .tbnb-hp-importance-pending[data-state="error"]{color:#c0392b;opacity:1}
 .tbnb-w-hparams .tbnb-hp-importance table{border-collapse:collapse;width:100%}
 .tbnb-w-hparams .tbnb-hp-importance td,.tbnb-w-hparams .tbnb-hp-importance th{padding:1px 4px;text-align:left;white-space:nowrap}
 .tbnb-w-hparams .tbnb-hp-importance td.tbnb-hp-feature{white-space:normal;overflow-wrap:anywhere}

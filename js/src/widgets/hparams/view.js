@@ -343,10 +343,10 @@ export class HParamsView extends View {
     const all = decodeTree(this.model.get("_importance") || {});
     const entry = all[metric];
     if (metric && !entry && !this.notes.has(metric)) {
-      this.notes.set(metric, "computing… (needs the kernel)");
+      this.notes.set(metric, "");
       this.request("importance", { metric }).catch((err) => {
         if (this.disposed) return;
-        this.notes.set(metric, err instanceof RequestError ? err.message : "needs the kernel");
+        this.notes.set(metric, err instanceof RequestError ? err.message : "importance needs the kernel");
         this.renderImportance();
       });
     }
