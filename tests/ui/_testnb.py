@@ -21,9 +21,10 @@ import tbnb
 LOGDIR = {path}
 
 exp = tbnb.load(LOGDIR)
-# add_hparams' sub-runs (one point per final metric) are left to the hparams table
+# add_hparams' sub-runs (one point per final metric) are charted as points of their run
 charted = exp.runs
-df = exp.scalars[exp.scalars["run"].isin(charted)]
+runs = exp.scalars["run"].astype(str).map(lambda r: exp.subruns.get(r, r))
+df = exp.scalars.assign(run=runs)[runs.isin(charted)]
 runs_per_tag = df.groupby("tag", observed=True)["run"].nunique()
 expected = {{"runs": charted, "runs_per_tag": runs_per_tag.astype(int).to_dict()}}
 print("EXPECT " + json.dumps(expected))""",

@@ -182,12 +182,12 @@ def test_shim_model_api(chromium: Chromium, tmp_path: Path) -> None:
     assert counters.nth(0).text_content() == f"{EVIL_TAG}|sum=45|n=0|inits=1"
     page.locator("button", has_text="+").first.click()
     assert counters.nth(0).text_content() == f"{EVIL_TAG}|sum=45|n=1|inits=1"
-    assert page.locator(".tbnb-dashboard-tablist > [role=tab]").all_text_contents() == [
+    assert page.locator(".tbnb-export-tabbar button").all_text_contents() == [
         EVIL_TAG,
         "b",
     ]
     assert counters.nth(1).is_hidden()
-    page.locator(".tbnb-dashboard-tablist > [role=tab]", has_text="b").click()
+    page.locator(".tbnb-export-tabbar button", has_text="b").click()
     assert counters.nth(1).is_visible()
     assert counters.nth(1).text_content() == "second|sum=45|n=0|inits=1"
     assert chromium.log.dialogs == []

@@ -3,6 +3,7 @@ export const CSS = `
 .tbnb-w-dashboard { display: flex; flex-direction: column; gap: 4px; background: transparent; }
 .tbnb-w-dashboard .tbnb-dashboard-header { overflow-wrap: anywhere; }
 .tbnb-w-dashboard .tbnb-dashboard-header code { font-family: var(--tbnb-code-font, monospace); }
+.tbnb-w-dashboard .tbnb-dashboard-brand { font-weight: 600; }
 .tbnb-w-dashboard .tbnb-dashboard-note { color: var(--tbnb-muted); white-space: pre-wrap; }
 .tbnb-w-dashboard .tbnb-dashboard-tablist { display: flex; flex-wrap: wrap; border-bottom: 1px solid var(--tbnb-border);
   margin-top: 2px; }

@@ -50,11 +50,11 @@ export class DashboardView extends View {
     const filters = header.filters ? ` · ${header.filters}` : "";
     const line =
       header.state === "empty"
-        ? el("div", {}, el("b", { text: "tbnb" }), ": nothing to show in ", where, `${filters}: ${header.note || ""}`)
+        ? el("div", {}, el("span", { class: "tbnb-dashboard-brand", text: "tbnb" }), ": nothing to show in ", where, `${filters}: ${header.note || ""}`)
         : el(
             "div",
             {},
-            el("b", { text: "tbnb" }),
+            el("span", { class: "tbnb-dashboard-brand", text: "tbnb" }),
             " · ",
             where,
             [...(header.parts || []), ...(header.filters ? [header.filters] : [])].map((p) => ` · ${p}`).join(""),
