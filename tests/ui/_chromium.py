@@ -55,9 +55,17 @@ class BrowserLog:
     page_errors: list[str] = field(default_factory=list)
     external_requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    """``URL: reason`` of each request that failed (a console error names no URL)."""
 
     def clear(self) -> None:
-        for items in (self.console_errors, self.page_errors, self.external_requests, self.dialogs):
+        for items in (
+            self.console_errors,
+            self.page_errors,
+            self.external_requests,
+            self.dialogs,
+            self.failed_requests,
+        ):
             items.clear()
 
 
@@ -86,6 +94,10 @@ class Chromium:
             self._watch(page)
         self.context.on("page", self._watch)
         self.context.on("request", self._on_request)
+        self.context.on(
+            "requestfailed",
+            lambda request: self.log.failed_requests.append(f"{request.url}: {request.failure}"),
+        )
 
     def _on_request(self, request: Any) -> None:
         if is_external(request.url):

@@ -37,6 +37,11 @@ class VoilaServer(LabServer):
             f"--port={self.port}",
             "--Voila.ip=127.0.0.1",
             "--Voila.port_retries=0",
+            # Notebook 7's own lab extension is installed beside JupyterLab in this
+            # environment; Voila loads every lab extension and this one needs a shared module
+            # Voila's page does not provide (module federation RUNTIME-012 in the console).
+            # It adds Notebook's menus, nothing a dashboard app uses.
+            "--VoilaConfiguration.extension_denylist=['@jupyter-notebook/lab-extension']",
             *self.extra,
         ]
 

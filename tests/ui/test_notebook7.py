@@ -79,9 +79,10 @@ import tbnb
 
 LOGDIR = {json.dumps(str(logdir))}
 exp = tbnb.load(LOGDIR, progress=False)
-# add_hparams' sub-runs (one point per final metric) are left to the hparams table
+# add_hparams' sub-runs (one point per final metric) are charted as points of their run
 charted = exp.runs
-df = exp.scalars[exp.scalars["run"].isin(charted)]
+runs = exp.scalars["run"].astype(str).map(lambda r: exp.subruns.get(r, r))
+df = exp.scalars.assign(run=runs)[runs.isin(charted)]
 runs_per_tag = df.groupby("tag", observed=True)["run"].nunique().astype(int).to_dict()
 print("EXPECT " + json.dumps({{"runs": charted, "runs_per_tag": runs_per_tag,
                                "hparams_runs": list(exp.hparams.index)}}))""",
