@@ -177,6 +177,19 @@ def _line(ax: Axes, mark: Mark, panel: Panel) -> None:
     ax.plot(x, y, **kwargs)
 
 
+def _bar(ax: Axes, mark: Mark, panel: Panel) -> None:
+    """Bars at categorical or numeric x, from ``base`` (stacked bars carry their base)."""
+    data = mark.data
+    x = _x(data["x"], panel.x)
+    ax.bar(
+        x,
+        np.asarray(data["y"], dtype=np.float64),
+        bottom=np.asarray(data["base"], dtype=np.float64) if "base" in data else None,
+        color=css_color(mark.color),
+        label=_label(mark),
+    )
+
+
 def _band(ax: Axes, mark: Mark, panel: Panel) -> None:
     outline = mark.style.get("outline")
     ax.fill_between(
@@ -377,6 +390,7 @@ def _brushes(brush: Any) -> list[tuple[float, float]]:
 
 _MARKS: dict[str, Callable[[Any, Mark, Panel], None]] = {
     "line": _line,
+    "bar": _bar,
     "band": _band,
     "heatmap": _heatmap,
     "image": _image,

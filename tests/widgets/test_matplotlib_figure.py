@@ -170,3 +170,18 @@ def test_no_matplotlib_says_which_extra(monkeypatch: pytest.MonkeyPatch, exp: An
     monkeypatch.delitem(__import__("sys").modules, "matplotlib.figure", raising=False)
     with pytest.raises(ImportError, match=r"pip install 'tbnb\[matplotlib\]'"):
         tbnb.scalars(exp).to_matplotlib()
+
+
+def test_the_profilers_stacked_step_bars(exp: Any) -> None:
+    view = tbnb.profiler(exp)
+    spec = view.view_spec()
+    bars = [m for p in spec.panels for m in p.marks if m.kind == "bar"]
+    assert bars  # the sample's trace has steps
+    fig = view.to_matplotlib()
+    patches = [p for ax in fig.axes for p in ax.patches]
+    assert len(patches) == sum(len(m.data["x"]) for m in bars)
+    tops = sorted(round(p.get_y() + p.get_height(), 9) for p in patches)
+    want = sorted(
+        round(b + h, 9) for m in bars for b, h in zip(m.data["base"], m.data["y"], strict=True)
+    )
+    assert tops == want  # each bar stacked on its base, as the browser and plotly draw it
