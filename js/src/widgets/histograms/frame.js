@@ -47,7 +47,8 @@ export function timeValues(data, axis, wall0) {
  * @returns {Scale}
  */
 export function timeScaleOf(axis, domain, range) {
-  return axis === "wall" ? timeScale(domain, range) : linearScale(domain, range);
+  // steps are whole numbers: a chart of four steps ticks 0, 1, 2, 3, never 0.5
+  return axis === "wall" ? timeScale(domain, range) : linearScale(domain, range, { integer: axis === "step" });
 }
 
 /**
