@@ -50,7 +50,14 @@ export class DashboardView extends View {
     const filters = header.filters ? ` · ${header.filters}` : "";
     const line =
       header.state === "empty"
-        ? el("div", {}, el("span", { class: "tbnb-dashboard-brand", text: "tbnb" }), ": nothing to show in ", where, `${filters}: ${header.note || ""}`)
+        ? el(
+            "div",
+            {},
+            el("span", { class: "tbnb-dashboard-brand", text: "tbnb" }),
+            ": nothing to show in ",
+            where,
+            `${filters}: ${header.note || ""}`,
+          )
         : el(
             "div",
             {},
