@@ -121,7 +121,8 @@ def test_bundles_render_from_a_blob_url_with_a_minimal_model(
         assert page.evaluate("window.rendered") == list(widgets)
         scalars = page.locator("#host-scalars .tbnb-w-scalars")
         charts = scalars.locator(".tbnb-chart")
-        assert charts.count() == 5  # lr, train/acc, train/loss, val/acc, val/loss
+        # lr, train/acc, train/loss, val/acc, val/loss and add_hparams' two final metrics
+        assert charts.count() == len(widgets["scalars"].charts) == 7
         loss = scalars.locator('.tbnb-chart[data-tag="train/loss"]')
         assert loss.get_attribute("data-series-count") == "4"
         blank = page.evaluate("""() => { const c = document.querySelector(
