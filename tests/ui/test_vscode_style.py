@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,8 @@ def _spec(key: str, widget: Any) -> dict[str, Any]:
 def test_bundles_render_from_a_blob_url_with_a_minimal_model(
     chromium: Chromium, tmp_path: Path, out_dir: Path
 ) -> None:
+    from playwright.sync_api import expect
+
     write_sample(tmp_path / "logs", SPEC)
     exp = tbnb.load(tmp_path / "logs", progress=False)
     widgets = {
@@ -135,8 +138,11 @@ def test_bundles_render_from_a_blob_url_with_a_minimal_model(
                  .some(c => c.width > 1)""",
             timeout=30_000,
         )
-        text = page.locator("#host-text .tbnb-w-text").inner_text()
-        assert "mlp-2x256" in text or "finished 60 steps" in text, text[:500]
+        # the cards' texts are drawn as they come into view: scroll to them, wait for them
+        page.locator("#host-text").scroll_into_view_if_needed()
+        expect(page.locator("#host-text .tbnb-w-text")).to_contain_text(
+            re.compile("mlp-2x256|finished 60 steps"), timeout=30_000
+        )
         # An interaction goes back to the model as anywidget's API says: set + save_changes.
         slider = scalars.locator("input.tbnb-smoothing")
         slider.fill("0.9")
